@@ -1,0 +1,1 @@
+"""tresham: an engine and table for 18xx railway games."""

@@ -1,0 +1,29 @@
+"""A random player: chooses uniformly among legal actions, with a light bias toward
+progress (it passes less often when something else is possible, and prefers to pay out)."""
+
+from __future__ import annotations
+
+import random
+
+from tresham.core.actions import Action, Dividend, Pass, RunRoutes
+from tresham.core.game import Game
+
+PASS_WEIGHT = 0.15
+
+
+def choose(game: Game, rng: random.Random) -> Action:
+    """Pick a legal action for the entity to act."""
+    actions = game.legal_actions()
+    if not actions:
+        raise RuntimeError("no legal action for the active entity")
+    runs = [a for a in actions if isinstance(a, RunRoutes)]
+    if runs:
+        return runs[0]
+    payouts = [a for a in actions if isinstance(a, Dividend) and a.kind == "payout"]
+    if payouts and rng.random() < 0.8:
+        return payouts[0]
+    others = [a for a in actions if not isinstance(a, Pass)]
+    passes = [a for a in actions if isinstance(a, Pass)]
+    if passes and (not others or rng.random() < PASS_WEIGHT):
+        return passes[0]
+    return rng.choice(others)

@@ -1,0 +1,193 @@
+"""The `tresham` command: play in the terminal, replay a save, simulate random games."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tresham.core.actions import Action
+from tresham.core.errors import RuleError
+from tresham.core.game import Game
+from tresham.io.save import load, new_game, save, to_save
+from tresham.titles.registry import titles
+
+DEFAULT_SAVES = Path("saves")
+
+
+def result_json(game: Game) -> dict[str, Any]:
+    """The summary of a game as `replay --json` prints it."""
+    s = game.state
+    return {
+        "title": game.title.name,
+        "finished": s.finished,
+        "game_end_reason": s.end_reason,
+        "scores": game.title.scores(game) if s.finished else None,
+        "raw_scores": game.title.raw_scores(game) if s.finished else None,
+        "actions": len(game.actions),
+    }
+
+
+# ------------------------------------------------------------------------ play
+def _with_amount(action: Action, amount: int) -> Action:
+    for name in ("price", "percent"):
+        if hasattr(action, name):
+            return dataclasses.replace(action, **{name: amount})  # type: ignore[type-var]
+    raise RuleError("this action takes no amount", "terminal")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Hotseat play in the terminal."""
+    from tresham.terminal import Terminal
+
+    if args.load:
+        game = load(Path(args.load))
+        path = Path(args.load)
+    else:
+        names = args.names.split(",") if args.names else [
+            f"Player {i + 1}" for i in range(args.players)
+        ]
+        game = new_game(args.title, names, args.seed, _options(args.option))
+        DEFAULT_SAVES.mkdir(exist_ok=True)
+        path = DEFAULT_SAVES / f"{args.title}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    term = Terminal(game)
+    term.console.print(f"Saving after every action to [bold]{path}[/bold]")
+    while not game.state.finished:
+        term.show()
+        actions = game.legal_actions()
+        term.show_actions(actions)
+        try:
+            line = term.console.input("[bold]> [/bold]").strip()
+        except EOFError:
+            return 0
+        if line in ("q", "quit"):
+            return 0
+        if line in ("u", "undo"):
+            try:
+                game.undo()
+                save(game, path)
+            except RuleError as exc:
+                term.console.print(f"[red]{exc}[/red]")
+            continue
+        if line in ("r", "redo"):
+            try:
+                game.redo()
+                save(game, path)
+            except RuleError as exc:
+                term.console.print(f"[red]{exc}[/red]")
+            continue
+        parts = line.split()
+        try:
+            choice = actions[int(parts[0])]
+            if len(parts) > 1:
+                choice = _with_amount(choice, int(parts[1]))
+            game.apply(choice)
+            save(game, path)
+        except (ValueError, IndexError):
+            term.console.print("[red]type the number of an action (and an amount)[/red]")
+        except RuleError as exc:
+            term.console.print(f"[red]{exc}[/red]")
+    term.show()
+    term.console.print(json.dumps(result_json(game)))
+    return 0
+
+
+def _options(pairs: list[str] | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for p in pairs or []:
+        out[p] = True
+    return out
+
+
+# ------------------------------------------------------------------------ replay
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a save and print its result."""
+    try:
+        game = load(Path(args.save))
+    except (RuleError, OSError, json.JSONDecodeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    summary = result_json(game)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for k, v in summary.items():
+            print(f"{k}: {v}")
+    return 0
+
+
+# ------------------------------------------------------------------------ simulate
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play random games, checking invariants after every action."""
+    from rich.progress import Progress
+
+    from tresham.sim import simulate
+
+    options = _options(args.option)
+    if sys.stderr.isatty():
+        with Progress(transient=True) as bar:
+            task = bar.add_task(f"{args.title} ×{args.games}", total=args.games)
+            result = simulate(args.title, args.games, args.players, args.seed, options,
+                              progress=lambda n: bar.update(task, completed=n))
+    else:
+        result = simulate(args.title, args.games, args.players, args.seed, options)
+    for failure in result.failures:
+        path = Path(f"failed-{args.title}-seed{failure['seed']}.json")
+        path.write_text(json.dumps(to_save(failure["game"]), indent=1))
+        print(f"seed {failure['seed']}: {failure['problem']} (save: {path})")
+    summary = result.summary()
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for k, v in summary.items():
+            print(f"{k}: {v}")
+        if result.seconds > 0:
+            print(f"games/second: {result.games / result.seconds:.2f}")
+            print(f"actions/second: {result.actions / result.seconds:.0f}")
+    ok = result.finished == result.games and not result.invariant_violations
+    return 0 if ok and not result.errors else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `tresham`."""
+    parser = argparse.ArgumentParser(prog="tresham", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play a hotseat game in the terminal")
+    play.add_argument("title", choices=titles())
+    play.add_argument("--players", type=int, default=3)
+    play.add_argument("--names", help="comma-separated player names")
+    play.add_argument("--seed", type=int, default=int(time.time()) % 100_000)
+    play.add_argument("--option", action="append", help="a game option, e.g. delay_ift")
+    play.add_argument("--load", help="continue from a save file")
+    play.set_defaults(func=cmd_play)
+
+    replay = sub.add_parser("replay", help="replay a save file and print the result")
+    replay.add_argument("save")
+    replay.add_argument("--json", action="store_true")
+    replay.set_defaults(func=cmd_replay)
+
+    sim = sub.add_parser("simulate", help="play random games, checking invariants")
+    sim.add_argument("title", choices=titles())
+    sim.add_argument("--games", type=int, default=10)
+    sim.add_argument("--players", type=int, default=3)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--option", action="append")
+    sim.add_argument("--json", action="store_true")
+    sim.set_defaults(func=cmd_simulate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `tresham` console script."""
+    args = build_parser().parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""Hex grid geometry (flat and pointy layouts) and a title's board definition.
+
+Coordinates are the printed board's: ``<row letter><column number>``, e.g. ``C5``; lower-case
+``a`` is the row above ``A`` (docs/design.md). Internally hexes sit on *doubled coordinates*:
+
+- flat-top (1849, 1883): ``x = number - 1``, ``y = letter index`` (``a`` = -1, ``A`` = 0);
+  edges 0=S 1=SW 2=NW 3=N 4=NE 5=SE.
+- pointy-top (1854): ``x = number``, ``y = letter index``; edges 0=SW 1=W 2=NW 3=NE 4=E 5=SE.
+
+Every hex of a title has a *preprinted tile*: its printed content (towns, cities, offboards,
+track at absolute board edges, labels) as a :class:`TileDef` at rotation 0 whose id is the hex's
+coordinate and whose colour is the hex's colour. A plain white hex has an empty one.
+
+A board is loaded from the title's ``board.json`` (schema: docs/data-format.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from tresham.core.tiles import FIXED_COLORS, NodeDef, PathDef, TileDef, opposite
+
+Layout = Literal["flat", "pointy"]
+
+#: Neighbour offsets (dx, dy) by edge.
+OFFSETS: Final[dict[str, tuple[tuple[int, int], ...]]] = {
+    "flat": ((0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1), (1, 1)),
+    "pointy": ((-1, 1), (-2, 0), (-1, -1), (1, -1), (2, 0), (1, 1)),
+}
+_COLUMN_BASE: Final[dict[str, int]] = {"flat": 1, "pointy": 0}
+
+
+def _check_layout(layout: str) -> Layout:
+    if layout == "flat":
+        return "flat"
+    if layout == "pointy":
+        return "pointy"
+    raise ValueError(f"unknown layout {layout!r} (flat or pointy)")
+
+
+def coord_to_xy(coord: str, layout: Layout) -> tuple[int, int]:
+    """``"C5"`` → doubled coordinates ``(x, y)``. A lower-case letter counts up from -1."""
+    i = 0
+    while i < len(coord) and coord[i].isalpha():
+        i += 1
+    letters, digits = coord[:i], coord[i:]
+    if len(letters) != 1 or not digits.isdigit():
+        raise ValueError(f"bad coordinate {coord!r}")
+    ch = letters
+    y = ord(ch) - ord("A") if ch.isupper() else -(ord(ch) - ord("a")) - 1
+    return int(digits) - _COLUMN_BASE[layout], y
+
+
+def xy_to_coord(x: int, y: int, layout: Layout) -> str:
+    """Inverse of :func:`coord_to_xy`."""
+    letter = chr(ord("A") + y) if y >= 0 else chr(ord("a") - y - 1)
+    return f"{letter}{x + _COLUMN_BASE[layout]}"
+
+
+def neighbor_xy(x: int, y: int, edge: int, layout: Layout) -> tuple[int, int]:
+    """Doubled coordinates of the hex across ``edge``."""
+    dx, dy = OFFSETS[layout][edge]
+    return x + dx, y + dy
+
+
+@dataclass(frozen=True)
+class HexDef:
+    """One hex of the printed board.
+
+    ``color``: white (buildable), yellow (preprinted, upgradable), gray (fixed track), blue
+    (port/sea), red (offboard). ``terrain_cost`` is the printed cost to build (0 if none).
+    ``tile`` is the preprinted content at rotation 0 with absolute edges. ``impassable`` lists
+    edges with an impassable border (no track may cross them).
+    """
+
+    coord: str
+    x: int
+    y: int
+    color: str
+    tile: TileDef
+    name: str = ""
+    terrain_cost: int = 0
+    impassable: frozenset[int] = frozenset()
+    port: bool = False
+
+    @property
+    def fixed(self) -> bool:
+        """Gray, red and blue hexes never take a tile."""
+        return self.color in FIXED_COLORS
+
+
+@dataclass
+class BoardDef:
+    """A title's board: the hexes, their geometry and the title's map facts.
+
+    ``homes`` maps a corporation to its home city ``(hex, node index)``; ``home_choices`` lists
+    the hexes a corporation may choose its home from; ``extra`` keeps every other top-level
+    field of board.json (title-specific facts the core does not interpret).
+    """
+
+    title: str
+    layout: Layout
+    hexes: dict[str, HexDef]
+    homes: dict[str, tuple[str, int]] = field(default_factory=dict)
+    home_choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+    _adjacent: dict[str, tuple[str | None, ...]] = field(init=False, repr=False)
+    _neighbors: dict[str, tuple[str | None, ...]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        by_xy = {(h.x, h.y): c for c, h in self.hexes.items()}
+        self._adjacent = {}
+        self._neighbors = {}
+        for coord, h in self.hexes.items():
+            adj = tuple(by_xy.get(neighbor_xy(h.x, h.y, e, self.layout)) for e in range(6))
+            self._adjacent[coord] = adj
+        for coord, h in self.hexes.items():
+            out: list[str | None] = []
+            for e, nb in enumerate(self._adjacent[coord]):
+                # A border is impassable if either side says so.
+                if nb is None or e in h.impassable or opposite(e) in self.hexes[nb].impassable:
+                    out.append(None)
+                else:
+                    out.append(nb)
+            self._neighbors[coord] = tuple(out)
+
+    # -- geometry -------------------------------------------------------------------------
+    def __contains__(self, coord: object) -> bool:
+        return coord in self.hexes
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.hexes)
+
+    def hex(self, coord: str) -> HexDef:
+        try:
+            return self.hexes[coord]
+        except KeyError:
+            raise KeyError(f"no hex {coord} on the {self.title} board") from None
+
+    def adjacent(self, coord: str, edge: int) -> str | None:
+        """The hex across ``edge``, ignoring borders (``None`` off the map)."""
+        return self._adjacent[coord][edge]
+
+    def neighbor(self, coord: str, edge: int) -> str | None:
+        """The hex track may reach across ``edge``: ``None`` off the map or through an
+        impassable border."""
+        return self._neighbors[coord][edge]
+
+    def neighbors(self, coord: str) -> dict[int, str]:
+        """Every edge → hex reachable across it."""
+        return {e: nb for e, nb in enumerate(self._neighbors[coord]) if nb is not None}
+
+    def edge_between(self, a: str, b: str) -> int | None:
+        """The edge of ``a`` that faces ``b`` (ignoring borders), or ``None``."""
+        for e, nb in enumerate(self._adjacent[a]):
+            if nb == b:
+                return e
+        return None
+
+    # -- loading --------------------------------------------------------------------------
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> BoardDef:
+        layout = _check_layout(str(data["layout"]))
+        hexes: dict[str, HexDef] = {}
+        for coord, h in data["hexes"].items():
+            x, y = coord_to_xy(coord, layout)
+            color = str(h["color"])
+            tile = TileDef(
+                id=coord,
+                color=color,
+                nodes=tuple(NodeDef.from_dict(n) for n in h.get("nodes", ())),
+                paths=tuple(PathDef.from_list(list(p)) for p in h.get("paths", ())),
+                labels=tuple(str(x) for x in h.get("labels", ())),
+            )
+            hexes[coord] = HexDef(
+                coord=coord,
+                x=x,
+                y=y,
+                color=color,
+                tile=tile,
+                name=str(h.get("name") or ""),
+                terrain_cost=int(h.get("terrain_cost", 0)),
+                impassable=frozenset(int(e) for e in h.get("impassable", ())),
+                port=bool(h.get("port", False)),
+            )
+        homes = {str(k): (str(v[0]), int(v[1])) for k, v in data.get("homes", {}).items()}
+        choices = {
+            str(k): tuple(str(c) for c in v) for k, v in data.get("home_choices", {}).items()
+        }
+        known = {"schema", "title", "layout", "hexes", "homes", "home_choices"}
+        extra = {k: v for k, v in data.items() if k not in known}
+        return BoardDef(str(data.get("title", "")), layout, hexes, homes, choices, extra)
+
+    @staticmethod
+    def load(path: str | Path) -> BoardDef:
+        """Load a board.json file."""
+        return BoardDef.from_dict(json.loads(Path(path).read_text("utf-8")))
+
+    @staticmethod
+    def from_package(package: str, name: str = "data/board.json") -> BoardDef:
+        """Load a title's board shipped as package data (``data/board.json`` of ``package``)."""
+        text = resources.files(package).joinpath(name).read_text("utf-8")
+        return BoardDef.from_dict(json.loads(text))

@@ -1,0 +1,259 @@
+"""The game: state, the action log, legal actions, atomic apply, undo/redo, clone, hash.
+
+A game is a pure function of (title, options, seed, players, action log). `apply` validates an
+action fully before changing anything; an illegal action raises a `RuleError` and leaves the
+state exactly as it was. Should an unexpected failure happen half-way through a change, the
+game rebuilds itself from its last checkpoint, so a half-applied action never survives.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tresham.core.actions import Action
+from tresham.core.bank import Bank
+from tresham.core.entities import Company, Corporation, Player
+from tresham.core.errors import NotYourTurnError, RuleError
+from tresham.core.market import MarketState
+from tresham.core.shares import ShareRegistry
+from tresham.core.trains import Depot, Phase
+from tresham.core.track import MapState
+
+if TYPE_CHECKING:
+    from tresham.core.rounds.base import Round
+    from tresham.core.title import Title
+
+CHECKPOINT_EVERY = 25
+
+
+@dataclass
+class GameState:
+    """Everything that changes during a game. Deep-copying it clones the game."""
+
+    players: list[Player]
+    bank: Bank
+    corps: dict[str, Corporation]
+    companies: dict[str, Company]
+    shares: ShareRegistry
+    market: MarketState
+    depot: Depot
+    map: MapState
+    rng: random.Random
+    phase_index: int = 0
+    phases_reached: list[str] = field(default_factory=list)
+    priority: int = 0
+    round: Round | None = None
+    stock_round_no: int = 0
+    operating_round_no: int = 0
+    or_in_set: int = 0
+    ors_in_set: int = 1
+    pending: list[tuple[str, str]] = field(default_factory=list)
+    finished: bool = False
+    end_reason: str | None = None
+    end_trigger: str | None = None
+    events: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Game:
+    """One game of a title. `legal_actions()` and `apply()` are the whole protocol."""
+
+    def __init__(
+        self,
+        title: Title,
+        players: list[str],
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        if len(set(players)) != len(players):
+            raise RuleError("player names must be distinct", "setup")
+        lo, hi = title.player_range
+        if not lo <= len(players) <= hi:
+            raise RuleError(
+                f"{title.name} is for {lo}-{hi} players, not {len(players)}", "setup"
+            )
+        self.title = title
+        self.player_names = list(players)
+        self.seed = seed
+        self.options: dict[str, Any] = dict(options or {})
+        self.actions: list[Action] = []
+        self.undone: list[Action] = []
+        self.state = title.setup(self)
+        self._checkpoints: dict[int, GameState] = {0: copy.deepcopy(self.state)}
+        self._advance()
+        self._checkpoints[0] = copy.deepcopy(self.state)
+
+    # ----------------------------------------------------------------- accessors
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return self.title.phases[self.state.phase_index]
+
+    def player(self, name: str) -> Player:
+        """The player called `name`."""
+        for p in self.state.players:
+            if p.name == name:
+                return p
+        raise RuleError(f"no player named {name!r}", "setup")
+
+    def corp(self, sym: str) -> Corporation:
+        """The corporation with symbol `sym`."""
+        try:
+            return self.state.corps[sym]
+        except KeyError:
+            raise RuleError(f"no corporation {sym!r}", "setup") from None
+
+    def cash_of(self, name: str) -> int:
+        """Cash of a player, corporation, or the bank."""
+        if name == "bank":
+            return self.state.bank.cash
+        if name in self.state.corps:
+            return self.state.corps[name].cash
+        return self.player(name).cash
+
+    def transfer(self, payer: str, payee: str, amount: int) -> None:
+        """Move `amount` from `payer` to `payee` (names: player, corporation, "bank")."""
+        if amount == 0:
+            return
+        for name, delta in ((payer, -amount), (payee, amount)):
+            if name == "bank":
+                if delta < 0:
+                    self.state.bank.pay_out(-delta)
+                else:
+                    self.state.bank.take_in(delta)
+            elif name in self.state.corps:
+                self.state.corps[name].cash += delta
+            else:
+                self.player(name).cash += delta
+
+    def log(self, text: str) -> None:
+        """Record a line of the game's event log."""
+        self.state.events.append(text)
+
+    # ----------------------------------------------------------------- protocol
+    def active_entity(self) -> str | None:
+        """The player or corporation to act next (None when the game is over)."""
+        if self.state.finished:
+            return None
+        return self.title.active_entity(self)
+
+    def acting_player(self) -> str | None:
+        """The player who decides the next action (a corporation's president)."""
+        entity = self.active_entity()
+        if entity is None:
+            return None
+        if entity in self.state.corps:
+            return self.state.shares.president[entity]
+        return entity
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the entity to act (parameterised actions: representatives
+        at the ends of their legal ranges; see each step)."""
+        if self.state.finished:
+            return []
+        return self.title.legal_actions(self)
+
+    def apply(self, action: Action) -> None:
+        """Validate `action` fully and apply it atomically; raises `RuleError` if illegal."""
+        if self.state.finished:
+            raise RuleError("the game is over", "game end")
+        active = self.active_entity()
+        if action.entity != active and not self.title.may_act_out_of_turn(self, action):
+            raise NotYourTurnError(
+                f"it is {active}'s turn, not {action.entity}'s", "turn order"
+            )
+        self.title.validate(self, action)
+        try:
+            self.title.process(self, action)
+            self._advance()
+        except BaseException:
+            self.state = self._rebuild(len(self.actions))
+            raise
+        self.actions.append(action)
+        self.undone.clear()
+        if len(self.actions) % CHECKPOINT_EVERY == 0:
+            self._checkpoints[len(self.actions)] = copy.deepcopy(self.state)
+
+    def _advance(self) -> None:
+        """Let the rounds move on until someone must act or the game ends."""
+        self.title.advance(self)
+
+    # ----------------------------------------------------------------- undo / replay
+    def _rebuild(self, count: int) -> GameState:
+        """The state after the first `count` actions, from the nearest checkpoint."""
+        base = max(k for k in self._checkpoints if k <= count)
+        saved_actions = self.actions
+        self.state = copy.deepcopy(self._checkpoints[base])
+        for action in saved_actions[base:count]:
+            self.title.process(self, action)
+            self._advance()
+        return self.state
+
+    def undo(self) -> Action:
+        """Take back the last action; it can be redone until another action is applied."""
+        if not self.actions:
+            raise RuleError("nothing to undo", "undo")
+        last = self.actions[-1]
+        self.state = self._rebuild(len(self.actions) - 1)
+        self.actions.pop()
+        for k in [k for k in self._checkpoints if k > len(self.actions)]:
+            del self._checkpoints[k]
+        self.undone.append(last)
+        return last
+
+    def redo(self) -> Action:
+        """Re-apply the last undone action."""
+        if not self.undone:
+            raise RuleError("nothing to redo", "redo")
+        action = self.undone.pop()
+        keep = list(self.undone)
+        self.apply(action)
+        self.undone = keep
+        return action
+
+    def clone(self) -> Game:
+        """An independent copy of this game (state, log and checkpoints)."""
+        return copy.deepcopy(self)
+
+    # ----------------------------------------------------------------- inspection
+    def to_dict(self) -> dict[str, Any]:
+        """A canonical dictionary of the whole state (for hashing and comparison)."""
+        s = self.state
+        return {
+            "players": [vars(p) for p in s.players],
+            "bank": vars(s.bank),
+            "corps": {k: vars(v) for k, v in sorted(s.corps.items())},
+            "companies": {k: vars(v) for k, v in sorted(s.companies.items())},
+            "shares": s.shares.to_dict(),
+            "market": s.market.to_dict(),
+            "trains": {k: vars(v) for k, v in sorted(s.depot.trains.items())},
+            "map": s.map.to_dict(),
+            "phase": s.phase_index,
+            "priority": s.priority,
+            "round": s.round.to_dict() if s.round is not None else None,
+            "numbers": [s.stock_round_no, s.operating_round_no, s.or_in_set, s.ors_in_set],
+            "pending": s.pending,
+            "finished": [s.finished, s.end_reason, s.end_trigger],
+            "extra": s.extra,
+            "rng": s.rng.getstate()[1][:4],
+        }
+
+    def state_hash(self) -> str:
+        """A hash of the canonical state: equal states have equal hashes."""
+        blob = json.dumps(self.to_dict(), sort_keys=True, default=_json_default)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _json_default(value: object) -> object:
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=str)
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if hasattr(value, "__dict__"):
+        return vars(value)
+    return str(value)

@@ -1,0 +1,137 @@
+"""The operating round: each floated corporation, in operating order, takes one turn made of
+steps the title chooses and orders (lay track, place a token, run trains, pay or withhold,
+issue shares, buy trains...). A step with nothing to decide is skipped.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tresham.core.actions import Action
+from tresham.core.errors import RuleError
+from tresham.core.rounds.base import Round
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game
+
+
+class Step:
+    """One reusable part of a corporation's turn. Steps keep no state of their own; what a
+    turn has done so far lives in `OperatingRound.turn`."""
+
+    name = "step"
+    rule = "operating round"
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        """Legal actions in this step (empty: the step is skipped)."""
+        raise NotImplementedError
+
+    def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        """Raise RuleError unless legal. Default: the action must be listed."""
+        if action not in self.actions(game, rnd, corp):
+            raise RuleError(f"{action.describe()} is not legal in the {self.name} step",
+                            self.rule)
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        """Apply a validated action; return True when the step is complete."""
+        raise NotImplementedError
+
+    def skip(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        """What happens when the step is skipped for lack of choices (default: nothing)."""
+
+
+class OperatingRound(Round):
+    """State of an operating round."""
+
+    kind = "operating"
+
+    def __init__(self, game: Game, order: list[str], steps: list[str], rule: str) -> None:
+        self.rule = rule
+        self.order = order
+        self.steps = steps
+        self.index = 0
+        self.step = 0
+        self.turn: dict[str, Any] = {}
+        self.done: list[str] = []
+
+    # ------------------------------------------------------------------ helpers
+    def corp(self) -> str:
+        """The operating corporation."""
+        return self.order[self.index]
+
+    def current_step(self, game: Game) -> Step:
+        """The step object now being played."""
+        return game.title.step_objects[self.steps[self.step]]  # type: ignore[attr-defined, no-any-return]
+
+    def anytime(self, game: Game) -> list[Action]:
+        """Actions the title allows at any point of the turn (e.g. buying a private)."""
+        return game.title.anytime_actions(game, self, self.corp())  # type: ignore[attr-defined, no-any-return]
+
+    def active(self, game: Game) -> str:
+        entity: str = game.title.step_actor(game, self, self.corp())  # type: ignore[attr-defined]
+        return entity
+
+    def actions(self, game: Game) -> list[Action]:
+        if self.finished(game):
+            return []
+        return self.current_step(game).actions(game, self, self.corp()) + self.anytime(game)
+
+    def validate(self, game: Game, action: Action) -> None:
+        if action in self.anytime(game):
+            return
+        if game.title.anytime_validate(game, self, self.corp(), action):  # type: ignore[attr-defined]
+            return
+        self.current_step(game).validate(game, self, self.corp(), action)
+
+    def process(self, game: Game, action: Action) -> None:
+        corp = self.corp()
+        if action.type in game.title.anytime_types:  # type: ignore[attr-defined]
+            if action in self.anytime(game) or game.title.anytime_validate(  # type: ignore[attr-defined]
+                game, self, corp, action
+            ):
+                game.title.anytime_process(game, self, corp, action)  # type: ignore[attr-defined]
+                return
+        if self.current_step(game).process(game, self, corp, action):
+            self.step += 1
+
+    def settle(self, game: Game) -> None:
+        """Skip steps with nothing to decide; end turns; skip closed corporations."""
+        while not self.finished(game):
+            corp = self.corp()
+            c = game.state.corps[corp]
+            if c.closed or not c.floated or self.turn.get("ended"):
+                self._next_corp(game)
+                continue
+            if self.step == 0 and not self.turn.get("started"):
+                self.turn["started"] = True
+                game.title.start_turn(game, self, corp)  # type: ignore[attr-defined]
+                if game.state.pending or game.state.finished:
+                    return
+                continue
+            if self.step >= len(self.steps):
+                game.title.end_turn(game, self, corp)  # type: ignore[attr-defined]
+                self._next_corp(game)
+                if game.state.finished:
+                    return
+                continue
+            step = self.current_step(game)
+            if step.actions(game, self, corp):
+                return
+            game.log(f"{corp} skips {step.name}")
+            step.skip(game, self, corp)
+            self.step += 1
+            if game.state.pending or game.state.finished:
+                return
+
+    def end_turn_now(self) -> None:
+        """End the operating corporation's turn at once (e.g. it closed)."""
+        self.turn["ended"] = True
+
+    def _next_corp(self, game: Game) -> None:
+        self.done.append(self.order[self.index])
+        self.index += 1
+        self.step = 0
+        self.turn = {}
+
+    def finished(self, game: Game) -> bool:
+        return self.index >= len(self.order)

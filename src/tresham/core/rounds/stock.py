@@ -1,0 +1,149 @@
+"""The stock round: in turn, each player sells any shares, then buys one certificate or
+starts a corporation, or passes. It ends when every player passes in succession; the player
+after the last one to buy or sell gets the priority deal.
+
+The title answers what may be sold, bought and started (`Title` stock hooks).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tresham.core.actions import Action, BuyShares, Par, Pass, SellShares
+from tresham.core.errors import RuleError
+from tresham.core.rounds.base import Round
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game
+
+
+class StockRound(Round):
+    """State of a stock round."""
+
+    kind = "stock"
+
+    def __init__(self, game: Game, rule: str) -> None:
+        self.rule = rule
+        n = len(game.state.players)
+        self.order = [game.state.players[(game.state.priority + i) % n].name for i in range(n)]
+        self.index = 0
+        self.passes = 0
+        self.acted = False
+        self.bought = False
+        self.sold_this_turn: list[str] = []
+        self.parred: str | None = None
+        self.extra_buys = 0
+        self.sold_by: dict[str, list[str]] = {p: [] for p in self.order}
+        self.last_actor: str | None = None
+        self._skip_inactive(game)
+
+    def active(self, game: Game) -> str:
+        return self.order[self.index]
+
+    def actions(self, game: Game) -> list[Action]:
+        player = self.active(game)
+        title = game.title
+        out: list[Action] = []
+        over_limit = title.over_cert_limit(game, player)
+        if not self.bought:
+            for corp in title.sellable_corps(game, player):
+                for pct, last in title.sell_bundles(game, player, corp):
+                    out.append(SellShares(player, corp, pct, last))
+        if over_limit:
+            return out or [Pass(player)]
+        if self.parred is not None:
+            if self.extra_buys > 0:
+                out.extend(
+                    b
+                    for b in title.buy_options(game, player, self.sold_by[player])
+                    if b.corporation == self.parred and b.source == "treasury"
+                )
+            out.append(Pass(player))
+            return out
+        if not self.bought:
+            out.extend(title.buy_options(game, player, self.sold_by[player]))
+            out.extend(title.par_options(game, player))
+        out.append(Pass(player))
+        return out
+
+    def validate(self, game: Game, action: Action) -> None:
+        if action not in self.actions(game):
+            raise RuleError(f"{action.describe()} is not legal now", self._rule_for(action))
+
+    def _rule_for(self, action: Action) -> str:
+        return f"{self.rule} · " + {
+            "sell_shares": "sell",
+            "buy_shares": "buy",
+            "par": "starting a corporation",
+        }.get(action.type, "turn")
+
+    def process(self, game: Game, action: Action) -> None:
+        player = action.entity
+        title = game.title
+        if isinstance(action, SellShares):
+            title.sell_shares(game, player, action)
+            self.sold_by[player].append(action.corporation)
+            if action.corporation not in self.sold_this_turn:
+                self.sold_this_turn.append(action.corporation)
+            self.acted = True
+            self.last_actor = player
+            return
+        if isinstance(action, BuyShares):
+            title.buy_shares(game, player, action)
+            self.acted = True
+            self.last_actor = player
+            if self.parred is not None:
+                self.extra_buys -= 1
+                if self.extra_buys <= 0:
+                    self._end_turn(game)
+                return
+            self.bought = True
+            self._end_turn(game)
+            return
+        if isinstance(action, Par):
+            title.par(game, player, action)
+            self.acted = True
+            self.bought = True
+            self.last_actor = player
+            self.parred = action.corporation
+            self.extra_buys = title.extra_buys_after_par
+            if not any(isinstance(a, BuyShares) for a in self.actions(game)):
+                self._end_turn(game)
+            return
+        assert isinstance(action, Pass)
+        game.log(f"{player} passes" if not self.acted else f"{player} is done")
+        if self.acted:
+            self.passes = 0
+        else:
+            self.passes += 1
+        self._end_turn(game, passed=not self.acted)
+
+    def _end_turn(self, game: Game, passed: bool = False) -> None:
+        if not passed:
+            self.passes = 0
+        self.acted = False
+        self.bought = False
+        self.parred = None
+        self.extra_buys = 0
+        self.sold_this_turn = []
+        self.index = (self.index + 1) % len(self.order)
+        self._skip_inactive(game)
+
+    def _skip_inactive(self, game: Game) -> None:
+        """Bankrupt players take no turns (they count as passing)."""
+        for _ in range(len(self.order)):
+            if not game.player(self.order[self.index]).bankrupt:
+                return
+            self.passes += 1
+            self.index = (self.index + 1) % len(self.order)
+
+    def finished(self, game: Game) -> bool:
+        return self.passes >= len(self.order)
+
+    def next_priority(self, game: Game) -> int:
+        """Seat index of the player after the last one to buy or sell (unchanged if nobody
+        did anything)."""
+        names = [p.name for p in game.state.players]
+        if self.last_actor is None:
+            return game.state.priority
+        return (names.index(self.last_actor) + 1) % len(names)

@@ -1,0 +1,139 @@
+"""The title interface: data and hooks a title supplies to the generic engine.
+
+The engine drives rounds and prompts; a title says how a game is set up, which rounds follow
+each other, and answers the questions rules differ on. Each title subclasses `Title` in its
+own rules module.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tresham.core.actions import Action
+from tresham.core.errors import RuleError
+from tresham.core.trains import Phase
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game, GameState
+    from tresham.core.rounds.base import Round
+
+
+class Prompt:
+    """A decision that interrupts the round (e.g. discard a train over the limit).
+
+    Prompts wait in `GameState.pending` as (kind, entity) and are answered before the round
+    continues; the title's `prompt_*` methods list, check and apply their answers.
+    """
+
+
+class Title:
+    """Base of every title. Subclasses set the data attributes and override hooks."""
+
+    name = ""
+    player_range = (2, 6)
+    phases: list[Phase]
+
+    # -------------------------------------------------------------- set-up & sequence
+    def setup(self, game: Game) -> GameState:
+        """Build the initial state (players' cash, companies, corporations, map...)."""
+        raise NotImplementedError
+
+    def next_round(self, game: Game) -> Round:
+        """The round that follows the current (finished) one."""
+        raise NotImplementedError
+
+    # -------------------------------------------------------------- prompts
+    def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
+        """Legal answers to a pending prompt."""
+        raise NotImplementedError
+
+    def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
+        """Apply the answer to a pending prompt (it is popped before this is called)."""
+        raise NotImplementedError
+
+    def prompt_validate(self, game: Game, kind: str, entity: str, action: Action) -> None:
+        """Raise RuleError unless `action` answers the prompt legally."""
+        if action not in self.prompt_actions(game, kind, entity):
+            raise RuleError(f"{action.describe()} does not answer the {kind} prompt", kind)
+
+    # -------------------------------------------------------------- dispatch
+    def active_entity(self, game: Game) -> str:
+        """The entity to act: the first pending prompt's, else the round's."""
+        s = game.state
+        if s.pending:
+            return s.pending[0][1]
+        assert s.round is not None
+        return s.round.active(game)
+
+    def legal_actions(self, game: Game) -> list[Action]:
+        """Legal actions of the entity to act."""
+        s = game.state
+        if s.pending:
+            kind, entity = s.pending[0]
+            return self.prompt_actions(game, kind, entity)
+        assert s.round is not None
+        return s.round.actions(game)
+
+    def may_act_out_of_turn(self, game: Game, action: Action) -> bool:
+        """Whether `action.entity` may act although it is not the active entity."""
+        return False
+
+    def validate(self, game: Game, action: Action) -> None:
+        """Raise RuleError unless `action` is legal now."""
+        s = game.state
+        if s.pending:
+            kind, entity = s.pending[0]
+            self.prompt_validate(game, kind, entity, action)
+            return
+        assert s.round is not None
+        s.round.validate(game, action)
+
+    def process(self, game: Game, action: Action) -> None:
+        """Apply a validated action."""
+        s = game.state
+        if s.pending:
+            kind, entity = s.pending.pop(0)
+            self.prompt_process(game, kind, entity, action)
+            return
+        assert s.round is not None
+        s.round.process(game, action)
+
+    def advance(self, game: Game) -> None:
+        """Skip what needs no decision, start the next rounds, and detect the game end."""
+        s = game.state
+        for _ in range(10_000):
+            if s.finished or s.pending:
+                return
+            if s.round is None or s.round.finished(game):
+                if self.check_end(game, round_over=True):
+                    return
+                s.round = self.next_round(game)
+                continue
+            before = len(s.events)
+            s.round.settle(game)
+            if self.check_end(game, round_over=False):
+                return
+            if s.pending:
+                return
+            if s.round.finished(game):
+                continue
+            if len(s.events) == before:
+                return
+        raise RuntimeError("the game does not advance")
+
+    # -------------------------------------------------------------- end & scores
+    def check_end(self, game: Game, round_over: bool) -> bool:
+        """Finish the game if an end condition is met now; returns whether it ended."""
+        return False
+
+    def scores(self, game: Game) -> dict[str, int]:
+        """Final scores by player name, as the title's rules count them."""
+        raise NotImplementedError
+
+    def raw_scores(self, game: Game) -> dict[str, int]:
+        """Scores before any title-specific floor (same as `scores` by default)."""
+        return self.scores(game)
+
+    def describe_state(self, game: Game) -> dict[str, Any]:
+        """Title-specific facts for displays (e.g. which corporation starts next)."""
+        return {}

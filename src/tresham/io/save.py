@@ -1,0 +1,69 @@
+"""The save format: a versioned JSON action log.
+
+`{"format": "tresham-save", "version": 1, "title", "options", "seed", "players", "actions"}`.
+Loading replays the log through `Game.apply`, so every action is validated again.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tresham.core.actions import action_from_json
+from tresham.core.errors import MalformedActionError
+from tresham.core.game import Game
+from tresham.titles.registry import get_title
+
+FORMAT = "tresham-save"
+VERSION = 1
+
+
+def new_game(title: str, players: list[str], seed: int = 0,
+             options: dict[str, Any] | None = None) -> Game:
+    """Start a game of `title`."""
+    return Game(get_title(title), players, seed, options)
+
+
+def to_save(game: Game) -> dict[str, Any]:
+    """The save-file dictionary of a game."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "title": game.title.name,
+        "options": game.options,
+        "seed": game.seed,
+        "players": game.player_names,
+        "actions": [a.to_json() for a in game.actions],
+    }
+
+
+def from_save(data: Any) -> Game:
+    """Rebuild a game from a save dictionary by replaying its actions."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise MalformedActionError("not a tresham save file", "save format")
+    if data.get("version") != VERSION:
+        raise MalformedActionError(
+            f"unsupported save version {data.get('version')!r}", "save format"
+        )
+    game = new_game(data["title"], list(data["players"]), int(data["seed"]),
+                    dict(data.get("options") or {}))
+    for i, raw in enumerate(data["actions"]):
+        action = action_from_json(raw)
+        try:
+            game.apply(action)
+        except Exception as exc:
+            raise type(exc)(f"action {i}: {exc}") if not hasattr(exc, "rule") else exc
+    return game
+
+
+def save(game: Game, path: Path) -> None:
+    """Write the game's save file (atomically: write then rename)."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(to_save(game), indent=1))
+    tmp.replace(path)
+
+
+def load(path: Path) -> Game:
+    """Read and replay a save file."""
+    return from_save(json.loads(path.read_text()))

@@ -1,0 +1,119 @@
+"""Random play with invariant checks after every action (`tresham simulate`)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tresham.bots.random_bot import choose
+from tresham.core.game import Game
+from tresham.core.shares import POOL
+from tresham.io.save import new_game
+
+MAX_ACTIONS = 50_000
+
+
+def check_invariants(game: Game, total_cash: int) -> list[str]:
+    """Violations of the invariants that must hold after every action."""
+    s = game.state
+    out: list[str] = []
+    cash = s.bank.cash + sum(p.cash for p in s.players) + sum(c.cash for c in s.corps.values())
+    if cash != total_cash:
+        out.append(f"cash not conserved: {cash} != {total_cash}")
+    for sym in s.corps:
+        total = sum(c.percent for c in s.shares.corp_certs(sym))
+        if total != 100:
+            out.append(f"{sym} certificates sum to {total}%")
+        if s.shares.percent(POOL, sym) > 50:
+            out.append(f"{sym} pool holds more than 50%")
+    for p in s.players:
+        if p.cash < 0:
+            out.append(f"{p.name} has negative cash {p.cash}")
+    for sym, c in s.corps.items():
+        if c.cash < 0:
+            out.append(f"{sym} has negative cash {c.cash}")
+        discarding = any(k == "discard" and e == sym for k, e in s.pending)
+        if len(c.trains) > game.phase.train_limit and not discarding:
+            out.append(f"{sym} holds {len(c.trains)} trains over the limit")
+        if c.unplaced_tokens < 0:
+            out.append(f"{sym} placed more tokens than it owns")
+    return out
+
+
+@dataclass
+class SimResult:
+    """Totals of a simulation run."""
+
+    title: str
+    games: int = 0
+    finished: int = 0
+    invariant_violations: int = 0
+    errors: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    failures: list[dict[str, Any]] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON summary line."""
+        return {
+            "title": self.title,
+            "games": self.games,
+            "finished": self.finished,
+            "invariant_violations": self.invariant_violations,
+            "errors": self.errors,
+            "actions": self.actions,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def play_one(title: str, players: int, seed: int,
+             options: dict[str, Any] | None = None) -> tuple[Game, list[str], str | None]:
+    """Play one random game; returns the game, violations found, and an error text."""
+    names = [f"P{i + 1}" for i in range(players)]
+    game = new_game(title, names, seed, options)
+    rng = random.Random(seed * 7919 + 1)
+    total = game.state.bank.cash + sum(p.cash for p in game.state.players) + sum(
+        c.cash for c in game.state.corps.values()
+    )
+    violations: list[str] = []
+    try:
+        for _ in range(MAX_ACTIONS):
+            if game.state.finished:
+                break
+            game.apply(choose(game, rng))
+            found = check_invariants(game, total)
+            if found:
+                violations.extend(f"action {len(game.actions)}: {v}" for v in found)
+                break
+        else:
+            return game, violations, f"no end after {MAX_ACTIONS} actions"
+    except Exception as exc:  # report, never crash the run
+        return game, violations, f"{type(exc).__name__}: {exc}"
+    return game, violations, None
+
+
+def simulate(title: str, games: int, players: int, seed: int,
+             options: dict[str, Any] | None = None,
+             progress: Callable[[int], None] | None = None) -> SimResult:
+    """Play `games` random games and total the results."""
+    result = SimResult(title)
+    start = time.perf_counter()
+    for i in range(games):
+        game, violations, error = play_one(title, players, seed + i, options)
+        result.games += 1
+        result.actions += len(game.actions)
+        result.invariant_violations += len(violations)
+        if error:
+            result.errors += 1
+        if game.state.finished and not violations and not error:
+            result.finished += 1
+        if violations or error:
+            result.failures.append({"seed": seed + i, "game": game,
+                                    "problem": error or violations[0]})
+        if progress:
+            progress(i + 1)
+    result.seconds = time.perf_counter() - start
+    return result

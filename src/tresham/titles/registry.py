@@ -1,0 +1,32 @@
+"""The titles tresham plays, by name. The engine looks titles up here; it never names one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+from tresham.core.errors import RuleError
+from tresham.core.title import Title
+
+
+def _load_1849() -> Title:
+    from tresham.titles.t1849.rules import Title1849
+
+    return Title1849()
+
+
+_FACTORIES: dict[str, Callable[[], Title]] = {"1849": _load_1849}
+
+
+def titles() -> list[str]:
+    """Names of the playable titles."""
+    return sorted(_FACTORIES)
+
+
+@cache
+def get_title(name: str) -> Title:
+    """The title object for `name` (titles are immutable and shared)."""
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        raise RuleError(f"unknown title {name!r}; known: {', '.join(titles())}", "setup")
+    return factory()

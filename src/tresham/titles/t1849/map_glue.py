@@ -1,0 +1,188 @@
+"""1849's bridge between the game state and the map/route code: builds the title's track
+hooks from the current state and translates actions to map operations."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tresham.core.actions import LayTile, RunRoutes, RunSpec
+from tresham.core.errors import MalformedActionError, RouteError
+from tresham.core.graph import check_tile_lay, legal_tile_lays, reach
+from tresham.core.graph import token_slots as graph_token_slots
+from tresham.core.rules_protocols import TrainSpec
+from tresham.core.track import MapState
+from tresham.routes.simple import Run, best_runs as search_runs, validate_runs
+from tresham.titles.t1849.track_rules import TrackRules1849, load_board, new_map as fresh_map
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game
+
+RULE_RUNS = "1849 §OR Run trains"
+
+
+def new_map(options: dict[str, Any]) -> MapState:
+    """A fresh map with the summary's 168-tile supply."""
+    return fresh_map(manifest="rules")
+
+
+def reserve_home(state: MapState, coord: str, sym: str) -> None:
+    """Keep a slot of `sym`'s home city for its home token."""
+    node = load_board().homes.get(sym, (coord, 0))[1]
+    state.reserve(sym, coord, node)
+
+
+def home_slot_free(state: MapState, coord: str) -> bool:
+    """Whether a city of `coord` has a slot free of tokens and reservations."""
+    tile = state.tile(coord)
+    return any(n.kind == "city" and state.free_slots(coord, i) > 0
+               for i, n in enumerate(tile.nodes))
+
+
+def home_city(state: MapState, coord: str, sym: str) -> int | None:
+    """The city of `coord` where `sym`'s home token goes (its reservation, or a free slot)."""
+    res = state.reservations.get(sym)
+    if res is not None and res[0] == coord:
+        return res[1]
+    tile = state.tile(coord)
+    for i, n in enumerate(tile.nodes):
+        if n.kind == "city" and state.token_problem(sym, coord, i) is None:
+            return i
+    return None
+
+
+def place_token(state: MapState, coord: str, city: int, sym: str) -> None:
+    """Put `sym`'s token in a city."""
+    state.place_token(sym, coord, city)
+
+
+def remove_tokens(state: MapState, sym: str) -> None:
+    """A closing corporation's tokens leave the map and its reservation is released."""
+    state.remove_all_tokens(sym)
+    state.release_reservation(sym)
+
+
+def earthquake(state: MapState) -> list[str]:
+    """Messina (B14) reverts to its printed yellow tile; returns whose tokens were lost."""
+    return [corp for corp, _key in state.revert_hex("B14")]
+
+
+def rules_for(game: Game, corp: str, sms: bool = False) -> TrackRules1849:
+    """The 1849 track hooks for the current state."""
+    s = game.state
+    sce = s.companies["SCE"]
+    players = {p.name for p in s.players}
+    sigi = s.companies["SIGI"]
+    return TrackRules1849(
+        phase=game.phase.name,
+        colors=game.phase.tiles,
+        sce_blocks_g13=not sce.closed and (sce.owner is None or sce.owner in players),
+        messina_locked=bool(s.extra["messina_locked"]),
+        sigi_owner=sigi.owner if not sigi.closed and sigi.owner in s.corps else None,
+        cnm_ports=s.extra["cnm_port"],
+        sms_active=sms,
+    )
+
+
+def legal_lays(game: Game, corp: str, sms_hex: str | None) -> list[LayTile]:
+    """Every legal tile lay now (only in `sms_hex`, without connection, under SMS)."""
+    s = game.state
+    if sms_hex is not None:
+        lays = legal_tile_lays(s.map, corp, rules_for(game, corp, True), hexes=[sms_hex],
+                               require_connection=False)
+    else:
+        lays = legal_tile_lays(s.map, corp, rules_for(game, corp))
+    cash = s.corps[corp].cash
+    return [LayTile(corp, t.hex, t.tile, t.rotation) for t in lays if t.cost <= cash]
+
+
+def check_lay(game: Game, corp: str, action: LayTile, sms_hex: str | None) -> int:
+    """Raise TrackError unless the lay is legal and affordable; return its cost."""
+    s = game.state
+    if sms_hex is not None and action.hex != sms_hex:
+        from tresham.core.errors import TrackError
+
+        raise TrackError(f"SMS lets {corp} build only in {sms_hex}", "1849 §Privates P4")
+    cost = check_tile_lay(s.map, corp, action.hex, action.tile, action.rotation,
+                          rules_for(game, corp, sms_hex is not None),
+                          require_connection=sms_hex is None)
+    if cost > s.corps[corp].cash:
+        from tresham.core.errors import TrackError
+
+        raise TrackError(f"{corp} cannot pay L.{cost} for the terrain", "1849 §OR Lay track")
+    return cost
+
+
+def lay(game: Game, corp: str, action: LayTile, sms_hex: str | None) -> int:
+    """Lay the tile and pay its cost; returns the cost."""
+    cost = check_lay(game, corp, action, sms_hex)
+    game.state.map.lay_tile(action.hex, action.tile, action.rotation)
+    game.transfer(corp, "bank", cost)
+    return cost
+
+
+def token_slots(game: Game, corp: str, sms_hex: str | None) -> list[tuple[str, int]]:
+    """Cities where `corp` may place a token now."""
+    s = game.state
+    if sms_hex is not None:
+        tile = s.map.tile(sms_hex)
+        return [(sms_hex, i) for i, n in enumerate(tile.nodes)
+                if n.kind == "city" and s.map.token_problem(corp, sms_hex, i) is None]
+    return list(graph_token_slots(s.map, corp))
+
+
+def _trains(game: Game, corp: str) -> list[TrainSpec]:
+    s = game.state
+    out = []
+    for tid in s.corps[corp].trains:
+        kind = s.depot.trains[tid].kind
+        out.append(TrainSpec(tid, kind, s.depot.types[kind].distance))
+    return out
+
+
+def best_runs(game: Game, corp: str) -> RunRoutes:
+    """The best runs the route search finds, as an action."""
+    runs = search_runs(game.state.map, corp, _trains(game, corp), rules_for(game, corp))
+    return RunRoutes(corp, tuple(
+        RunSpec(r.train, tuple(f"{h}-{n}" for h, n in r.stops),
+                tuple(f"{h}-{p}" for h, p in r.track))
+        for r in runs
+    ))
+
+
+def _key(text: str) -> tuple[str, int]:
+    coord, _, idx = text.rpartition("-")
+    if not coord or not idx.lstrip("-").isdigit():
+        raise MalformedActionError(f"bad stop or track reference {text!r}", RULE_RUNS)
+    return coord, int(idx)
+
+
+def runs_revenue(game: Game, corp: str, action: RunRoutes) -> int:
+    """Validate every run (and that no two share track); return the total revenue."""
+    rules = rules_for(game, corp)
+    trains = _trains(game, corp)
+    runs = []
+    for spec in action.runs:
+        stops = tuple(_key(x) for x in spec.stops)
+        track = tuple(_key(x) for x in spec.track)
+        run = Run(spec.train, stops, track)
+        by_id = {t.id: t for t in trains}
+        if spec.train not in by_id:
+            raise RouteError(f"{corp} has no train {spec.train}", RULE_RUNS)
+        from tresham.routes.simple import run_revenue
+
+        runs.append(Run(spec.train, stops, track,
+                        run_revenue(game.state.map, corp, by_id[spec.train], run, rules)))
+    return validate_runs(game.state.map, corp, trains, runs, rules)
+
+
+def has_route(game: Game, corp: str) -> bool:
+    """Whether the corporation reaches at least two stops that make a run (ports aside)."""
+    s = game.state
+    net = reach(s.map, corp)
+    stops = 0
+    for coord, node in net.nodes:
+        nd = s.map.tile(coord).nodes[node]
+        if nd.kind in ("city", "town") or (nd.kind == "offboard"
+                                           and not s.map.board.hex(coord).port):
+            stops += 1
+    return stops >= 2

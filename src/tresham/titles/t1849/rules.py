@@ -1,0 +1,668 @@
+"""1849: The Game of Sicilian Railways — the title's rules.
+
+The spec is the rules summary (`1849-summary.txt`); where it is silent, the behaviour of the
+18xx.games implementation is followed; rulings are in `docs/rulings/1849.md`. Comments cite
+the summary's sections as "1849 §<section>".
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from tresham.core.actions import Action, BuyCompany, BuyShares, Choose, Par, PlaceToken, SellShares
+from tresham.core.bank import Bank
+from tresham.core.entities import Company, Corporation, Player
+from tresham.core.errors import RuleError
+from tresham.core.market import Market, MarketState
+from tresham.core.rounds.auction import WaterfallAuction
+from tresham.core.rounds.operating import OperatingRound
+from tresham.core.rounds.stock import StockRound
+from tresham.core.shares import POOL, ShareRegistry, treasury
+from tresham.core.stock import (
+    bundle_price,
+    player_certs,
+    sell_to_pool,
+    sellable_bundles,
+    treasury_certs,
+    update_president,
+)
+from tresham.core.title import Title
+from tresham.core.trains import Depot, Phase, TrainType
+from tresham.titles.t1849 import map_glue
+from tresham.titles.t1849.market_rules import Movement1849
+from tresham.titles.t1849.steps import STEP_OBJECTS, STEPS, anytime_actions
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game, GameState
+    from tresham.core.rounds.base import Round
+
+SUMMARY = "1849"
+AFG_HOMES = ("C1", "H8", "M9", "M11", "B14")
+LOAN = 500
+LOAN_PENALTY = 750
+POOL_CAP = 50
+HOLDING_CAP = 60
+END_PRICE_TAG = "endgame"
+
+
+def _data() -> dict[str, Any]:
+    text = resources.files("tresham.titles.t1849").joinpath("data/game.json").read_text()
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+class Title1849(Title):
+    """1849's data and hooks."""
+
+    name = "1849"
+    player_range = (3, 5)
+    privates_count_toward_limit = True
+    extra_buys_after_par = 2
+    step_objects = STEP_OBJECTS
+    anytime_types = frozenset({"buy_company", "use_company"})
+
+    def __init__(self) -> None:
+        self.data = _data()
+        self.phases = [
+            Phase(p["name"], p["on"], p["train_limit"], tuple(p["tiles"]),
+                  p["operating_rounds"])
+            for p in self.data["phases"]
+        ]
+        self.market_def = Market.load("tresham.titles.t1849", "data/market.json")
+
+    # ================================================================ setup
+    def five_corporations(self, game: Game) -> bool:
+        """1849 §Players: 3 players (or 4 with the option) play with 5 corporations."""
+        n = len(game.player_names)
+        return n == 3 or (n == 4 and bool(game.options.get("reduced_4p_corps")))
+
+    def setup(self, game: Game) -> GameState:
+        """Initial state: bank L.7,760 less the players' cash; the corporation order drawn
+        from the seed; with 5 corporations the last drawn is out, with one each of the 6H,
+        8H and 16H (1849 §Players, Trains)."""
+        from tresham.core.game import GameState
+
+        d = self.data
+        n = len(game.player_names)
+        five = self.five_corporations(game)
+        rng = random.Random(game.seed)
+        order = [c["sym"] for c in d["corporations"]]
+        rng.shuffle(order)
+        if game.options.get("delay_ift") and order.index("IFT") < 3:
+            i = order.index("IFT")
+            order[i], order[3] = order[3], order[i]
+        if five:
+            order = order[:-1]
+        cash = d["starting_cash"][str(n)]
+        bank = Bank(d["bank"])
+        players = [Player(name) for name in game.player_names]
+        for p in players:
+            bank.pay_out(cash)
+            p.cash = cash
+        shares = ShareRegistry()
+        corps: dict[str, Corporation] = {}
+        for c in d["corporations"]:
+            if c["sym"] not in order:
+                continue
+            corps[c["sym"]] = Corporation(
+                c["sym"], c["name"], tokens=c["tokens"], token_fee=c["token_fee"],
+                home=c["home"],
+            )
+            shares.add_corporation(c["sym"], c["shares"], True, treasury(c["sym"]))
+        companies = {
+            c["sym"]: Company(c["sym"], c["name"], c["value"], c["revenue"])
+            for c in d["companies"]
+        }
+        key = "count_five" if five else "count_six"
+        depot = Depot.build([
+            TrainType(t["name"], t["distance"], t["price"], t[key], t["rusts_on"],
+                      tuple(t["events"]), t["available_on"])
+            for t in d["trains"]
+        ])
+        market = MarketState(self.market_def, Movement1849())
+        map_state = map_glue.new_map(game.options)
+        for sym, corp in corps.items():
+            if corp.home is not None:
+                map_glue.reserve_home(map_state, corp.home, sym)
+        cert_limit = d["cert_limit"][str(n)]
+        if five and str(n) in d["cert_limit_five_corps"]:
+            cert_limit = d["cert_limit_five_corps"][str(n)]
+        state = GameState(
+            players=players, bank=bank, corps=corps, companies=companies, shares=shares,
+            market=market, depot=depot, map=map_state, rng=rng,
+            phases_reached=[self.phases[0].name],
+        )
+        state.extra = {
+            "order": order,
+            "rsa_corp": order[0],
+            "closed_recently": [],
+            "messina_locked": False,
+            "cnm_port": {},
+            "end_after": None,
+            "cert_limit": cert_limit,
+            "p1_free_at": 5,
+        }
+        return state
+
+    # ================================================================ sequence
+    def next_round(self, game: Game) -> Round:
+        """Auction → SR → a set of ORs (as many as the phase says when the SR ends) → SR.
+        1849 §Start, §SR, §OR."""
+        s = game.state
+        rnd = s.round
+        if rnd is None:
+            return WaterfallAuction(game, list(s.companies), f"{SUMMARY} §Start")
+        if isinstance(rnd, WaterfallAuction):
+            s.priority = game.state.players.index(game.player(rnd.order[rnd.pointer]))
+            return self._new_stock_round(game)
+        if isinstance(rnd, StockRound):
+            s.priority = rnd.next_priority(game)
+            self.end_of_stock_round(game)
+            s.ors_in_set = self.phases[s.phase_index].operating_rounds
+            s.or_in_set = 0
+            if s.extra.get("bank_broke_in_sr"):
+                s.extra["bank_broke_in_sr"] = False
+                s.extra["final_set"] = True
+            return self._new_operating_round(game)
+        assert isinstance(rnd, OperatingRound)
+        if s.or_in_set < s.ors_in_set:
+            return self._new_operating_round(game)
+        return self._new_stock_round(game)
+
+    def _new_stock_round(self, game: Game) -> StockRound:
+        s = game.state
+        s.stock_round_no += 1
+        s.extra["closed_recently"] = []
+        s.extra["messina_locked"] = False
+        game.log(f"Stock round {s.stock_round_no}")
+        self._place_missing_home_tokens(game)
+        self._check_afg(game)
+        return StockRound(game, f"{SUMMARY} §SR")
+
+    def _new_operating_round(self, game: Game) -> OperatingRound:
+        """Privates pay at the start of every OR; floated corporations operate in market
+        order (1849 §OR)."""
+        s = game.state
+        s.or_in_set += 1
+        s.operating_round_no += 1
+        game.log(f"Operating round {s.stock_round_no}.{s.or_in_set}")
+        self.pay_private_revenue(game)
+        floated = [c for c, corp in s.corps.items() if corp.floated and not corp.closed]
+        order = s.market.operating_order(floated)
+        return OperatingRound(game, order, list(STEPS), f"{SUMMARY} §OR")
+
+    def pay_private_revenue(self, game: Game) -> None:
+        """Every owned private pays its revenue from the bank: players in seat order, then
+        corporations."""
+        comps = [c for c in game.state.companies.values() if c.owner and not c.closed]
+        names = [p.name for p in game.state.players]
+        comps.sort(key=lambda c: (c.owner not in names, names.index(c.owner)
+                                  if c.owner in names else 0, c.value))
+        for c in comps:
+            assert c.owner is not None
+            game.transfer("bank", c.owner, c.revenue)
+
+    # ================================================================ auction hooks
+    def on_company_bought(self, game: Game, company: str, player: str) -> None:
+        """P5 RSA comes with the president's certificate of the first corporation: its
+        buyer starts that corporation at once (1849 §Privates)."""
+        if company == "RSA":
+            game.state.pending.append(("rsa_par", player))
+
+    def on_auction_all_passed(self, game: Game, rnd: WaterfallAuction) -> None:
+        """A full round of passes: privates pay; P1 comes back L.5 cheaper each time, and
+        at L.5 the first player offered it takes it free (1849 §Start; ruling R1)."""
+        self.pay_private_revenue(game)
+        first = rnd.unsold[0] if rnd.unsold else None
+        if first == "SCE":
+            rnd.discount[first] += 5
+            price = rnd.price(game, first)
+            game.log(f"SCE now costs L.{price}")
+            if price <= game.state.extra["p1_free_at"]:
+                taker = rnd.order[(rnd.pointer + 1) % len(rnd.order)]
+                game.log(f"{taker} is offered SCE at L.{price} and takes it free")
+                rnd.give_free(game, first, taker)
+
+    # ================================================================ stock hooks
+    def cert_limit(self, game: Game) -> int:
+        """1849 §Players: 12/11/9 (9 at four players with five corporations)."""
+        limit: int = game.state.extra["cert_limit"]
+        return limit
+
+    def over_cert_limit(self, game: Game, player: str) -> bool:
+        """Whether `player` holds more certificates than the limit."""
+        return player_certs(game, player) > self.cert_limit(game)
+
+    def sellable_corps(self, game: Game, player: str) -> list[str]:
+        """Corporations `player` may sell: held, and operated at least once (1849 §SR: "No
+        selling a corporation that has not yet operated")."""
+        out = []
+        for sym, corp in game.state.corps.items():
+            if corp.closed or corp.operated == 0:
+                continue
+            if game.state.shares.percent(player, sym):
+                out.append(sym)
+        return out
+
+    def sell_bundles(self, game: Game, player: str, corp: str) -> list[tuple[int, bool]]:
+        """Legal sale bundles; the pool never exceeds 50%."""
+        return sellable_bundles(game, player, corp, POOL_CAP)
+
+    def sell_shares(self, game: Game, player: str, action: SellShares) -> None:
+        """Sell to the pool: the bank pays market value; the price drops a row per 10%
+        (1849 §SR Buy/sell shares; site rule: down one row per 10% sold)."""
+        sym = action.corporation
+        sell_to_pool(game, player, sym, action.percent, action.last)
+        game.log(f"{player} sells {action.percent}% of {sym}")
+        self.move_price(game, sym, "down", action.percent // 10)
+
+    def buy_options(self, game: Game, player: str, sold: list[str]) -> list[BuyShares]:
+        """One certificate from the treasury or the pool, at the market price; within the
+        certificate limit and 60%; not in a corporation sold this round; the 20% last
+        certificate only when no 10% is left in the same place (1849 §SR)."""
+        s = game.state
+        out: list[BuyShares] = []
+        if player_certs(game, player) >= self.cert_limit(game):
+            return out
+        cash = game.player(player).cash
+        for sym, corp in s.corps.items():
+            if not corp.parred or corp.closed or sym in sold:
+                continue
+            held = s.shares.percent(player, sym)
+            for source, holder in (("treasury", treasury(sym)), ("pool", POOL)):
+                certs = [c for c in s.shares.held(holder, sym) if not c.president]
+                if not certs:
+                    continue
+                tens = [c for c in certs if not c.last]
+                cert = tens[0] if tens else certs[0]
+                price = bundle_price(game, sym, cert.percent)
+                if price <= cash and held + cert.percent <= HOLDING_CAP:
+                    out.append(BuyShares(player, sym, source, cert.percent))
+        return out
+
+    def buy_shares(self, game: Game, player: str, action: BuyShares) -> None:
+        """Buy one certificate: treasury money goes to the corporation (incremental
+        capitalisation), pool money to the bank (1849 §SR)."""
+        s = game.state
+        sym = action.corporation
+        holder = treasury(sym) if action.source == "treasury" else POOL
+        certs = [c for c in s.shares.held(holder, sym) if not c.president]
+        tens = [c for c in certs if not c.last]
+        cert = tens[0] if tens else certs[0]
+        price = bundle_price(game, sym, cert.percent)
+        payee = sym if action.source == "treasury" else "bank"
+        game.transfer(player, payee, price)
+        s.shares.move(cert.cid, player)
+        game.log(f"{player} buys {cert.percent}% of {sym} from the {action.source}"
+                 f" for L.{price}")
+        update_president(game, sym, s.shares.president[sym])
+
+    def next_to_start(self, game: Game) -> str | None:
+        """The next corporation in the order that has not started (1849 §SR: "You never
+        choose which to start: you get the next one")."""
+        s = game.state
+        for sym in s.extra["order"]:
+            corp = s.corps[sym]
+            if not corp.parred and not corp.closed:
+                return sym
+        return None
+
+    def par_prices(self, game: Game) -> list[int]:
+        """68 or 100; 144 from phase 6H; 216 from phase 10H (1849 §SR)."""
+        groups = ["par:yellow"]
+        reached = game.state.phases_reached
+        if "6H" in reached:
+            groups.append("par:green")
+        if "10H" in reached:
+            groups.append("par:brown")
+        return sorted({c.price for c in self.market_def.par_cells(groups)})
+
+    def par_options(self, game: Game, player: str) -> list[Par]:
+        """Start the next corporation: afford the president's 20% (2 × par); AFG names a
+        home among its five cities with a free slot (1849 §SR Starting a corporation)."""
+        s = game.state
+        sym = self.next_to_start(game)
+        if sym is None or sym in s.extra["closed_recently"]:
+            return []
+        if player_certs(game, player) >= self.cert_limit(game):
+            return []
+        homes: list[str | None] = [None]
+        if s.corps[sym].home is None:
+            homes = [h for h in AFG_HOMES if map_glue.home_slot_free(s.map, h)]  # type: ignore[misc]
+            if not homes:
+                return []
+        cash = game.player(player).cash
+        return [
+            Par(player, sym, price, home)
+            for price in self.par_prices(game)
+            if 2 * price <= cash
+            for home in homes
+        ]
+
+    def par(self, game: Game, player: str, action: Par) -> None:
+        """Start a corporation: the president buys the 20% at 2 × par into the treasury; it
+        floats; its home token goes down; it pays its token fee (1849 §SR)."""
+        sym = action.corporation
+        self._start_corporation(game, player, sym, action.price, action.home, pay=True)
+
+    def _start_corporation(self, game: Game, player: str, sym: str, price: int,
+                           home: str | None, pay: bool) -> None:
+        s = game.state
+        corp = s.corps[sym]
+        cell = next(c for c in self.market_def.par_cells() if c.price == price)
+        s.market.place(sym, cell.pos)
+        pres = next(c for c in s.shares.corp_certs(sym) if c.president)
+        if pay:
+            game.transfer(player, sym, 2 * price)
+        else:
+            game.transfer("bank", sym, 2 * price)
+        s.shares.move(pres.cid, player)
+        s.shares.president[sym] = player
+        corp.parred = True
+        corp.floated = True
+        if home is not None:
+            corp.home = home
+        game.transfer(sym, "bank", corp.token_fee)
+        game.log(f"{player} starts {sym} at L.{price}"
+                 + (f" with its home in {home}" if home else ""))
+        self._place_home_token(game, sym)
+
+    def _place_home_token(self, game: Game, sym: str) -> None:
+        corp = game.state.corps[sym]
+        if corp.home is None or corp.placed:
+            return
+        city = map_glue.home_city(game.state.map, corp.home, sym)
+        if city is None:
+            game.log(f"{sym} finds no free slot in {corp.home}")
+            return
+        map_glue.place_token(game.state.map, corp.home, city, sym)
+        corp.placed.append((corp.home, city))
+
+    def _place_missing_home_tokens(self, game: Game) -> None:
+        for sym, corp in game.state.corps.items():
+            if corp.floated and not corp.closed and not corp.placed:
+                self._place_home_token(game, sym)
+
+    def _check_afg(self, game: Game) -> None:
+        """AFG waits while all five of its cities are full, and returns last in the order
+        (1849 §SR Starting a corporation)."""
+        s = game.state
+        if "AFG" not in s.corps or s.corps["AFG"].parred:
+            return
+        if any(map_glue.home_slot_free(s.map, h) for h in AFG_HOMES):
+            return
+        if self.next_to_start(game) == "AFG":
+            s.extra["order"].remove("AFG")
+            s.extra["order"].append("AFG")
+            game.log("AFG has no free home city and waits, last in the order")
+
+    def end_of_stock_round(self, game: Game) -> None:
+        """Any share in the pool → down one row; none in the pool and none in the treasury
+        → up one row (1849 §Share price)."""
+        s = game.state
+        floated = [c for c, corp in s.corps.items() if corp.floated and not corp.closed]
+        for sym in s.market.operating_order(floated):
+            if s.shares.percent(POOL, sym):
+                self.move_price(game, sym, "down")
+            elif not treasury_certs(game, sym):
+                self.move_price(game, sym, "up")
+
+    def move_price(self, game: Game, sym: str, direction: str, steps: int = 1) -> None:
+        """Move a share price; entering L.377 flags the game end, entering "Closed" closes
+        the corporation (1849 §Endgame, §Trouble)."""
+        s = game.state
+        if steps <= 0 or sym not in s.market:
+            return
+        movement = s.market.rules
+        assert isinstance(movement, Movement1849)
+        movement.blue_open = "16H" in s.phases_reached
+        s.market.move(sym, direction, steps)
+        tags = s.market.zones_of(sym)
+        if END_PRICE_TAG in tags and s.extra["end_after"] is None:
+            s.extra["end_after"] = sym
+            game.log(f"{sym} reaches L.{s.market.price(sym)}: the game ends after it operates")
+        if "close" in tags:
+            self.close_corporation(game, sym)
+
+    # ================================================================ closing
+    def close_corporation(self, game: Game, sym: str) -> None:
+        """Closure: tokens, trains, treasury and privates leave the game; certificates are
+        lost; it restarts later, last in the order (1849 §Trouble)."""
+        s = game.state
+        corp = s.corps[sym]
+        game.log(f"{sym} closes")
+        for tid in list(corp.trains):
+            s.depot.remove(tid)
+        map_glue.remove_tokens(s.map, sym)
+        game.transfer(sym, "bank", corp.cash)
+        for c in s.companies.values():
+            if c.owner == sym:
+                c.closed = True
+        if s.extra["rsa_corp"] == sym:
+            s.extra["rsa_corp"] = None
+        s.extra["cnm_port"].pop(sym, None)
+        s.shares.remove_corporation(sym)
+        if sym in s.market:
+            s.market.remove(sym)
+        fresh = Corporation(sym, corp.name, tokens=3, token_fee=corp.token_fee,
+                            home=self._printed_home(sym))
+        s.corps[sym] = fresh
+        fresh_shares = next(c for c in self.data["corporations"] if c["sym"] == sym)["shares"]
+        s.shares.add_corporation(sym, fresh_shares, True, treasury(sym))
+        s.extra["order"].remove(sym)
+        s.extra["order"].append(sym)
+        s.extra["closed_recently"].append(sym)
+        if fresh.home is not None:
+            map_glue.reserve_home(s.map, fresh.home, sym)
+        if s.extra["end_after"] == sym:
+            s.extra["end_after"] = None
+        rnd = s.round
+        if isinstance(rnd, OperatingRound) and not rnd.finished(game) and rnd.corp() == sym:
+            rnd.end_turn_now()
+        self._check_afg(game)
+
+    def _printed_home(self, sym: str) -> str | None:
+        home: str | None = next(
+            c for c in self.data["corporations"] if c["sym"] == sym
+        )["home"]
+        return home
+
+    # ================================================================ OR hooks
+    def step_actor(self, game: Game, rnd: OperatingRound, corp: str) -> str:
+        """The operating corporation acts, except its president during emergency sales."""
+        actor = rnd.turn.get("actor")
+        return actor if isinstance(actor, str) else corp
+
+    def anytime_actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        """Buying privates (phases 6H-10H) and using private powers during the turn."""
+        return anytime_actions(game, rnd, corp)
+
+    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str,
+                         action: Action) -> bool:
+        """Whether a buy_company with a price in range is legal (L.1 to twice face)."""
+        if not isinstance(action, BuyCompany):
+            return False
+        reps = [a for a in anytime_actions(game, rnd, corp)
+                if isinstance(a, BuyCompany) and a.company == action.company]
+        if not reps:
+            return False
+        comp = game.state.companies[action.company]
+        if not 1 <= action.price <= min(2 * comp.value, game.state.corps[corp].cash):
+            raise RuleError(
+                f"{action.company} costs between L.1 and L.{2 * comp.value}",
+                f"{SUMMARY} §Privates",
+            )
+        return True
+
+    def anytime_process(self, game: Game, rnd: OperatingRound, corp: str,
+                        action: Action) -> None:
+        """Apply a private purchase or a private's power."""
+        from tresham.titles.t1849.steps import process_anytime
+
+        process_anytime(game, rnd, corp, action)
+
+    def start_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        """Nothing happens before the track step in 1849."""
+
+    def end_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        """A completed turn counts as having operated; L.377 ends the game once that
+        corporation has operated (1849 §Endgame)."""
+        s = game.state
+        c = s.corps[corp]
+        if not c.closed:
+            c.operated += 1
+        if s.extra["end_after"] == corp:
+            self.finish(game, "stock_market")
+
+    # ================================================================ phases
+    def on_train_bought(self, game: Game, kind: str) -> None:
+        """The first purchase of a train type may start a phase: trains rusting on it leave
+        the game, its events fire, corporations over the new limit discard (1849 §Trains)."""
+        s = game.state
+        bought = s.extra.setdefault("types_bought", [])
+        if kind in bought:
+            return
+        bought.append(kind)
+        for i, ph in enumerate(self.phases):
+            if ph.on == kind and i > s.phase_index:
+                s.phase_index = i
+                s.phases_reached.append(ph.name)
+                game.log(f"Phase {ph.name} begins")
+        for t in s.depot.rust(kind):
+            owner = next((c for c in s.corps.values() if t.tid in c.trains), None)
+            if owner is not None:
+                owner.trains.remove(t.tid)
+            game.log(f"{t.tid} rusts")
+        for event in s.depot.types[kind].events:
+            self.fire_event(game, event)
+        limit = self.phases[s.phase_index].train_limit
+        for sym in s.market.operating_order([c for c in s.corps if s.corps[c].floated]):
+            if len(s.corps[sym].trains) > limit:
+                s.pending.append(("discard", sym))
+
+    def fire_event(self, game: Game, event: str) -> None:
+        """Train events: new par prices (read from the phases reached), privates closing
+        and the Messina earthquake on the first 12H (1849 §Trains, §Messina earthquake)."""
+        s = game.state
+        if event == "close_companies":
+            for c in s.companies.values():
+                if not c.closed:
+                    c.closed = True
+            game.log("All private companies close")
+        elif event == "earthquake":
+            self.earthquake(game)
+
+    def earthquake(self, game: Game) -> None:
+        """Messina drops to yellow; every token there is lost for good; no upgrade until
+        after the next SR; AFG closes if Messina was its home and it has no other city
+        token (1849 §Messina earthquake)."""
+        s = game.state
+        afg = s.corps.get("AFG")
+        if afg is not None and afg.floated and afg.home == "B14" and all(
+            h == "B14" for h, _ in afg.placed
+        ):
+            self.close_corporation(game, "AFG")
+        lost = map_glue.earthquake(s.map)
+        for sym in lost:
+            corp = s.corps[sym]
+            corp.placed = [p for p in corp.placed if p[0] != "B14"]
+            corp.tokens -= 1
+            game.log(f"{sym} loses its token in Messina")
+        s.extra["messina_locked"] = True
+        game.log("Messina earthquake: Messina reverts to yellow")
+
+    # ================================================================ prompts
+    def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
+        from tresham.titles.t1849.steps import prompt_actions
+
+        if kind == "rsa_par":
+            sym = game.state.extra["rsa_corp"]
+            homes: list[str | None] = [None]
+            if game.state.corps[sym].home is None:
+                homes = [h for h in AFG_HOMES if map_glue.home_slot_free(game.state.map, h)]  # type: ignore[misc]
+            return [Par(entity, sym, p, h) for p in self.par_prices(game) for h in homes]
+        if kind == "loan":
+            return [Choose(entity, "loan"), Choose(entity, "leave")]
+        return prompt_actions(game, kind, entity)
+
+    def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
+        from tresham.titles.t1849.steps import prompt_process
+
+        s = game.state
+        if kind == "rsa_par":
+            assert isinstance(action, Par)
+            self._start_corporation(game, entity, action.corporation, action.price,
+                                    action.home, pay=False)
+            return
+        if kind == "loan":
+            assert isinstance(action, Choose)
+            p = game.player(entity)
+            if action.choice == "loan":
+                game.transfer("bank", entity, LOAN)
+                p.loans += 1
+                game.log(f"{entity} takes a L.{LOAN} loan")
+            else:
+                p.bankrupt = True
+                game.transfer(entity, "bank", p.cash)
+                game.log(f"{entity} leaves the game")
+                active = [q for q in s.players if not q.bankrupt]
+                if len(active) <= 1:
+                    self.finish(game, "bankrupt")
+            return
+        prompt_process(game, kind, entity, action)
+
+    # ================================================================ end & scores
+    def finish(self, game: Game, reason: str) -> None:
+        """End the game now."""
+        s = game.state
+        if not s.finished:
+            s.finished = True
+            s.end_reason = reason
+            game.log(f"Game over ({reason})")
+
+    def check_end(self, game: Game, round_over: bool) -> bool:
+        """The bank breaks: finish the set of ORs (1849 §Endgame)."""
+        s = game.state
+        if s.finished:
+            return True
+        if s.bank.broken and s.end_trigger is None:
+            s.end_trigger = "bank"
+            if isinstance(s.round, StockRound):
+                s.extra["bank_broke_in_sr"] = True
+            else:
+                s.extra["final_set"] = True
+        if (
+            round_over
+            and s.extra.get("final_set")
+            and isinstance(s.round, OperatingRound)
+            and s.or_in_set >= s.ors_in_set
+        ):
+            self.finish(game, "bank")
+        return s.finished
+
+    def raw_scores(self, game: Game) -> dict[str, int]:
+        """Cash plus shares at market, minus L.750 per loan (1849 §Endgame)."""
+        s = game.state
+        out: dict[str, int] = {}
+        for p in s.players:
+            value = p.cash - LOAN_PENALTY * p.loans
+            for cert in s.shares.held(p.name):
+                if cert.corp in s.market:
+                    value += bundle_price(game, cert.corp, cert.percent)
+            out[p.name] = value
+        return out
+
+    def scores(self, game: Game) -> dict[str, int]:
+        """The raw score floored at 0 (1849 §Endgame)."""
+        return {k: max(0, v) for k, v in self.raw_scores(game).items()}
+
+    def describe_state(self, game: Game) -> dict[str, Any]:
+        return {"next_to_start": self.next_to_start(game),
+                "order": list(game.state.extra["order"])}
+
+    def place_token_action(self, corp: str, hex_: str, city: int) -> PlaceToken:
+        """The PlaceToken action for `corp` (used by steps)."""
+        return PlaceToken(corp, hex_, city)

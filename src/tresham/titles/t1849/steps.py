@@ -1,0 +1,480 @@
+"""1849's operating-turn steps, private powers and prompts (1849 §OR, §Trouble, §Privates).
+
+Step order (the summary's): lay track, place a token, run trains, pay or withhold, issue or
+buy back, buy trains. Buying privates (phases 6H-10H) and private powers may be used at any
+point of the turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tresham.core.actions import (
+    Action,
+    Bankrupt,
+    BuyCompany,
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    IssueShares,
+    LayTile,
+    Pass,
+    PlaceToken,
+    RedeemShares,
+    RunRoutes,
+    SellShares,
+    UseCompany,
+)
+from tresham.core.errors import RuleError
+from tresham.core.rounds.operating import OperatingRound, Step
+from tresham.core.shares import POOL, treasury
+from tresham.core.stock import bundle_price, sell_to_pool, sellable_bundles, treasury_certs
+from tresham.titles.t1849 import map_glue
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game
+    from tresham.titles.t1849.rules import Title1849
+
+OR = "1849 §OR"
+SMS_HEXES = ("B14", "C1", "C5", "E1", "H12", "J6", "M9", "M13")
+CNM_PORTS = ("A5", "a12", "L14", "N8")
+POOL_CAP = 50
+
+
+def _title(game: Game) -> Title1849:
+    return game.title  # type: ignore[return-value]
+
+
+# ====================================================================== track & token
+class TrackStep(Step):
+    """Lay one yellow tile or upgrade one tile (1849 §OR Lay track). Terrain is paid again
+    on every upgrade; narrow-only new track pays a quarter."""
+
+    name = "track"
+    rule = f"{OR} Lay track"
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        if rnd.turn.get("sms_used") and rnd.turn.get("sms_hex") is None:
+            return []
+        lays = map_glue.legal_lays(game, corp, rnd.turn.get("sms_hex"))
+        return [*lays, Pass(corp)]
+
+    def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        if isinstance(action, Pass):
+            return
+        if not isinstance(action, LayTile):
+            raise RuleError(f"{action.type} is not allowed while laying track", self.rule)
+        map_glue.check_lay(game, corp, action, rnd.turn.get("sms_hex"))
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        if isinstance(action, LayTile):
+            cost = map_glue.lay(game, corp, action, rnd.turn.get("sms_hex"))
+            game.log(f"{corp} lays tile {action.tile} on {action.hex} "
+                     f"(rotation {action.rotation}) for L.{cost}")
+            _title(game)._check_afg(game)
+        return True
+
+
+class TokenStep(Step):
+    """Place one station token in a reachable city with a free slot (1849 §SR: the token
+    fee paid at the start covers all tokens, so placing costs nothing)."""
+
+    name = "token"
+    rule = f"{OR} Tokens"
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        c = game.state.corps[corp]
+        if c.unplaced_tokens <= 0:
+            return []
+        if rnd.turn.get("sms_used") and rnd.turn.get("sms_hex") is None:
+            return []
+        slots = map_glue.token_slots(game, corp, rnd.turn.get("sms_hex"))
+        if not slots:
+            return []
+        return [*(PlaceToken(corp, h, city) for h, city in slots), Pass(corp)]
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        if isinstance(action, PlaceToken):
+            map_glue.place_token(game.state.map, action.hex, action.city, corp)
+            game.state.corps[corp].placed.append((action.hex, action.city))
+            game.log(f"{corp} places a token in {action.hex}")
+            _title(game)._check_afg(game)
+        return True
+
+
+# ====================================================================== routes & dividend
+class RouteStep(Step):
+    """Run trains (1849 §OR Run trains). The suggested action is the best set of runs the
+    route finder knows; any legal set of runs is accepted."""
+
+    name = "routes"
+    rule = f"{OR} Run trains"
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        if not game.state.corps[corp].trains:
+            return []
+        best = map_glue.best_runs(game, corp)
+        if not best.runs:
+            return []
+        return [best]
+
+    def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        if not isinstance(action, RunRoutes):
+            raise RuleError(f"{action.type} is not allowed while running trains", self.rule)
+        map_glue.runs_revenue(game, corp, action)
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        assert isinstance(action, RunRoutes)
+        revenue = map_glue.runs_revenue(game, corp, action)
+        rnd.turn["revenue"] = revenue
+        for run in action.runs:
+            game.log(f"{corp} runs {run.train}: {'-'.join(run.stops)}")
+        game.log(f"{corp} earns L.{revenue}")
+        return True
+
+
+class DividendStep(Step):
+    """Pay out or withhold (1849 §OR Pay dividends): withhold, or no train, ←1; payout
+    below the share price, no move; at least the share price, →1. Holders are paid per 10%
+    (rounded up); treasury shares pay the corporation; pool shares pay no one."""
+
+    name = "dividend"
+    rule = f"{OR} Pay dividends"
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        if rnd.turn.get("revenue", 0) <= 0:
+            return []
+        return [Dividend(corp, "payout"), Dividend(corp, "withhold")]
+
+    def skip(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        game.state.corps[corp].revenue_history.append(0)
+        _title(game).move_price(game, corp, "left")
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        assert isinstance(action, Dividend)
+        revenue = int(rnd.turn.get("revenue", 0))
+        s = game.state
+        s.corps[corp].revenue_history.append(revenue)
+        title = _title(game)
+        if action.kind == "withhold":
+            game.transfer("bank", corp, revenue)
+            game.log(f"{corp} withholds L.{revenue}")
+            title.move_price(game, corp, "left")
+            return True
+        price = s.market.price(corp)
+        for holder, pct in sorted(s.shares.holders(corp).items()):
+            if holder == POOL:
+                continue
+            amount = -(-revenue * pct // 100)
+            payee = corp if holder == treasury(corp) else holder
+            game.transfer("bank", payee, amount)
+        game.log(f"{corp} pays out L.{revenue}")
+        if revenue >= price:
+            title.move_price(game, corp, "right")
+        return True
+
+
+# ====================================================================== issuing
+class IssueStep(Step):
+    """Issue treasury certificates to the pool (one row down per 10%) or buy one back at
+    market — never both, never in its first OR, never past a 50% pool (1849 §OR Issuing)."""
+
+    name = "issue"
+    rule = f"{OR} Issuing"
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        s = game.state
+        c = s.corps[corp]
+        if c.operated < 1:
+            return []
+        out: list[Action] = []
+        pool_pct = s.shares.percent(POOL, corp)
+        tr = [x for x in treasury_certs(game, corp) if not x.president]
+        tens = [x for x in tr if not x.last]
+        lasts = [x for x in tr if x.last]
+        for n in range(1, len(tens) + 1):
+            if pool_pct + 10 * n <= POOL_CAP:
+                out.append(IssueShares(corp, 10 * n))
+        if lasts and not tens and pool_pct + lasts[0].percent <= POOL_CAP:
+            out.append(IssueShares(corp, lasts[0].percent))
+        pool = s.shares.held(POOL, corp)
+        pool_tens = [x for x in pool if not x.last]
+        if pool_tens:
+            if bundle_price(game, corp, 10) <= c.cash:
+                out.append(RedeemShares(corp, 10))
+        elif pool and bundle_price(game, corp, pool[0].percent) <= c.cash:
+            out.append(RedeemShares(corp, pool[0].percent))
+        if out:
+            out.append(Pass(corp))
+        return out
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        s = game.state
+        if isinstance(action, IssueShares):
+            tr = [x for x in treasury_certs(game, corp) if not x.president]
+            certs = [x for x in tr if not x.last] or tr
+            moved = 0
+            for cert in certs:
+                if moved >= action.percent:
+                    break
+                s.shares.move(cert.cid, POOL)
+                moved += cert.percent
+            value = bundle_price(game, corp, action.percent)
+            game.transfer("bank", corp, value)
+            game.log(f"{corp} issues {action.percent}% for L.{value}")
+            _title(game).move_price(game, corp, "down", action.percent // 10)
+        elif isinstance(action, RedeemShares):
+            pool = s.shares.held(POOL, corp)
+            cert = next((x for x in pool if not x.last), pool[0])
+            value = bundle_price(game, corp, cert.percent)
+            game.transfer(corp, "bank", value)
+            s.shares.move(cert.cid, treasury(corp))
+            game.log(f"{corp} buys back {cert.percent}% for L.{value}")
+        return True
+
+
+# ====================================================================== trains
+class TrainStep(Step):
+    """Buy trains (1849 §OR Buy trains, §Trouble): from the bank at face value, or from
+    another corporation at L.1 or more. A trainless corporation with a route must buy the
+    cheapest train; if it cannot, its president adds cash, then sells stock (never losing
+    this presidency); still short, it closes."""
+
+    name = "trains"
+    rule = f"{OR} Buy trains"
+
+    def _room(self, game: Game, corp: str) -> bool:
+        limit = game.phase.train_limit
+        return len(game.state.corps[corp].trains) < limit
+
+    def must_buy(self, game: Game, corp: str) -> bool:
+        """A trainless corporation with a route must own a train."""
+        s = game.state
+        if s.corps[corp].trains:
+            return False
+        if not s.depot.purchasable(set(s.phases_reached)):
+            return False
+        return map_glue.has_route(game, corp)
+
+    def cheapest(self, game: Game) -> tuple[str, int] | None:
+        """The cheapest train the bank sells now."""
+        s = game.state
+        trains = s.depot.purchasable(set(s.phases_reached))
+        if not trains:
+            return None
+        t = min(trains, key=lambda t: (s.depot.types[t.kind].price, s.depot.order.index(t.tid)))
+        return t.tid, s.depot.types[t.kind].price
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        s = game.state
+        c = s.corps[corp]
+        if rnd.turn.get("actor"):
+            return self._emergency_actions(game, rnd, corp)
+        if not self._room(game, corp):
+            return []
+        out: list[Action] = []
+        for t in s.depot.purchasable(set(s.phases_reached)):
+            price = s.depot.types[t.kind].price
+            if price <= c.cash:
+                out.append(BuyTrain(corp, t.tid, price))
+        if c.cash >= 1:
+            for other, oc in s.corps.items():
+                if other == corp or oc.closed:
+                    continue
+                for tid in oc.trains:
+                    out.append(BuyTrain(corp, tid, 1))
+                    if c.cash > 1:
+                        out.append(BuyTrain(corp, tid, c.cash))
+        if self.must_buy(game, corp):
+            cheap = self.cheapest(game)
+            assert cheap is not None
+            if cheap[1] > c.cash and not any(
+                isinstance(a, BuyTrain) and a.train in c_trains(game) for a in out
+            ):
+                pres = s.shares.president[corp]
+                assert pres is not None
+                out.append(BuyTrain(corp, cheap[0], cheap[1]))
+                if c.cash + game.player(pres).cash < cheap[1]:
+                    out = [a for a in out if not (isinstance(a, BuyTrain)
+                                                 and a.train == cheap[0])]
+                    out.extend(self._sales(game, corp, pres))
+                    if not out or self._cannot_raise(game, corp, pres, cheap[1]):
+                        out.append(Bankrupt(corp))
+            return out
+        if out:
+            out.append(Pass(corp))
+        return out
+
+    def _emergency_actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        return []
+
+    def _sales(self, game: Game, corp: str, pres: str) -> list[Action]:
+        """Emergency sales by the president: corporations that have operated, the pool
+        within 50%, never giving up this corporation's presidency."""
+        out: list[Action] = []
+        s = game.state
+        for sym, oc in s.corps.items():
+            if oc.closed or oc.operated == 0 or not s.shares.percent(pres, sym):
+                continue
+            for pct, last in sellable_bundles(game, pres, sym, POOL_CAP):
+                if sym == corp:
+                    after = s.shares.percent(pres, sym) - pct
+                    others = max((s.shares.percent(p.name, sym) for p in s.players
+                                  if p.name != pres), default=0)
+                    if after < others or after < 20:
+                        continue
+                out.append(SellShares(corp, sym, pct, last))
+        return out
+
+    def _cannot_raise(self, game: Game, corp: str, pres: str, price: int) -> bool:
+        s = game.state
+        total = s.corps[corp].cash + game.player(pres).cash
+        best: dict[str, int] = {}
+        for a in self._sales(game, corp, pres):
+            assert isinstance(a, SellShares)
+            best[a.corporation] = max(best.get(a.corporation, 0),
+                                      bundle_price(game, a.corporation, a.percent))
+        return total + sum(best.values()) < price
+
+    def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        s = game.state
+        if isinstance(action, BuyTrain) and action.train in s.depot.trains:
+            owner = s.depot.trains[action.train].owner
+            if owner in s.corps and owner != corp:
+                if not self._room(game, corp):
+                    raise RuleError("the corporation is at its train limit", self.rule)
+                if not 1 <= action.price <= s.corps[corp].cash:
+                    raise RuleError(
+                        "a train from another corporation costs L.1 up to the buyer's cash",
+                        self.rule,
+                    )
+                return
+        super().validate(game, rnd, corp, action)
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        s = game.state
+        title = _title(game)
+        if isinstance(action, Pass):
+            return True
+        if isinstance(action, Bankrupt):
+            pres = s.shares.president[corp]
+            assert pres is not None
+            game.transfer(pres, corp, game.player(pres).cash)
+            title.close_corporation(game, corp)
+            self._after_failure(game, pres)
+            return True
+        if isinstance(action, SellShares):
+            pres = s.shares.president[corp]
+            assert pres is not None
+            sell_to_pool(game, pres, action.corporation, action.percent, action.last)
+            game.log(f"{pres} sells {action.percent}% of {action.corporation} (emergency)")
+            title.move_price(game, action.corporation, "down", action.percent // 10)
+            return False
+        assert isinstance(action, BuyTrain)
+        train = s.depot.trains[action.train]
+        seller = train.owner
+        c = s.corps[corp]
+        if seller in s.corps:
+            game.transfer(corp, seller, action.price)
+            s.corps[seller].trains.remove(train.tid)
+        else:
+            shortfall = action.price - c.cash
+            if shortfall > 0:
+                pres = s.shares.president[corp]
+                assert pres is not None
+                game.transfer(pres, corp, shortfall)
+                game.log(f"{pres} contributes L.{shortfall}")
+            game.transfer(corp, "bank", action.price)
+        train.owner = corp
+        c.trains.append(train.tid)
+        game.log(f"{corp} buys train {train.tid} for L.{action.price}")
+        if s.extra.get("rsa_corp") == corp and not s.companies["RSA"].closed:
+            s.companies["RSA"].closed = True
+            game.log("RSA closes: its corporation bought a train")
+        title.on_train_bought(game, train.kind)
+        return False
+
+    def _after_failure(self, game: Game, pres: str) -> None:
+        """A president left with no stock quits or takes a L.500 loan (1849 §Trouble)."""
+        if not game.state.shares.held(pres):
+            game.state.pending.append(("loan", pres))
+
+
+def c_trains(game: Game) -> set[str]:
+    """Trains owned by any corporation."""
+    return {t for c in game.state.corps.values() for t in c.trains}
+
+
+# ====================================================================== anytime
+def anytime_actions(game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+    """Buying a player's private (phases 6H, 8H, 10H; never RSA) and private powers."""
+    s = game.state
+    out: list[Action] = []
+    c = s.corps[corp]
+    if s.round is not rnd or rnd.turn.get("actor"):
+        return out
+    if game.phase.name in ("6H", "8H", "10H") and c.cash >= 1:
+        for comp in s.companies.values():
+            if comp.closed or comp.sym == "RSA" or comp.owner not in {
+                p.name for p in s.players
+            }:
+                continue
+            out.append(BuyCompany(corp, comp.sym, min(c.cash, 2 * comp.value)))
+    for comp in s.companies.values():
+        if comp.closed or comp.owner != corp:
+            continue
+        if comp.sym == "CNM":
+            out.extend(UseCompany(corp, "CNM", port) for port in CNM_PORTS)
+        if comp.sym == "SMS" and rnd.steps[rnd.step] == "track" and not rnd.turn.get(
+            "sms_used"
+        ):
+            out.extend(UseCompany(corp, "SMS", h) for h in SMS_HEXES)
+    return out
+
+
+def process_anytime(game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+    """Apply a private purchase or use a private's power (1849 §Privates)."""
+    s = game.state
+    if isinstance(action, BuyCompany):
+        comp = s.companies[action.company]
+        assert comp.owner is not None
+        game.transfer(corp, comp.owner, action.price)
+        game.log(f"{corp} buys {comp.sym} from {comp.owner} for L.{action.price}")
+        comp.owner = corp
+        return
+    assert isinstance(action, UseCompany)
+    comp = s.companies[action.company]
+    comp.closed = True
+    if comp.sym == "CNM":
+        s.extra["cnm_port"][corp] = action.target
+        game.log(f"{corp} closes CNM: +L.20 at port {action.target}")
+    elif comp.sym == "SMS":
+        rnd.turn["sms_used"] = True
+        rnd.turn["sms_hex"] = action.target
+        game.log(f"{corp} closes SMS to build in {action.target}")
+
+
+# ====================================================================== prompts
+def prompt_actions(game: Game, kind: str, entity: str) -> list[Action]:
+    """Discarding a train over the limit."""
+    if kind == "discard":
+        return [DiscardTrain(entity, t) for t in game.state.corps[entity].trains]
+    raise RuleError(f"unknown prompt {kind}", OR)
+
+
+def prompt_process(game: Game, kind: str, entity: str, action: Action) -> None:
+    """Discard to the pool; ask again while still over the limit."""
+    assert isinstance(action, DiscardTrain)
+    s = game.state
+    s.corps[entity].trains.remove(action.train)
+    s.depot.trains[action.train].owner = "pool"
+    game.log(f"{entity} discards {action.train}")
+    if len(s.corps[entity].trains) > game.phase.train_limit:
+        s.pending.insert(0, ("discard", entity))
+
+
+STEP_OBJECTS: dict[str, Step] = {
+    s.name: s
+    for s in (TrackStep(), TokenStep(), RouteStep(), DividendStep(), IssueStep(), TrainStep())
+}
+STEPS = ("track", "token", "routes", "dividend", "issue", "trains")

@@ -1,0 +1,229 @@
+"""1849 setup, private auction and stock round, played through the public API."""
+
+from __future__ import annotations
+
+import pytest
+
+from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares
+from tresham.core.errors import NotYourTurnError, RuleError
+from tresham.core.game import Game
+from tresham.core.shares import treasury
+from tresham.io.save import from_save, new_game, to_save
+
+NAMES = ["Ann", "Bob", "Cid"]
+
+
+def game3(seed: int = 1) -> Game:
+    return new_game("1849", NAMES, seed)
+
+
+def assert_rejected(game: Game, action: object, rule_part: str = "") -> RuleError:
+    """An illegal action raises a RuleError naming a rule and changes nothing."""
+    before = game.state_hash()
+    n = len(game.actions)
+    with pytest.raises(RuleError) as info:
+        game.apply(action)  # type: ignore[arg-type]
+    assert game.state_hash() == before
+    assert len(game.actions) == n
+    assert info.value.rule
+    assert rule_part in str(info.value)
+    return info.value
+
+
+def buy_all_privates(game: Game) -> None:
+    """Ann buys SCE, Bob SIGI, Cid CNM, Ann SMS, Bob RSA (and starts the first corp)."""
+    for who, comp, price in [("Ann", "SCE", 20), ("Bob", "SIGI", 45), ("Cid", "CNM", 75),
+                             ("Ann", "SMS", 110), ("Bob", "RSA", 150)]:
+        game.apply(Bid(who, comp, price))
+    first = game.state.extra["order"][0]
+    home = None if game.state.corps[first].home else "C1"
+    game.apply(Par("Bob", first, 100, home))
+
+
+# 1849 §Players: "Players 3 4 4 5 · Start cash L.500 L.375 L.375 L.300 · Bank L.7,760"
+@pytest.mark.parametrize(("n", "cash", "corps"), [(3, 500, 5), (4, 375, 6), (5, 300, 6)])
+def test_setup_cash_and_corporations(n: int, cash: int, corps: int) -> None:
+    g = new_game("1849", [f"P{i}" for i in range(n)], 3)
+    assert all(p.cash == cash for p in g.state.players)
+    assert g.state.bank.cash == 7760 - n * cash
+    assert len(g.state.corps) == corps
+
+
+# 1849 §Players: 4 players with five corporations (option) use the 9-certificate limit
+def test_four_players_five_corporations_option() -> None:
+    g = new_game("1849", ["a", "b", "c", "d"], 3, {"reduced_4p_corps": True})
+    assert len(g.state.corps) == 5
+    assert g.title.cert_limit(g) == 9  # type: ignore[attr-defined]
+
+
+# 1849 §Trains: with 5 corporations remove one each of the 6H, 8H and 16H
+def test_five_corporation_train_counts() -> None:
+    g3 = game3()
+    g4 = new_game("1849", ["a", "b", "c", "d"], 3)
+    count = lambda g, k: sum(1 for t in g.state.depot.trains.values() if t.kind == k)  # noqa: E731
+    assert [count(g3, k) for k in ("6H", "8H", "16H")] == [3, 2, 4]
+    assert [count(g4, k) for k in ("6H", "8H", "16H")] == [4, 3, 5]
+
+
+# 1849 §SR: "The place cards fix the order" — drawn from the seed, reproducibly
+def test_corporation_order_is_a_function_of_the_seed() -> None:
+    assert game3(5).state.extra["order"] == game3(5).state.extra["order"]
+    orders = {tuple(game3(s).state.extra["order"]) for s in range(10)}
+    assert len(orders) > 1
+
+
+# delay_ift option: IFT is never among the first three corporations
+def test_delay_ift() -> None:
+    for seed in range(30):
+        g = new_game("1849", ["a", "b", "c", "d"], seed, {"delay_ift": True})
+        assert g.state.extra["order"].index("IFT") >= 3
+
+
+# 1849 §Start: "An 1830-style auction of five privates, in L.5 steps"
+def test_buy_cheapest_private_and_bid_on_another() -> None:
+    g = game3()
+    g.apply(Bid("Ann", "SCE", 20))
+    assert g.state.companies["SCE"].owner == "Ann"
+    assert g.player("Ann").cash == 480
+    assert_rejected(g, Bid("Bob", "CNM", 87), "steps")
+    assert_rejected(g, Bid("Bob", "CNM", 75), "at least")
+    g.apply(Bid("Bob", "CNM", 80))
+    # the bid is committed cash; nothing is paid until the private is won
+    assert g.player("Bob").cash == 500
+    assert g.active_entity() == "Cid"
+
+
+def test_not_your_turn_is_rejected() -> None:
+    g = game3()
+    err = assert_rejected(g, Bid("Bob", "SCE", 20))
+    assert isinstance(err, NotYourTurnError)
+
+
+# 1849 §Start: a single bidder takes the private at its bid when it becomes the cheapest
+def test_single_bid_wins_when_private_comes_up() -> None:
+    g = game3()
+    g.apply(Bid("Ann", "SIGI", 50))
+    g.apply(Bid("Bob", "SCE", 20))
+    assert g.state.companies["SIGI"].owner == "Ann"
+    assert g.player("Ann").cash == 450
+
+
+# 1849 §Start: two bidders: the auction is fought out, the lowest bidder acting first
+def test_auction_between_bidders() -> None:
+    g = game3()
+    g.apply(Bid("Ann", "SIGI", 50))
+    g.apply(Bid("Bob", "SIGI", 55))
+    g.apply(Bid("Cid", "SCE", 20))
+    assert g.active_entity() == "Ann"
+    g.apply(Bid("Ann", "SIGI", 60))
+    assert g.active_entity() == "Bob"
+    g.apply(Pass("Bob"))
+    assert g.state.companies["SIGI"].owner == "Ann"
+    assert g.player("Ann").cash == 440
+
+
+# 1849 §Start: "P1 comes back L.5 cheaper each time, and at L.5 the first player offered it
+# takes it free" (ruling R1)
+def test_p1_gets_cheaper_and_is_taken_free_at_5() -> None:
+    g = game3()
+    for _round, price in enumerate((15, 10)):
+        for who in NAMES:
+            g.apply(Pass(who))
+        rnd = g.state.round
+        assert rnd.price(g, "SCE") == price  # type: ignore[union-attr]
+    for who in NAMES:
+        g.apply(Pass(who))
+    # the third full round of passes brings P1 to L.5: Ann, first offered it, takes it free
+    assert g.state.companies["SCE"].owner == "Ann"
+    assert g.player("Ann").cash == 500
+
+
+# 1849 §Privates P5: comes with the president's certificate of the first corporation
+def test_rsa_starts_the_first_corporation() -> None:
+    g = game3()
+    for who, comp, price in [("Ann", "SCE", 20), ("Bob", "SIGI", 45), ("Cid", "CNM", 75),
+                             ("Ann", "SMS", 110), ("Bob", "RSA", 150)]:
+        g.apply(Bid(who, comp, price))
+    first = g.state.extra["order"][0]
+    assert g.active_entity() == "Bob"
+    home = None if g.state.corps[first].home else "C1"
+    g.apply(Par("Bob", first, 68, home))
+    corp = g.state.corps[first]
+    assert g.state.shares.president[first] == "Bob"
+    assert g.state.shares.percent("Bob", first) == 20
+    assert corp.floated
+    fee = corp.token_fee
+    assert corp.cash == 2 * 68 - fee
+    assert g.player("Bob").cash == 500 - 45 - 150
+
+
+def started(seed: int = 1) -> Game:
+    g = game3(seed)
+    buy_all_privates(g)
+    return g
+
+
+# 1849 §SR Starting a corporation: you get the next one; the president's 20% plus up to two
+# more shares; "incremental capitalization"
+def test_par_next_corporation_and_buy_two_more() -> None:
+    g = started()
+    assert g.state.round is not None and g.state.round.kind == "stock"
+    nxt = g.title.next_to_start(g)  # type: ignore[attr-defined]
+    who = g.active_entity()
+    assert who is not None
+    other = [c for c in g.state.corps if c != nxt and not g.state.corps[c].parred][0]
+    assert_rejected(g, Par(who, other, 100, None if g.state.corps[other].home else "C1"))
+    home = None if g.state.corps[nxt].home else "H8"
+    g.apply(Par(who, nxt, 100, home))
+    assert g.active_entity() == who
+    g.apply(BuyShares(who, nxt, "treasury", 10))
+    g.apply(BuyShares(who, nxt, "treasury", 10))
+    assert g.state.shares.percent(who, nxt) == 40
+    assert g.active_entity() != who  # the turn ends after the two extra shares
+    corp = g.state.corps[nxt]
+    assert corp.cash == 4 * 100 - corp.token_fee
+
+
+# 1849 §SR: "No selling a corporation that has not yet operated"
+def test_no_selling_before_operating() -> None:
+    g = started()
+    first = g.state.extra["order"][0]
+    g2 = g
+    while g2.active_entity() != "Bob":
+        g2.apply(Pass(g2.active_entity() or ""))
+    assert_rejected(g2, SellShares("Bob", first, 10), "sell")
+
+
+# 1849 §SR: ten shares, eight certificates: the 20% last certificate is buyable only when no
+# 10% is left in the same place
+def test_last_certificate_only_when_no_ten_percent_left() -> None:
+    g = started()
+    first = g.state.extra["order"][0]
+    reg = g.state.shares
+    sizes = sorted(c.percent for c in reg.held(treasury(first), first))
+    assert sizes == [10, 10, 10, 10, 10, 10, 20]
+    for a in g.legal_actions():
+        if isinstance(a, BuyShares) and a.corporation == first:
+            assert a.percent == 10
+
+
+def test_undo_redo_and_save_roundtrip() -> None:
+    g = started()
+    h = g.state_hash()
+    acts = g.legal_actions()
+    g.apply(acts[0])
+    h2 = g.state_hash()
+    g.undo()
+    assert g.state_hash() == h
+    g.redo()
+    assert g.state_hash() == h2
+    g3 = from_save(to_save(g))
+    assert g3.state_hash() == g.state_hash()
+
+
+def test_clone_is_independent() -> None:
+    g = started()
+    c = g.clone()
+    c.apply(c.legal_actions()[0])
+    assert c.state_hash() != g.state_hash()
+    assert len(c.actions) == len(g.actions) + 1
