@@ -32,8 +32,13 @@ def assert_rejected(game: Game, action: object, rule_part: str = "") -> RuleErro
 
 def buy_all_privates(game: Game) -> None:
     """Ann buys SCE, Bob SIGI, Cid CNM, Ann SMS, Bob RSA (and starts the first corp)."""
-    for who, comp, price in [("Ann", "SCE", 20), ("Bob", "SIGI", 45), ("Cid", "CNM", 75),
-                             ("Ann", "SMS", 110), ("Bob", "RSA", 150)]:
+    for who, comp, price in [
+        ("Ann", "SCE", 20),
+        ("Bob", "SIGI", 45),
+        ("Cid", "CNM", 75),
+        ("Ann", "SMS", 110),
+        ("Bob", "RSA", 150),
+    ]:
         game.apply(Bid(who, comp, price))
     first = game.state.extra["order"][0]
     home = None if game.state.corps[first].home else "C1"
@@ -141,8 +146,13 @@ def test_p1_gets_cheaper_and_is_taken_free_at_5() -> None:
 # 1849 §Privates P5: comes with the president's certificate of the first corporation
 def test_rsa_starts_the_first_corporation() -> None:
     g = game3()
-    for who, comp, price in [("Ann", "SCE", 20), ("Bob", "SIGI", 45), ("Cid", "CNM", 75),
-                             ("Ann", "SMS", 110), ("Bob", "RSA", 150)]:
+    for who, comp, price in [
+        ("Ann", "SCE", 20),
+        ("Bob", "SIGI", 45),
+        ("Cid", "CNM", 75),
+        ("Ann", "SMS", 110),
+        ("Bob", "RSA", 150),
+    ]:
         g.apply(Bid(who, comp, price))
     first = g.state.extra["order"][0]
     assert g.active_entity() == "Bob"
@@ -171,7 +181,7 @@ def test_par_next_corporation_and_buy_two_more() -> None:
     nxt = g.title.next_to_start(g)  # type: ignore[attr-defined]
     who = g.active_entity()
     assert who is not None
-    other = [c for c in g.state.corps if c != nxt and not g.state.corps[c].parred][0]
+    other = next(c for c in g.state.corps if c != nxt and not g.state.corps[c].parred)
     assert_rejected(g, Par(who, other, 100, None if g.state.corps[other].home else "C1"))
     home = None if g.state.corps[nxt].home else "H8"
     g.apply(Par(who, nxt, 100, home))

@@ -36,7 +36,8 @@ def result_json(game: Game) -> dict[str, Any]:
 def _with_amount(action: Action, amount: int) -> Action:
     for name in ("price", "percent"):
         if hasattr(action, name):
-            return dataclasses.replace(action, **{name: amount})  # type: ignore[type-var]
+            changes: dict[str, Any] = {name: amount}
+            return dataclasses.replace(action, **changes)
     raise RuleError("this action takes no amount", "terminal")
 
 
@@ -48,9 +49,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         game = load(Path(args.load))
         path = Path(args.load)
     else:
-        names = args.names.split(",") if args.names else [
-            f"Player {i + 1}" for i in range(args.players)
-        ]
+        names = (
+            args.names.split(",")
+            if args.names
+            else [f"Player {i + 1}" for i in range(args.players)]
+        )
         game = new_game(args.title, names, args.seed, _options(args.option))
         DEFAULT_SAVES.mkdir(exist_ok=True)
         path = DEFAULT_SAVES / f"{args.title}-{time.strftime('%Y%m%d-%H%M%S')}.json"
@@ -130,9 +133,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     options = _options(args.option)
     if sys.stderr.isatty():
         with Progress(transient=True) as bar:
-            task = bar.add_task(f"{args.title} ×{args.games}", total=args.games)
-            result = simulate(args.title, args.games, args.players, args.seed, options,
-                              progress=lambda n: bar.update(task, completed=n))
+            task = bar.add_task(f"{args.title} x{args.games}", total=args.games)
+            result = simulate(
+                args.title,
+                args.games,
+                args.players,
+                args.seed,
+                options,
+                progress=lambda n: bar.update(task, completed=n),
+            )
     else:
         result = simulate(args.title, args.games, args.players, args.seed, options)
     for failure in result.failures:

@@ -69,14 +69,17 @@ class SimResult:
         }
 
 
-def play_one(title: str, players: int, seed: int,
-             options: dict[str, Any] | None = None) -> tuple[Game, list[str], str | None]:
+def play_one(
+    title: str, players: int, seed: int, options: dict[str, Any] | None = None
+) -> tuple[Game, list[str], str | None]:
     """Play one random game; returns the game, violations found, and an error text."""
     names = [f"P{i + 1}" for i in range(players)]
     game = new_game(title, names, seed, options)
     rng = random.Random(seed * 7919 + 1)
-    total = game.state.bank.cash + sum(p.cash for p in game.state.players) + sum(
-        c.cash for c in game.state.corps.values()
+    total = (
+        game.state.bank.cash
+        + sum(p.cash for p in game.state.players)
+        + sum(c.cash for c in game.state.corps.values())
     )
     violations: list[str] = []
     try:
@@ -95,9 +98,14 @@ def play_one(title: str, players: int, seed: int,
     return game, violations, None
 
 
-def simulate(title: str, games: int, players: int, seed: int,
-             options: dict[str, Any] | None = None,
-             progress: Callable[[int], None] | None = None) -> SimResult:
+def simulate(
+    title: str,
+    games: int,
+    players: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SimResult:
     """Play `games` random games and total the results."""
     result = SimResult(title)
     start = time.perf_counter()
@@ -111,8 +119,9 @@ def simulate(title: str, games: int, players: int, seed: int,
         if game.state.finished and not violations and not error:
             result.finished += 1
         if violations or error:
-            result.failures.append({"seed": seed + i, "game": game,
-                                    "problem": error or violations[0]})
+            result.failures.append(
+                {"seed": seed + i, "game": game, "problem": error or violations[0]}
+            )
         if progress:
             progress(i + 1)
     result.seconds = time.perf_counter() - start

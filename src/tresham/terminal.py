@@ -23,26 +23,42 @@ class Terminal:
         s = g.state
         c = self.console
         rnd = s.round.kind if s.round else "-"
-        c.rule(f"[bold]{g.title.name}[/bold] · {rnd} round · phase {g.phase.name} · "
-               f"bank L.{s.bank.cash}{' (broken)' if s.bank.broken else ''}")
+        c.rule(
+            f"[bold]{g.title.name}[/bold] · {rnd} round · phase {g.phase.name} · "
+            f"bank L.{s.bank.cash}{' (broken)' if s.bank.broken else ''}"
+        )
         players = Table(title="Players", show_lines=False)
         for col in ("", "player", "cash", "certs", "privates", "loans"):
             players.add_column(col)
         for i, p in enumerate(s.players):
             certs = ", ".join(
-                f"{sym} {pct}%"
-                for sym in s.corps
-                if (pct := s.shares.percent(p.name, sym))
+                f"{sym} {pct}%" for sym in s.corps if (pct := s.shares.percent(p.name, sym))
             )
-            privs = ", ".join(co.sym for co in s.companies.values()
-                              if co.owner == p.name and not co.closed)
+            privs = ", ".join(
+                co.sym for co in s.companies.values() if co.owner == p.name and not co.closed
+            )
             mark = "P" if i == s.priority else ""
-            players.add_row(mark, p.name + (" (out)" if p.bankrupt else ""), f"L.{p.cash}",
-                            certs, privs, str(p.loans or ""))
+            players.add_row(
+                mark,
+                p.name + (" (out)" if p.bankrupt else ""),
+                f"L.{p.cash}",
+                certs,
+                privs,
+                str(p.loans or ""),
+            )
         c.print(players)
         corps = Table(title="Corporations")
-        for col in ("corp", "president", "price", "cash", "trains", "tokens",
-                    "treasury", "pool", "privates"):
+        for col in (
+            "corp",
+            "president",
+            "price",
+            "cash",
+            "trains",
+            "tokens",
+            "treasury",
+            "pool",
+            "privates",
+        ):
             corps.add_column(col)
         for sym, corp in s.corps.items():
             if not corp.parred:
@@ -56,17 +72,20 @@ class Terminal:
                 f"{len(corp.placed)}/{corp.tokens}",
                 f"{s.shares.percent(treasury(sym), sym)}%",
                 f"{s.shares.percent(POOL, sym)}%",
-                " ".join(co.sym for co in s.companies.values()
-                         if co.owner == sym and not co.closed),
+                " ".join(
+                    co.sym for co in s.companies.values() if co.owner == sym and not co.closed
+                ),
             )
         c.print(corps)
         extra = g.title.describe_state(g)
         if extra:
             c.print(" · ".join(f"{k}: {v}" for k, v in extra.items()))
         depot = s.depot.purchasable(set(s.phases_reached))
-        c.print("Trains for sale: " + ", ".join(
-            f"{t.tid} L.{s.depot.types[t.kind].price}" for t in depot))
-        placed = [f"{h} {t}" for h, t in s.map.describe()]
+        c.print(
+            "Trains for sale: "
+            + ", ".join(f"{t.tid} L.{s.depot.types[t.kind].price}" for t in depot)
+        )
+        placed = [f"{h}:{t}/{r}" for h, (t, r) in sorted(s.map.tiles.items())]
         if placed:
             c.print("Board: " + "; ".join(placed))
         for line in s.events[-8:]:
@@ -76,7 +95,9 @@ class Terminal:
         """Number the legal actions of the entity to act."""
         who = self.game.active_entity()
         player = self.game.acting_player()
-        self.console.print(f"[bold]{who}[/bold] to act ({player}). "
-                           "Type a number (and an amount for bids/prices), u=undo, q=quit.")
+        self.console.print(
+            f"[bold]{who}[/bold] to act ({player}). "
+            "Type a number (and an amount for bids/prices), u=undo, q=quit."
+        )
         for i, a in enumerate(actions):
             self.console.print(f"  {i:3}  {a.describe()}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
 from tresham.core.errors import MalformedActionError
@@ -79,7 +79,8 @@ def _decode(tp: Any, value: Any, where: str) -> Any:
             if f.name not in value:
                 raise MalformedActionError(f"{where}: missing field {f.name!r}", "save format")
             kwargs[f.name] = _decode(hints[f.name], value[f.name], f"{where}.{f.name}")
-        return tp(**kwargs)
+        built: Any = tp
+        return built(**kwargs)
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise MalformedActionError(f"{where}: expected an integer", "save format")

@@ -21,8 +21,8 @@ from tresham.core.entities import Company, Corporation, Player
 from tresham.core.errors import NotYourTurnError, RuleError
 from tresham.core.market import MarketState
 from tresham.core.shares import ShareRegistry
-from tresham.core.trains import Depot, Phase
 from tresham.core.track import MapState
+from tresham.core.trains import Depot, Phase
 
 if TYPE_CHECKING:
     from tresham.core.rounds.base import Round
@@ -74,9 +74,7 @@ class Game:
             raise RuleError("player names must be distinct", "setup")
         lo, hi = title.player_range
         if not lo <= len(players) <= hi:
-            raise RuleError(
-                f"{title.name} is for {lo}-{hi} players, not {len(players)}", "setup"
-            )
+            raise RuleError(f"{title.name} is for {lo}-{hi} players, not {len(players)}", "setup")
         self.title = title
         self.player_names = list(players)
         self.seed = seed
@@ -164,9 +162,7 @@ class Game:
             raise RuleError("the game is over", "game end")
         active = self.active_entity()
         if action.entity != active and not self.title.may_act_out_of_turn(self, action):
-            raise NotYourTurnError(
-                f"it is {active}'s turn, not {action.entity}'s", "turn order"
-            )
+            raise NotYourTurnError(f"it is {active}'s turn, not {action.entity}'s", "turn order")
         self.title.validate(self, action)
         try:
             self.title.process(self, action)

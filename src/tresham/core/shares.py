@@ -41,8 +41,9 @@ class ShareRegistry:
         """Create a corporation's certificates (sizes[0] is the president's)."""
         for i, pct in enumerate(sizes):
             cid = f"{sym}_{i}"
-            cert = Certificate(cid, sym, pct, president=i == 0,
-                               last=last_flag and i == len(sizes) - 1 and i > 0)
+            cert = Certificate(
+                cid, sym, pct, president=i == 0, last=last_flag and i == len(sizes) - 1 and i > 0
+            )
             self.certs[cid] = cert
             self.holder[cid] = holder
         self.president[sym] = None
@@ -84,5 +85,7 @@ class ShareRegistry:
 
     def to_dict(self) -> dict[str, object]:
         """Canonical form for hashing."""
-        return {"holder": dict(sorted(self.holder.items())),
-                "president": dict(sorted(self.president.items()))}
+        return {
+            "holder": dict(sorted(self.holder.items())),
+            "president": dict(sorted(self.president.items())),
+        }

@@ -12,10 +12,11 @@ Standard 18xx rules modelled here:
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING
 
 from tresham.core.errors import RuleError
-from tresham.core.shares import POOL, Certificate, treasury
+from tresham.core.shares import POOL, Certificate, ShareRegistry, treasury
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -43,10 +44,8 @@ def player_certs(game: Game, player: str) -> int:
         ):
             continue
         count += 1
-    if game.title.privates_count_toward_limit:  # type: ignore[attr-defined]
-        count += sum(
-            1 for c in game.state.companies.values() if c.owner == player and not c.closed
-        )
+    if game.title.privates_count_toward_limit:
+        count += sum(1 for c in game.state.companies.values() if c.owner == player and not c.closed)
     return count
 
 
@@ -87,21 +86,25 @@ def update_president(game: Game, corp: str, previous: str | None) -> str | None:
 
 
 def _certs_worth(certs: list[Certificate], percent: int) -> list[Certificate]:
-    """Choose ordinary certificates of `certs` adding up to `percent` (same-size first)."""
-    ordinary = [c for c in certs if not c.president]
-    same = [c for c in ordinary if c.percent == percent and c.last]
-    if same:
-        return same[:1]
+    """Choose ordinary certificates of `certs` adding up to `percent`: 10% certificates
+    first, else one certificate of that size."""
+    ordinary = sorted((c for c in certs if not c.president), key=lambda c: (c.last, c.cid))
     out: list[Certificate] = []
     total = 0
-    for c in sorted(ordinary, key=lambda c: (c.last, c.percent)):
+    for c in ordinary:
+        if c.last:
+            continue
         if total + c.percent <= percent:
             out.append(c)
             total += c.percent
         if total == percent:
             return out
-    raise RuleError("the new president cannot exchange for the president's certificate",
-                    "presidency")
+    same = [c for c in ordinary if c.percent == percent]
+    if same:
+        return same[:1]
+    raise RuleError(
+        "the new president cannot exchange for the president's certificate", "presidency"
+    )
 
 
 def sell_to_pool(game: Game, seller: str, corp: str, percent: int, last: bool) -> None:
@@ -109,25 +112,57 @@ def sell_to_pool(game: Game, seller: str, corp: str, percent: int, last: bool) -
 
     If the seller is the president and would then hold less than another player, that player
     first becomes president by the certificate exchange; the seller then sells ordinary
-    certificates."""
-    reg = game.state.shares
-    remaining_after = reg.percent(seller, corp) - percent
+    certificates. If the exchange left the seller a 20% certificate where a 10% is sold, the
+    20% goes to the pool and a 10% comes back from it (the president's share sold "as
+    10%")."""
     value = bundle_price(game, corp, percent)
-    if reg.president[corp] == seller:
-        others = [p.name for p in game.state.players if p.name != seller]
-        if any(reg.percent(o, corp) > remaining_after for o in others):
-            _hand_over_presidency(game, seller, corp, remaining_after)
-    certs = choose_sale_certs(reg.held(seller, corp), percent, last)
-    for c in certs:
-        reg.move(c.cid, POOL)
+    names = [p.name for p in game.state.players]
+    new_pres = move_sale_certs(game.state.shares, names, seller, corp, percent, last)
+    if new_pres is not None:
+        game.log(f"{new_pres} becomes president of {corp}")
     game.transfer("bank", seller, value)
 
 
-def _hand_over_presidency(game: Game, seller: str, corp: str, remaining: int) -> None:
+def move_sale_certs(
+    reg: ShareRegistry, names: list[str], seller: str, corp: str, percent: int, last: bool
+) -> str | None:
+    """Move the certificates of a sale to the pool (exchanging the presidency first where
+    needed); returns the new president, if it changed. Raises RuleError if impossible."""
+    remaining_after = reg.percent(seller, corp) - percent
+    new_pres = None
+    if reg.president[corp] == seller:
+        others = [n for n in names if n != seller]
+        if any(reg.percent(o, corp) > remaining_after for o in others):
+            new_pres = _hand_over_presidency(reg, names, seller, corp)
+    held = reg.held(seller, corp)
+    try:
+        certs = choose_sale_certs(held, percent, last)
+    except RuleError:
+        big = [c for c in held if not c.president and c.percent == percent + 10]
+        back = [c for c in reg.held(POOL, corp) if c.percent == 10]
+        if not big or not back:
+            raise
+        reg.move(big[0].cid, POOL)
+        reg.move(back[0].cid, seller)
+        return new_pres
+    for c in certs:
+        reg.move(c.cid, POOL)
+    return new_pres
+
+
+def sale_possible(game: Game, seller: str, corp: str, percent: int, last: bool) -> bool:
+    """Whether the certificates of such a sale can be found (tried on a copy)."""
+    reg = copy.deepcopy(game.state.shares)
+    try:
+        move_sale_certs(reg, [p.name for p in game.state.players], seller, corp, percent, last)
+    except RuleError:
+        return False
+    return True
+
+
+def _hand_over_presidency(reg: ShareRegistry, names: list[str], seller: str, corp: str) -> str:
     """The president sells down: the largest other holder (nearest in seat order on ties)
     takes the president's certificate, giving ordinary certificates in exchange."""
-    reg = game.state.shares
-    names = [p.name for p in game.state.players]
     i = names.index(seller)
     ordered = names[i + 1 :] + names[:i]
     best = max(reg.percent(o, corp) for o in ordered)
@@ -138,30 +173,26 @@ def _hand_over_presidency(game: Game, seller: str, corp: str, remaining: int) ->
         reg.move(c.cid, seller)
     reg.move(pres.cid, new)
     reg.president[corp] = new
-    game.log(f"{new} becomes president of {corp}")
+    return new
 
 
 def choose_sale_certs(held: list[Certificate], percent: int, last: bool) -> list[Certificate]:
     """Pick ordinary certificates making up `percent` (with the 20% last one if `last`)."""
     ordinary = [c for c in held if not c.president]
-    out: list[Certificate] = []
-    total = 0
-    if last:
-        lasts = [c for c in ordinary if c.last]
-        if not lasts:
-            raise RuleError("no last certificate to sell", "selling shares")
-        out.append(lasts[0])
-        total += lasts[0].percent
-    for c in ordinary:
-        if c.last or c in out:
+    lasts = [c for c in ordinary if c.last]
+    tens = [c for c in ordinary if not c.last]
+    for use_last in (last, not last):
+        if use_last and not lasts:
             continue
-        if total + c.percent <= percent:
-            out.append(c)
-            total += c.percent
-    if total != percent:
-        raise RuleError(f"cannot make up {percent}% from the certificates held",
-                        "selling shares")
-    return out
+        out = [lasts[0]] if use_last else []
+        total = sum(c.percent for c in out)
+        for c in tens:
+            if total + c.percent <= percent:
+                out.append(c)
+                total += c.percent
+        if total == percent:
+            return out
+    raise RuleError(f"cannot make up {percent}% from the certificates held", "selling shares")
 
 
 def sellable_bundles(game: Game, seller: str, corp: str, pool_cap: int) -> list[tuple[int, bool]]:
@@ -181,7 +212,7 @@ def sellable_bundles(game: Game, seller: str, corp: str, pool_cap: int) -> list[
         (reg.percent(p.name, corp) for p in game.state.players if p.name != seller), default=0
     )
     out: list[tuple[int, bool]] = []
-    for with_last in ([False, True] if lasts else [False]):
+    for with_last in [False, True] if lasts else [False]:
         extra = lasts[0].percent if with_last else 0
         # a president selling below another holder also hands over the president's
         # certificate in exchange for ordinary ones, so ordinary shares available grow
@@ -199,7 +230,7 @@ def sellable_bundles(game: Game, seller: str, corp: str, pool_cap: int) -> list[
                     continue
             elif n > tens:
                 continue
-            if after < 0:
+            if after < 0 or not sale_possible(game, seller, corp, pct, with_last):
                 continue
             out.append((pct, with_last))
     return out

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tresham.core.actions import Action
+from tresham.core.actions import Action, BuyShares, Par, SellShares
 from tresham.core.errors import RuleError
 from tresham.core.trains import Phase
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
+    from tresham.core.rounds.auction import WaterfallAuction
     from tresham.core.rounds.base import Round
+    from tresham.core.rounds.operating import OperatingRound, Step
 
 
 class Prompt:
@@ -41,6 +43,75 @@ class Title:
     def next_round(self, game: Game) -> Round:
         """The round that follows the current (finished) one."""
         raise NotImplementedError
+
+    # -------------------------------------------------------------- stock round hooks
+    extra_buys_after_par = 0
+    privates_count_toward_limit = True
+
+    def over_cert_limit(self, game: Game, player: str) -> bool:
+        """Whether `player` holds more certificates than the limit (must sell)."""
+        raise NotImplementedError
+
+    def sellable_corps(self, game: Game, player: str) -> list[str]:
+        """Corporations `player` may sell now."""
+        raise NotImplementedError
+
+    def sell_bundles(self, game: Game, player: str, corp: str) -> list[tuple[int, bool]]:
+        """(percent, includes the last certificate) of each legal sale."""
+        raise NotImplementedError
+
+    def sell_shares(self, game: Game, player: str, action: SellShares) -> None:
+        """Apply a sale."""
+        raise NotImplementedError
+
+    def buy_options(self, game: Game, player: str, sold: list[str]) -> list[BuyShares]:
+        """Legal single-certificate purchases (`sold`: corporations sold this round)."""
+        raise NotImplementedError
+
+    def buy_shares(self, game: Game, player: str, action: BuyShares) -> None:
+        """Apply a purchase."""
+        raise NotImplementedError
+
+    def par_options(self, game: Game, player: str) -> list[Par]:
+        """Legal ways to start a corporation."""
+        raise NotImplementedError
+
+    def par(self, game: Game, player: str, action: Par) -> None:
+        """Start a corporation."""
+        raise NotImplementedError
+
+    # -------------------------------------------------------------- auction hooks
+    def on_company_bought(self, game: Game, company: str, player: str) -> None:
+        """A private was bought in the auction (e.g. it brings a share)."""
+
+    def on_auction_all_passed(self, game: Game, rnd: WaterfallAuction) -> None:
+        """Every player passed in succession during the private auction."""
+
+    # -------------------------------------------------------------- operating round hooks
+    step_objects: dict[str, Step] = {}
+    anytime_types: frozenset[str] = frozenset()
+
+    def step_actor(self, game: Game, rnd: OperatingRound, corp: str) -> str:
+        """Who acts in the operating corporation's turn (default: the corporation)."""
+        return corp
+
+    def anytime_actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        """Actions allowed at any point of the turn (representatives)."""
+        return []
+
+    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        """Whether a parameterised anytime action is legal (raise RuleError if it is of an
+        anytime kind but illegal)."""
+        return False
+
+    def anytime_process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        """Apply an anytime action."""
+
+    def start_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        """Before the first step of a corporation's turn."""
+
+    def end_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        """After the last step of a corporation's turn."""
 
     # -------------------------------------------------------------- prompts
     def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:

@@ -83,10 +83,10 @@ class Depot:
                     out.append(t)
                     seen.add(t.kind)
                 continue
-            if not out or all(self.types[o.kind].available_on for o in out):
-                if t.kind not in seen:
-                    out.append(t)
-                    seen.add(t.kind)
+            first_regular = not out or all(self.types[o.kind].available_on for o in out)
+            if first_regular and t.kind not in seen:
+                out.append(t)
+                seen.add(t.kind)
         pool_seen: set[str] = set()
         for tid in self.order:
             t = self.trains[tid]

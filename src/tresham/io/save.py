@@ -19,8 +19,9 @@ FORMAT = "tresham-save"
 VERSION = 1
 
 
-def new_game(title: str, players: list[str], seed: int = 0,
-             options: dict[str, Any] | None = None) -> Game:
+def new_game(
+    title: str, players: list[str], seed: int = 0, options: dict[str, Any] | None = None
+) -> Game:
     """Start a game of `title`."""
     return Game(get_title(title), players, seed, options)
 
@@ -46,14 +47,11 @@ def from_save(data: Any) -> Game:
         raise MalformedActionError(
             f"unsupported save version {data.get('version')!r}", "save format"
         )
-    game = new_game(data["title"], list(data["players"]), int(data["seed"]),
-                    dict(data.get("options") or {}))
-    for i, raw in enumerate(data["actions"]):
-        action = action_from_json(raw)
-        try:
-            game.apply(action)
-        except Exception as exc:
-            raise type(exc)(f"action {i}: {exc}") if not hasattr(exc, "rule") else exc
+    game = new_game(
+        data["title"], list(data["players"]), int(data["seed"]), dict(data.get("options") or {})
+    )
+    for raw in data["actions"]:
+        game.apply(action_from_json(raw))
     return game
 
 

@@ -46,9 +46,7 @@ class WaterfallAuction(Round):
 
     def committed(self, player: str, except_company: str | None = None) -> int:
         """Cash tied up in `player`'s standing bids."""
-        return sum(
-            b.get(player, 0) for c, b in self.bids.items() if c != except_company
-        )
+        return sum(b.get(player, 0) for c, b in self.bids.items() if c != except_company)
 
     def min_bid(self, game: Game, company: str) -> int:
         """Lowest legal bid on a private that is not the cheapest."""
@@ -111,9 +109,7 @@ class WaterfallAuction(Round):
         if (action.price - lo) % BID_STEP:
             raise RuleError(f"bids go up in steps of L.{BID_STEP}", self.rule)
         if action.price > hi:
-            raise RuleError(
-                f"bid of L.{action.price} exceeds uncommitted cash (L.{hi})", self.rule
-            )
+            raise RuleError(f"bid of L.{action.price} exceeds uncommitted cash (L.{hi})", self.rule)
 
     # ---------------------------------------------------------------- changes
     def process(self, game: Game, action: Action) -> None:
@@ -146,7 +142,7 @@ class WaterfallAuction(Round):
         game.log(f"{player} passes")
         if len(self.passed) == len(self.order):
             self.passed.clear()
-            game.title.on_auction_all_passed(game, self)  # type: ignore[attr-defined]
+            game.title.on_auction_all_passed(game, self)
         self._advance_pointer()
 
     def _advance_pointer(self) -> None:
@@ -158,7 +154,7 @@ class WaterfallAuction(Round):
         game.transfer(player, "bank", price)
         game.state.companies[company].owner = player
         game.log(f"{player} buys {company} for L.{price}")
-        game.title.on_company_bought(game, company, player)  # type: ignore[attr-defined]
+        game.title.on_company_bought(game, company, player)
 
     def _resolve(self, game: Game) -> None:
         """After a sale: settle the bids on the new cheapest private."""
@@ -166,7 +162,7 @@ class WaterfallAuction(Round):
             first = self.unsold[0]
             bids = self.bids[first]
             if len(bids) == 1:
-                (winner, price), = bids.items()
+                ((winner, price),) = bids.items()
                 self._sell(game, first, winner, price)
             elif len(bids) > 1:
                 self.auctioning = first

@@ -29,8 +29,7 @@ class Step:
     def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         """Raise RuleError unless legal. Default: the action must be listed."""
         if action not in self.actions(game, rnd, corp):
-            raise RuleError(f"{action.describe()} is not legal in the {self.name} step",
-                            self.rule)
+            raise RuleError(f"{action.describe()} is not legal in the {self.name} step", self.rule)
 
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         """Apply a validated action; return True when the step is complete."""
@@ -61,15 +60,14 @@ class OperatingRound(Round):
 
     def current_step(self, game: Game) -> Step:
         """The step object now being played."""
-        return game.title.step_objects[self.steps[self.step]]  # type: ignore[attr-defined, no-any-return]
+        return game.title.step_objects[self.steps[self.step]]
 
     def anytime(self, game: Game) -> list[Action]:
         """Actions the title allows at any point of the turn (e.g. buying a private)."""
-        return game.title.anytime_actions(game, self, self.corp())  # type: ignore[attr-defined, no-any-return]
+        return game.title.anytime_actions(game, self, self.corp())
 
     def active(self, game: Game) -> str:
-        entity: str = game.title.step_actor(game, self, self.corp())  # type: ignore[attr-defined]
-        return entity
+        return game.title.step_actor(game, self, self.corp())
 
     def actions(self, game: Game) -> list[Action]:
         if self.finished(game):
@@ -79,18 +77,17 @@ class OperatingRound(Round):
     def validate(self, game: Game, action: Action) -> None:
         if action in self.anytime(game):
             return
-        if game.title.anytime_validate(game, self, self.corp(), action):  # type: ignore[attr-defined]
+        if game.title.anytime_validate(game, self, self.corp(), action):
             return
         self.current_step(game).validate(game, self, self.corp(), action)
 
     def process(self, game: Game, action: Action) -> None:
         corp = self.corp()
-        if action.type in game.title.anytime_types:  # type: ignore[attr-defined]
-            if action in self.anytime(game) or game.title.anytime_validate(  # type: ignore[attr-defined]
-                game, self, corp, action
-            ):
-                game.title.anytime_process(game, self, corp, action)  # type: ignore[attr-defined]
-                return
+        if action.type in game.title.anytime_types and (
+            action in self.anytime(game) or game.title.anytime_validate(game, self, corp, action)
+        ):
+            game.title.anytime_process(game, self, corp, action)
+            return
         if self.current_step(game).process(game, self, corp, action):
             self.step += 1
 
@@ -104,12 +101,12 @@ class OperatingRound(Round):
                 continue
             if self.step == 0 and not self.turn.get("started"):
                 self.turn["started"] = True
-                game.title.start_turn(game, self, corp)  # type: ignore[attr-defined]
+                game.title.start_turn(game, self, corp)
                 if game.state.pending or game.state.finished:
                     return
                 continue
             if self.step >= len(self.steps):
-                game.title.end_turn(game, self, corp)  # type: ignore[attr-defined]
+                game.title.end_turn(game, self, corp)
                 self._next_corp(game)
                 if game.state.finished:
                     return

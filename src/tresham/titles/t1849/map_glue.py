@@ -11,8 +11,10 @@ from tresham.core.graph import check_tile_lay, legal_tile_lays, reach
 from tresham.core.graph import token_slots as graph_token_slots
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.track import MapState
-from tresham.routes.simple import Run, best_runs as search_runs, validate_runs
-from tresham.titles.t1849.track_rules import TrackRules1849, load_board, new_map as fresh_map
+from tresham.routes.simple import Run, validate_runs
+from tresham.routes.simple import best_runs as search_runs
+from tresham.titles.t1849.track_rules import TrackRules1849, load_board
+from tresham.titles.t1849.track_rules import new_map as fresh_map
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -34,8 +36,9 @@ def reserve_home(state: MapState, coord: str, sym: str) -> None:
 def home_slot_free(state: MapState, coord: str) -> bool:
     """Whether a city of `coord` has a slot free of tokens and reservations."""
     tile = state.tile(coord)
-    return any(n.kind == "city" and state.free_slots(coord, i) > 0
-               for i, n in enumerate(tile.nodes))
+    return any(
+        n.kind == "city" and state.free_slots(coord, i) > 0 for i, n in enumerate(tile.nodes)
+    )
 
 
 def home_city(state: MapState, coord: str, sym: str) -> int | None:
@@ -87,8 +90,9 @@ def legal_lays(game: Game, corp: str, sms_hex: str | None) -> list[LayTile]:
     """Every legal tile lay now (only in `sms_hex`, without connection, under SMS)."""
     s = game.state
     if sms_hex is not None:
-        lays = legal_tile_lays(s.map, corp, rules_for(game, corp, True), hexes=[sms_hex],
-                               require_connection=False)
+        lays = legal_tile_lays(
+            s.map, corp, rules_for(game, corp, True), hexes=[sms_hex], require_connection=False
+        )
     else:
         lays = legal_tile_lays(s.map, corp, rules_for(game, corp))
     cash = s.corps[corp].cash
@@ -102,9 +106,15 @@ def check_lay(game: Game, corp: str, action: LayTile, sms_hex: str | None) -> in
         from tresham.core.errors import TrackError
 
         raise TrackError(f"SMS lets {corp} build only in {sms_hex}", "1849 §Privates P4")
-    cost = check_tile_lay(s.map, corp, action.hex, action.tile, action.rotation,
-                          rules_for(game, corp, sms_hex is not None),
-                          require_connection=sms_hex is None)
+    cost = check_tile_lay(
+        s.map,
+        corp,
+        action.hex,
+        action.tile,
+        action.rotation,
+        rules_for(game, corp, sms_hex is not None),
+        require_connection=sms_hex is None,
+    )
     if cost > s.corps[corp].cash:
         from tresham.core.errors import TrackError
 
@@ -125,8 +135,11 @@ def token_slots(game: Game, corp: str, sms_hex: str | None) -> list[tuple[str, i
     s = game.state
     if sms_hex is not None:
         tile = s.map.tile(sms_hex)
-        return [(sms_hex, i) for i, n in enumerate(tile.nodes)
-                if n.kind == "city" and s.map.token_problem(corp, sms_hex, i) is None]
+        return [
+            (sms_hex, i)
+            for i, n in enumerate(tile.nodes)
+            if n.kind == "city" and s.map.token_problem(corp, sms_hex, i) is None
+        ]
     return list(graph_token_slots(s.map, corp))
 
 
@@ -142,11 +155,17 @@ def _trains(game: Game, corp: str) -> list[TrainSpec]:
 def best_runs(game: Game, corp: str) -> RunRoutes:
     """The best runs the route search finds, as an action."""
     runs = search_runs(game.state.map, corp, _trains(game, corp), rules_for(game, corp))
-    return RunRoutes(corp, tuple(
-        RunSpec(r.train, tuple(f"{h}-{n}" for h, n in r.stops),
-                tuple(f"{h}-{p}" for h, p in r.track))
-        for r in runs
-    ))
+    return RunRoutes(
+        corp,
+        tuple(
+            RunSpec(
+                r.train,
+                tuple(f"{h}-{n}" for h, n in r.stops),
+                tuple(f"{h}-{p}" for h, p in r.track),
+            )
+            for r in runs
+        ),
+    )
 
 
 def _key(text: str) -> tuple[str, int]:
@@ -170,8 +189,14 @@ def runs_revenue(game: Game, corp: str, action: RunRoutes) -> int:
             raise RouteError(f"{corp} has no train {spec.train}", RULE_RUNS)
         from tresham.routes.simple import run_revenue
 
-        runs.append(Run(spec.train, stops, track,
-                        run_revenue(game.state.map, corp, by_id[spec.train], run, rules)))
+        runs.append(
+            Run(
+                spec.train,
+                stops,
+                track,
+                run_revenue(game.state.map, corp, by_id[spec.train], run, rules),
+            )
+        )
     return validate_runs(game.state.map, corp, trains, runs, rules)
 
 
@@ -182,7 +207,8 @@ def has_route(game: Game, corp: str) -> bool:
     stops = 0
     for coord, node in net.nodes:
         nd = s.map.tile(coord).nodes[node]
-        if nd.kind in ("city", "town") or (nd.kind == "offboard"
-                                           and not s.map.board.hex(coord).port):
+        if nd.kind in ("city", "town") or (
+            nd.kind == "offboard" and not s.map.board.hex(coord).port
+        ):
             stops += 1
     return stops >= 2

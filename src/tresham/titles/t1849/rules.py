@@ -67,8 +67,7 @@ class Title1849(Title):
     def __init__(self) -> None:
         self.data = _data()
         self.phases = [
-            Phase(p["name"], p["on"], p["train_limit"], tuple(p["tiles"]),
-                  p["operating_rounds"])
+            Phase(p["name"], p["on"], p["train_limit"], tuple(p["tiles"]), p["operating_rounds"])
             for p in self.data["phases"]
         ]
         self.market_def = Market.load("tresham.titles.t1849", "data/market.json")
@@ -108,20 +107,31 @@ class Title1849(Title):
             if c["sym"] not in order:
                 continue
             corps[c["sym"]] = Corporation(
-                c["sym"], c["name"], tokens=c["tokens"], token_fee=c["token_fee"],
+                c["sym"],
+                c["name"],
+                tokens=c["tokens"],
+                token_fee=c["token_fee"],
                 home=c["home"],
             )
             shares.add_corporation(c["sym"], c["shares"], True, treasury(c["sym"]))
         companies = {
-            c["sym"]: Company(c["sym"], c["name"], c["value"], c["revenue"])
-            for c in d["companies"]
+            c["sym"]: Company(c["sym"], c["name"], c["value"], c["revenue"]) for c in d["companies"]
         }
         key = "count_five" if five else "count_six"
-        depot = Depot.build([
-            TrainType(t["name"], t["distance"], t["price"], t[key], t["rusts_on"],
-                      tuple(t["events"]), t["available_on"])
-            for t in d["trains"]
-        ])
+        depot = Depot.build(
+            [
+                TrainType(
+                    t["name"],
+                    t["distance"],
+                    t["price"],
+                    t[key],
+                    t["rusts_on"],
+                    tuple(t["events"]),
+                    t["available_on"],
+                )
+                for t in d["trains"]
+            ]
+        )
         market = MarketState(self.market_def, Movement1849())
         map_state = map_glue.new_map(game.options)
         for sym, corp in corps.items():
@@ -131,8 +141,15 @@ class Title1849(Title):
         if five and str(n) in d["cert_limit_five_corps"]:
             cert_limit = d["cert_limit_five_corps"][str(n)]
         state = GameState(
-            players=players, bank=bank, corps=corps, companies=companies, shares=shares,
-            market=market, depot=depot, map=map_state, rng=rng,
+            players=players,
+            bank=bank,
+            corps=corps,
+            companies=companies,
+            shares=shares,
+            market=market,
+            depot=depot,
+            map=map_state,
+            rng=rng,
             phases_reached=[self.phases[0].name],
         )
         state.extra = {
@@ -161,6 +178,9 @@ class Title1849(Title):
         if isinstance(rnd, StockRound):
             s.priority = rnd.next_priority(game)
             self.end_of_stock_round(game)
+            if self.no_play_possible(game):
+                self.finish(game, "no_play")
+                return rnd
             s.ors_in_set = self.phases[s.phase_index].operating_rounds
             s.or_in_set = 0
             if s.extra.get("bank_broke_in_sr"):
@@ -171,6 +191,17 @@ class Title1849(Title):
         if s.or_in_set < s.ors_in_set:
             return self._new_operating_round(game)
         return self._new_stock_round(game)
+
+    def no_play_possible(self, game: Game) -> bool:
+        """Ruling R13: the game ends when no corporation runs, no player can afford to
+        start one, and no private pays anyone (nothing can ever change again)."""
+        s = game.state
+        if any(c.floated and not c.closed for c in s.corps.values()):
+            return False
+        if any(c.owner and not c.closed for c in s.companies.values()):
+            return False
+        cheapest = 2 * min(self.par_prices(game))
+        return all(p.bankrupt or p.cash < cheapest for p in s.players)
 
     def _new_stock_round(self, game: Game) -> StockRound:
         s = game.state
@@ -199,8 +230,13 @@ class Title1849(Title):
         corporations."""
         comps = [c for c in game.state.companies.values() if c.owner and not c.closed]
         names = [p.name for p in game.state.players]
-        comps.sort(key=lambda c: (c.owner not in names, names.index(c.owner)
-                                  if c.owner in names else 0, c.value))
+        comps.sort(
+            key=lambda c: (
+                c.owner not in names,
+                names.index(c.owner) if c.owner in names else 0,
+                c.value,
+            )
+        )
         for c in comps:
             assert c.owner is not None
             game.transfer("bank", c.owner, c.revenue)
@@ -296,15 +332,15 @@ class Title1849(Title):
         payee = sym if action.source == "treasury" else "bank"
         game.transfer(player, payee, price)
         s.shares.move(cert.cid, player)
-        game.log(f"{player} buys {cert.percent}% of {sym} from the {action.source}"
-                 f" for L.{price}")
+        game.log(f"{player} buys {cert.percent}% of {sym} from the {action.source} for L.{price}")
         update_president(game, sym, s.shares.president[sym])
 
     def next_to_start(self, game: Game) -> str | None:
         """The next corporation in the order that has not started (1849 §SR: "You never
         choose which to start: you get the next one")."""
         s = game.state
-        for sym in s.extra["order"]:
+        order: list[str] = s.extra["order"]
+        for sym in order:
             corp = s.corps[sym]
             if not corp.parred and not corp.closed:
                 return sym
@@ -321,7 +357,7 @@ class Title1849(Title):
         return sorted({c.price for c in self.market_def.par_cells(groups)})
 
     def par_options(self, game: Game, player: str) -> list[Par]:
-        """Start the next corporation: afford the president's 20% (2 × par); AFG names a
+        """Start the next corporation: afford the president's 20% (2 x par); AFG names a
         home among its five cities with a free slot (1849 §SR Starting a corporation)."""
         s = game.state
         sym = self.next_to_start(game)
@@ -331,7 +367,7 @@ class Title1849(Title):
             return []
         homes: list[str | None] = [None]
         if s.corps[sym].home is None:
-            homes = [h for h in AFG_HOMES if map_glue.home_slot_free(s.map, h)]  # type: ignore[misc]
+            homes = [h for h in AFG_HOMES if map_glue.home_slot_free(s.map, h)]
             if not homes:
                 return []
         cash = game.player(player).cash
@@ -343,13 +379,14 @@ class Title1849(Title):
         ]
 
     def par(self, game: Game, player: str, action: Par) -> None:
-        """Start a corporation: the president buys the 20% at 2 × par into the treasury; it
+        """Start a corporation: the president buys the 20% at 2 x par into the treasury; it
         floats; its home token goes down; it pays its token fee (1849 §SR)."""
         sym = action.corporation
         self._start_corporation(game, player, sym, action.price, action.home, pay=True)
 
-    def _start_corporation(self, game: Game, player: str, sym: str, price: int,
-                           home: str | None, pay: bool) -> None:
+    def _start_corporation(
+        self, game: Game, player: str, sym: str, price: int, home: str | None, pay: bool
+    ) -> None:
         s = game.state
         corp = s.corps[sym]
         cell = next(c for c in self.market_def.par_cells() if c.price == price)
@@ -366,8 +403,9 @@ class Title1849(Title):
         if home is not None:
             corp.home = home
         game.transfer(sym, "bank", corp.token_fee)
-        game.log(f"{player} starts {sym} at L.{price}"
-                 + (f" with its home in {home}" if home else ""))
+        game.log(
+            f"{player} starts {sym} at L.{price}" + (f" with its home in {home}" if home else "")
+        )
         self._place_home_token(game, sym)
 
     def _place_home_token(self, game: Game, sym: str) -> None:
@@ -447,8 +485,9 @@ class Title1849(Title):
         s.shares.remove_corporation(sym)
         if sym in s.market:
             s.market.remove(sym)
-        fresh = Corporation(sym, corp.name, tokens=3, token_fee=corp.token_fee,
-                            home=self._printed_home(sym))
+        fresh = Corporation(
+            sym, corp.name, tokens=3, token_fee=corp.token_fee, home=self._printed_home(sym)
+        )
         s.corps[sym] = fresh
         fresh_shares = next(c for c in self.data["corporations"] if c["sym"] == sym)["shares"]
         s.shares.add_corporation(sym, fresh_shares, True, treasury(sym))
@@ -465,9 +504,7 @@ class Title1849(Title):
         self._check_afg(game)
 
     def _printed_home(self, sym: str) -> str | None:
-        home: str | None = next(
-            c for c in self.data["corporations"] if c["sym"] == sym
-        )["home"]
+        home: str | None = next(c for c in self.data["corporations"] if c["sym"] == sym)["home"]
         return home
 
     # ================================================================ OR hooks
@@ -480,13 +517,15 @@ class Title1849(Title):
         """Buying privates (phases 6H-10H) and using private powers during the turn."""
         return anytime_actions(game, rnd, corp)
 
-    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str,
-                         action: Action) -> bool:
+    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         """Whether a buy_company with a price in range is legal (L.1 to twice face)."""
         if not isinstance(action, BuyCompany):
             return False
-        reps = [a for a in anytime_actions(game, rnd, corp)
-                if isinstance(a, BuyCompany) and a.company == action.company]
+        reps = [
+            a
+            for a in anytime_actions(game, rnd, corp)
+            if isinstance(a, BuyCompany) and a.company == action.company
+        ]
         if not reps:
             return False
         comp = game.state.companies[action.company]
@@ -497,8 +536,7 @@ class Title1849(Title):
             )
         return True
 
-    def anytime_process(self, game: Game, rnd: OperatingRound, corp: str,
-                        action: Action) -> None:
+    def anytime_process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         """Apply a private purchase or a private's power."""
         from tresham.titles.t1849.steps import process_anytime
 
@@ -561,8 +599,11 @@ class Title1849(Title):
         token (1849 §Messina earthquake)."""
         s = game.state
         afg = s.corps.get("AFG")
-        if afg is not None and afg.floated and afg.home == "B14" and all(
-            h == "B14" for h, _ in afg.placed
+        if (
+            afg is not None
+            and afg.floated
+            and afg.home == "B14"
+            and all(h == "B14" for h, _ in afg.placed)
         ):
             self.close_corporation(game, "AFG")
         lost = map_glue.earthquake(s.map)
@@ -582,7 +623,7 @@ class Title1849(Title):
             sym = game.state.extra["rsa_corp"]
             homes: list[str | None] = [None]
             if game.state.corps[sym].home is None:
-                homes = [h for h in AFG_HOMES if map_glue.home_slot_free(game.state.map, h)]  # type: ignore[misc]
+                homes = [h for h in AFG_HOMES if map_glue.home_slot_free(game.state.map, h)]
             return [Par(entity, sym, p, h) for p in self.par_prices(game) for h in homes]
         if kind == "loan":
             return [Choose(entity, "loan"), Choose(entity, "leave")]
@@ -594,8 +635,9 @@ class Title1849(Title):
         s = game.state
         if kind == "rsa_par":
             assert isinstance(action, Par)
-            self._start_corporation(game, entity, action.corporation, action.price,
-                                    action.home, pay=False)
+            self._start_corporation(
+                game, entity, action.corporation, action.price, action.home, pay=False
+            )
             return
         if kind == "loan":
             assert isinstance(action, Choose)
@@ -660,8 +702,7 @@ class Title1849(Title):
         return {k: max(0, v) for k, v in self.raw_scores(game).items()}
 
     def describe_state(self, game: Game) -> dict[str, Any]:
-        return {"next_to_start": self.next_to_start(game),
-                "order": list(game.state.extra["order"])}
+        return {"next_to_start": self.next_to_start(game), "order": list(game.state.extra["order"])}
 
     def place_token_action(self, corp: str, hex_: str, city: int) -> PlaceToken:
         """The PlaceToken action for `corp` (used by steps)."""

@@ -69,8 +69,10 @@ class TrackStep(Step):
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         if isinstance(action, LayTile):
             cost = map_glue.lay(game, corp, action, rnd.turn.get("sms_hex"))
-            game.log(f"{corp} lays tile {action.tile} on {action.hex} "
-                     f"(rotation {action.rotation}) for L.{cost}")
+            game.log(
+                f"{corp} lays tile {action.tile} on {action.hex} "
+                f"(rotation {action.rotation}) for L.{cost}"
+            )
             _title(game)._check_afg(game)
         return True
 
@@ -295,8 +297,7 @@ class TrainStep(Step):
                 assert pres is not None
                 out.append(BuyTrain(corp, cheap[0], cheap[1]))
                 if c.cash + game.player(pres).cash < cheap[1]:
-                    out = [a for a in out if not (isinstance(a, BuyTrain)
-                                                 and a.train == cheap[0])]
+                    out = [a for a in out if not (isinstance(a, BuyTrain) and a.train == cheap[0])]
                     out.extend(self._sales(game, corp, pres))
                     if not out or self._cannot_raise(game, corp, pres, cheap[1]):
                         out.append(Bankrupt(corp))
@@ -319,8 +320,10 @@ class TrainStep(Step):
             for pct, last in sellable_bundles(game, pres, sym, POOL_CAP):
                 if sym == corp:
                     after = s.shares.percent(pres, sym) - pct
-                    others = max((s.shares.percent(p.name, sym) for p in s.players
-                                  if p.name != pres), default=0)
+                    others = max(
+                        (s.shares.percent(p.name, sym) for p in s.players if p.name != pres),
+                        default=0,
+                    )
                     if after < others or after < 20:
                         continue
                 out.append(SellShares(corp, sym, pct, last))
@@ -332,8 +335,9 @@ class TrainStep(Step):
         best: dict[str, int] = {}
         for a in self._sales(game, corp, pres):
             assert isinstance(a, SellShares)
-            best[a.corporation] = max(best.get(a.corporation, 0),
-                                      bundle_price(game, a.corporation, a.percent))
+            best[a.corporation] = max(
+                best.get(a.corporation, 0), bundle_price(game, a.corporation, a.percent)
+            )
         return total + sum(best.values()) < price
 
     def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
@@ -415,9 +419,7 @@ def anytime_actions(game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
         return out
     if game.phase.name in ("6H", "8H", "10H") and c.cash >= 1:
         for comp in s.companies.values():
-            if comp.closed or comp.sym == "RSA" or comp.owner not in {
-                p.name for p in s.players
-            }:
+            if comp.closed or comp.sym == "RSA" or comp.owner not in {p.name for p in s.players}:
                 continue
             out.append(BuyCompany(corp, comp.sym, min(c.cash, 2 * comp.value)))
     for comp in s.companies.values():
@@ -425,9 +427,7 @@ def anytime_actions(game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
             continue
         if comp.sym == "CNM":
             out.extend(UseCompany(corp, "CNM", port) for port in CNM_PORTS)
-        if comp.sym == "SMS" and rnd.steps[rnd.step] == "track" and not rnd.turn.get(
-            "sms_used"
-        ):
+        if comp.sym == "SMS" and rnd.steps[rnd.step] == "track" and not rnd.turn.get("sms_used"):
             out.extend(UseCompany(corp, "SMS", h) for h in SMS_HEXES)
     return out
 
