@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,12 +41,9 @@ def test_pointy_coordinates_and_neighbors() -> None:
 
 
 def test_pointy_board_neighbors() -> None:
-    data = {
-        "layout": "pointy",
-        "hexes": {c: {"color": "white"} for c in ("C21", "C23", "D22", "B22")},
-    }
-    data["hexes"]["C23"]["impassable"] = [1]
-    b = BoardDef.from_dict(data)
+    hexes: dict[str, dict[str, Any]] = {c: {"color": "white"} for c in ("C21", "C23", "D22", "B22")}
+    hexes["C23"]["impassable"] = [1]
+    b = BoardDef.from_dict({"layout": "pointy", "hexes": hexes})
     assert b.neighbors("C21") == {3: "B22", 5: "D22"}  # the C23 border is impassable
     assert b.adjacent("C21", 4) == "C23"
     assert b.neighbor("C23", 1) is None

@@ -37,6 +37,14 @@ def girgenti() -> MapState:
     return s
 
 
+def hx(*paths: str, node: str | None = None, revenue: int = 0, color: str = "yellow") -> Any:
+    """A hex in our board.json schema: paths as "e0 n0 standard", an optional node."""
+    d: dict[str, Any] = {"color": color, "paths": [p.split() for p in paths]}
+    if node is not None:
+        d["nodes"] = [{"kind": node, "revenue": revenue}]
+    return d
+
+
 def synthetic(hexes: dict[str, dict[str, Any]]) -> MapState:
     """A small flat board (our JSON schema) with the shared catalogue and an empty supply."""
     board = BoardDef.from_dict({"title": "test", "layout": "flat", "hexes": hexes})
@@ -148,12 +156,12 @@ def test_no_reversing_at_an_edge() -> None:
     # to A1 but may not turn back down the other branch to B2: no reversing at a junction.
     s = synthetic(
         {
-            "A1": {"color": "yellow", "nodes": [{"kind": "town"}], "paths": [["e0", "n0", "standard"]]},
-            "C1": {"color": "yellow", "paths": [["e0", "e3", "standard"], ["e3", "e4", "standard"]]},
-            "E1": {"color": "yellow", "nodes": [{"kind": "city", "slots": 1}], "paths": [["e3", "n0", "standard"]]},
-            "B2": {"color": "yellow", "nodes": [{"kind": "city", "slots": 1}], "paths": [["e1", "n0", "standard"]]},
+            "A1": hx("e0 n0 standard", node="town"),
+            "C1": hx("e0 e3 standard", "e3 e4 standard"),
+            "E1": hx("e3 n0 standard", node="city"),
+            "B2": hx("e1 n0 standard", node="city"),
         }
-    )  # fmt: skip
+    )
     s.place_token("X", "E1", 0)
     assert reach(s, "X").nodes == {("E1", 0), ("A1", 0)}
     s.place_token("Y", "B2", 0)
@@ -163,11 +171,11 @@ def test_no_reversing_at_an_edge() -> None:
 def test_offboards_are_never_passed() -> None:
     s = synthetic(
         {
-            "A1": {"color": "yellow", "nodes": [{"kind": "town"}], "paths": [["e0", "n0", "standard"]]},
-            "C1": {"color": "red", "nodes": [{"kind": "offboard", "revenue": 30}], "paths": [["e0", "n0", "standard"], ["n0", "e3", "standard"]]},
-            "E1": {"color": "yellow", "nodes": [{"kind": "city", "slots": 1}], "paths": [["e3", "n0", "standard"]]},
+            "A1": hx("e0 n0 standard", node="town"),
+            "C1": hx("e0 n0 standard", "n0 e3 standard", node="offboard", revenue=30, color="red"),
+            "E1": hx("e3 n0 standard", node="city"),
         }
-    )  # fmt: skip
+    )
     s.place_token("X", "E1", 0)
     assert reach(s, "X").nodes == {("E1", 0), ("C1", 0)}
 
@@ -177,11 +185,11 @@ def test_gauges_across_a_border() -> None:
     def board(middle: str) -> MapState:
         s = synthetic(
             {
-                "A1": {"color": "yellow", "nodes": [{"kind": "town"}], "paths": [["e0", "n0", "narrow"]]},
-                "C1": {"color": "yellow", "paths": [["e0", "e3", middle]]},
-                "E1": {"color": "yellow", "nodes": [{"kind": "city", "slots": 1}], "paths": [["e3", "n0", "standard"]]},
+                "A1": hx("e0 n0 narrow", node="town"),
+                "C1": hx(f"e0 e3 {middle}"),
+                "E1": hx("e3 n0 standard", node="city"),
             }
-        )  # fmt: skip
+        )
         s.place_token("X", "E1", 0)
         return s
 
@@ -194,11 +202,11 @@ def test_gauge_change_at_a_town() -> None:
     # A town joins its paths whatever their gauges: standard in, narrow out.
     s = synthetic(
         {
-            "A1": {"color": "yellow", "nodes": [{"kind": "city", "slots": 1}], "paths": [["e0", "n0", "narrow"]]},
-            "C1": {"color": "yellow", "nodes": [{"kind": "town"}], "paths": [["e0", "n0", "standard"], ["n0", "e3", "narrow"]]},
-            "E1": {"color": "yellow", "nodes": [{"kind": "city", "slots": 1}], "paths": [["e3", "n0", "standard"]]},
+            "A1": hx("e0 n0 narrow", node="city"),
+            "C1": hx("e0 n0 standard", "n0 e3 narrow", node="town"),
+            "E1": hx("e3 n0 standard", node="city"),
         }
-    )  # fmt: skip
+    )
     s.place_token("X", "E1", 0)
     assert reach(s, "X").nodes == {("E1", 0), ("C1", 0), ("A1", 0)}
 

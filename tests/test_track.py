@@ -216,6 +216,10 @@ def test_copy_is_independent_and_canonical() -> None:
     assert d["tiles"] == {"J6": ["645", 3]}
     assert d["tokens"] == {"J6:0": ["SFA"]}
     assert list(d["supply"]) == sorted(d["supply"])
+    assert MapState.from_dict(s.board, s.catalogue, d) == s
+    holder = {"a": s, "b": s}
+    twin = copy.deepcopy(holder)
+    assert twin["a"] is twin["b"]  # one state, copied once
     # Equal states built in different orders have equal dicts.
     a, b = new_map(), new_map()
     a.lay_tile("H6", "9", 0)

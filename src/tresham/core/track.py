@@ -108,7 +108,9 @@ class MapState:
         return self.copy()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MapState:
-        return self.copy()
+        new = self.copy()
+        memo[id(self)] = new
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         """Canonical, JSON-serialisable form (sorted keys; empty token lists omitted)."""
@@ -122,6 +124,23 @@ class MapState:
             "reservations": {k: [c, n] for k, (c, n) in sorted(self.reservations.items())},
             "supply": dict(sorted(self.supply.items())),
         }
+
+    @staticmethod
+    def from_dict(
+        board: BoardDef, catalogue: Mapping[str, TileDef], data: Mapping[str, Any]
+    ) -> MapState:
+        """Rebuild a state from :meth:`to_dict` output (no rule checks)."""
+        state = MapState(board, catalogue, {str(k): int(v) for k, v in data["supply"].items()})
+        for coord, (tile_id, rotation) in data["tiles"].items():
+            if tile_id not in catalogue:
+                raise ValueError(f"unknown tile {tile_id!r} on {coord}")
+            state.tiles[str(coord)] = (str(tile_id), int(rotation))
+        for key, slots in data["tokens"].items():
+            coord, _, node = str(key).rpartition(":")
+            state.tokens[(coord, int(node))] = [None if x is None else str(x) for x in slots]
+        for corp, (coord, node) in data["reservations"].items():
+            state.reservations[str(corp)] = (str(coord), int(node))
+        return state
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MapState):

@@ -509,15 +509,17 @@ def run_from_connections(
         want = tuple(hexes)
         match = None
         for cid, ch in enumerate(network.chains):
-            if ch.mask & used:
+            if ch.mask & used or ch.hexes not in (want, want[::-1]):
                 continue
-            if ch.hexes == want:
-                match = (cid, True)
-            elif ch.hexes == want[::-1]:
-                match = (cid, False)
-            else:
-                continue
-            break
+            usable = (
+                rules is None
+                or train_spec is None
+                or rules.segment_cost(train_spec, ch.gauges, ch.edges) is not None
+            )
+            if match is None or usable:
+                match = (cid, ch.hexes == want)
+            if usable:
+                break
         if match is None:
             raise RouteError(f"no track of {corporation} runs {'-'.join(want)}", RULE_ROUTE)
         picked.append(match)
