@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from helpers_1849 import sell_privates, start_first
 from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares
 from tresham.core.errors import NotYourTurnError, RuleError
 from tresham.core.game import Game
@@ -28,21 +29,6 @@ def assert_rejected(game: Game, action: object, rule_part: str = "") -> RuleErro
     assert info.value.rule
     assert rule_part in str(info.value)
     return info.value
-
-
-def buy_all_privates(game: Game) -> None:
-    """Ann buys SCE, Bob SIGI, Cid CNM, Ann SMS, Bob RSA (and starts the first corp)."""
-    for who, comp, price in [
-        ("Ann", "SCE", 20),
-        ("Bob", "SIGI", 45),
-        ("Cid", "CNM", 75),
-        ("Ann", "SMS", 110),
-        ("Bob", "RSA", 150),
-    ]:
-        game.apply(Bid(who, comp, price))
-    first = game.state.extra["order"][0]
-    home = None if game.state.corps[first].home else "C1"
-    game.apply(Par("Bob", first, 100, home))
 
 
 # 1849 §Players: "Players 3 4 4 5 · Start cash L.500 L.375 L.375 L.300 · Bank L.7,760"
@@ -146,18 +132,9 @@ def test_p1_gets_cheaper_and_is_taken_free_at_5() -> None:
 # 1849 §Privates P5: comes with the president's certificate of the first corporation
 def test_rsa_starts_the_first_corporation() -> None:
     g = game3()
-    for who, comp, price in [
-        ("Ann", "SCE", 20),
-        ("Bob", "SIGI", 45),
-        ("Cid", "CNM", 75),
-        ("Ann", "SMS", 110),
-        ("Bob", "RSA", 150),
-    ]:
-        g.apply(Bid(who, comp, price))
-    first = g.state.extra["order"][0]
+    sell_privates(g)
     assert g.active_entity() == "Bob"
-    home = None if g.state.corps[first].home else "C1"
-    g.apply(Par("Bob", first, 68, home))
+    first = start_first(g, 68)
     corp = g.state.corps[first]
     assert g.state.shares.president[first] == "Bob"
     assert g.state.shares.percent("Bob", first) == 20
@@ -169,7 +146,8 @@ def test_rsa_starts_the_first_corporation() -> None:
 
 def started(seed: int = 1) -> Game:
     g = game3(seed)
-    buy_all_privates(g)
+    sell_privates(g)
+    start_first(g)
     return g
 
 

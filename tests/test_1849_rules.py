@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tresham.core.actions import Bid, Par
+from helpers_1849 import sell_privates, start_first
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
@@ -16,18 +16,8 @@ NAMES = ["Ann", "Bob", "Cid"]
 def started_corp() -> tuple[Game, str]:
     """Privates sold; Bob's RSA started the first corporation at 100."""
     g = new_game("1849", NAMES, 1)
-    for who, comp, price in [
-        ("Ann", "SCE", 20),
-        ("Bob", "SIGI", 45),
-        ("Cid", "CNM", 75),
-        ("Ann", "SMS", 110),
-        ("Bob", "RSA", 150),
-    ]:
-        g.apply(Bid(who, comp, price))
-    first = g.state.extra["order"][0]
-    home = None if g.state.corps[first].home else "C1"
-    g.apply(Par("Bob", first, 100, home))
-    return g, first
+    sell_privates(g)
+    return g, start_first(g)
 
 
 def title(g: Game) -> Title1849:
