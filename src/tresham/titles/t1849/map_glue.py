@@ -11,7 +11,7 @@ from tresham.core.graph import check_tile_lay, legal_tile_lays, reach
 from tresham.core.graph import token_slots as graph_token_slots
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.track import MapState
-from tresham.routes.simple import Run, validate_runs
+from tresham.routes.simple import Run, run_revenue, validate_runs
 from tresham.routes.simple import best_runs as search_runs
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board
 from tresham.titles.t1849.track_rules import new_map as fresh_map
@@ -179,24 +179,16 @@ def runs_revenue(game: Game, corp: str, action: RunRoutes) -> int:
     """Validate every run (and that no two share track); return the total revenue."""
     rules = rules_for(game, corp)
     trains = _trains(game, corp)
+    by_id = {t.id: t for t in trains}
     runs = []
     for spec in action.runs:
+        if spec.train not in by_id:
+            raise RouteError(f"{corp} has no train {spec.train}", RULE_RUNS)
         stops = tuple(_key(x) for x in spec.stops)
         track = tuple(_key(x) for x in spec.track)
         run = Run(spec.train, stops, track)
-        by_id = {t.id: t for t in trains}
-        if spec.train not in by_id:
-            raise RouteError(f"{corp} has no train {spec.train}", RULE_RUNS)
-        from tresham.routes.simple import run_revenue
-
-        runs.append(
-            Run(
-                spec.train,
-                stops,
-                track,
-                run_revenue(game.state.map, corp, by_id[spec.train], run, rules),
-            )
-        )
+        revenue = run_revenue(game.state.map, corp, by_id[spec.train], run, rules)
+        runs.append(Run(spec.train, stops, track, revenue))
     return validate_runs(game.state.map, corp, trains, runs, rules)
 
 

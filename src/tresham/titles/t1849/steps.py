@@ -270,8 +270,6 @@ class TrainStep(Step):
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
         s = game.state
         c = s.corps[corp]
-        if rnd.turn.get("actor"):
-            return self._emergency_actions(game, rnd, corp)
         if not self._room(game, corp):
             return []
         out: list[Action] = []
@@ -305,9 +303,6 @@ class TrainStep(Step):
         if out:
             out.append(Pass(corp))
         return out
-
-    def _emergency_actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
-        return []
 
     def _sales(self, game: Game, corp: str, pres: str) -> list[Action]:
         """Emergency sales by the president: corporations that have operated, the pool
