@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +19,7 @@ from tresham.core.bank import Bank
 from tresham.core.entities import Company, Corporation, Player
 from tresham.core.errors import NotYourTurnError, RuleError
 from tresham.core.market import MarketState
+from tresham.core.rng import GENERATORS, GameRandom, make_rng
 from tresham.core.shares import ShareRegistry
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase
@@ -43,7 +43,7 @@ class GameState:
     market: MarketState
     depot: Depot
     map: MapState
-    rng: random.Random
+    rng: GameRandom
     phase_index: int = 0
     phases_reached: list[str] = field(default_factory=list)
     priority: int = 0
@@ -79,6 +79,10 @@ class Game:
         self.player_names = list(players)
         self.seed = seed
         self.options: dict[str, Any] = dict(options or {})
+        if self.options.get("rng", "tresham") not in GENERATORS:
+            raise RuleError(
+                f"unknown random generator {self.options['rng']!r}; one of {GENERATORS}", "setup"
+            )
         self.actions: list[Action] = []
         self.undone: list[Action] = []
         self.state = title.setup(self)
@@ -87,6 +91,11 @@ class Game:
         self._checkpoints[0] = copy.deepcopy(self.state)
 
     # ----------------------------------------------------------------- accessors
+    def new_rng(self) -> GameRandom:
+        """The game's seeded generator, of the kind the options name (``rng``; default
+        ``"tresham"``). Titles call this once, in setup."""
+        return make_rng(str(self.options.get("rng", "tresham")), self.seed)
+
     @property
     def phase(self) -> Phase:
         """The current phase."""
@@ -236,7 +245,7 @@ class Game:
             "pending": s.pending,
             "finished": [s.finished, s.end_reason, s.end_trigger],
             "extra": s.extra,
-            "rng": s.rng.getstate()[1][:4],
+            "rng": s.rng.fingerprint(),
         }
 
     def state_hash(self) -> str:

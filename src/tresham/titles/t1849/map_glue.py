@@ -13,7 +13,8 @@ from tresham.core.rules_protocols import TrainSpec
 from tresham.core.track import MapState
 from tresham.routes.simple import Run, run_revenue, validate_runs
 from tresham.routes.simple import best_runs as search_runs
-from tresham.titles.t1849.track_rules import TrackRules1849, load_board
+from tresham.titles.t1849.rule_set import SITE_BROWN_FROM, site_rules
+from tresham.titles.t1849.track_rules import TrackRules1849, load_board, tile_colors_for_phase
 from tresham.titles.t1849.track_rules import new_map as fresh_map
 
 if TYPE_CHECKING:
@@ -23,8 +24,9 @@ RULE_RUNS = "1849 §OR Run trains"
 
 
 def new_map(options: dict[str, Any]) -> MapState:
-    """A fresh map with the summary's 168-tile supply."""
-    return fresh_map(manifest="rules")
+    """A fresh map with the summary's 168-tile supply (ruling R4), or the site's 170 under
+    the "18xx.games" rule set."""
+    return fresh_map(manifest="18xx.games" if site_rules(options) else "rules")
 
 
 def reserve_home(state: MapState, coord: str, sym: str) -> None:
@@ -77,7 +79,11 @@ def rules_for(game: Game, corp: str, sms: bool = False) -> TrackRules1849:
     sigi = s.companies["SIGI"]
     return TrackRules1849(
         phase=game.phase.name,
-        colors=game.phase.tiles,
+        colors=(
+            tile_colors_for_phase(game.phase.name, brown_from=SITE_BROWN_FROM)
+            if site_rules(game.options)
+            else game.phase.tiles
+        ),
         sce_blocks_g13=not sce.closed and (sce.owner is None or sce.owner in players),
         messina_locked=bool(s.extra["messina_locked"]),
         sigi_owner=sigi.owner if not sigi.closed and sigi.owner in s.corps else None,
@@ -143,7 +149,8 @@ def token_slots(game: Game, corp: str, sms_hex: str | None) -> list[tuple[str, i
     return list(graph_token_slots(s.map, corp))
 
 
-def _trains(game: Game, corp: str) -> list[TrainSpec]:
+def corp_trains(game: Game, corp: str) -> list[TrainSpec]:
+    """The corporation's trains as the route code sees them."""
     s = game.state
     out = []
     for tid in s.corps[corp].trains:
@@ -154,7 +161,12 @@ def _trains(game: Game, corp: str) -> list[TrainSpec]:
 
 def best_runs(game: Game, corp: str) -> RunRoutes:
     """The best runs the route search finds, as an action."""
-    runs = search_runs(game.state.map, corp, _trains(game, corp), rules_for(game, corp))
+    runs = search_runs(game.state.map, corp, corp_trains(game, corp), rules_for(game, corp))
+    return runs_action(corp, runs)
+
+
+def runs_action(corp: str, runs: list[Run]) -> RunRoutes:
+    """The RunRoutes action for runs found by the route code."""
     return RunRoutes(
         corp,
         tuple(
@@ -178,7 +190,7 @@ def _key(text: str) -> tuple[str, int]:
 def runs_revenue(game: Game, corp: str, action: RunRoutes) -> int:
     """Validate every run (and that no two share track); return the total revenue."""
     rules = rules_for(game, corp)
-    trains = _trains(game, corp)
+    trains = corp_trains(game, corp)
     by_id = {t.id: t for t in trains}
     runs = []
     for spec in action.runs:

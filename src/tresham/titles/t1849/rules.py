@@ -8,7 +8,6 @@ the summary's sections as "1849 §<section>".
 from __future__ import annotations
 
 import json
-import random
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +32,8 @@ from tresham.core.title import Title
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.market_rules import Movement1849
-from tresham.titles.t1849.steps import STEP_OBJECTS, STEPS, anytime_actions
+from tresham.titles.t1849.rule_set import STEPS_SITE, STEPS_SUMMARY, site_rules
+from tresham.titles.t1849.steps import STEP_OBJECTS, anytime_actions
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -87,9 +87,9 @@ class Title1849(Title):
         d = self.data
         n = len(game.player_names)
         five = self.five_corporations(game)
-        rng = random.Random(game.seed)
-        order = [c["sym"] for c in d["corporations"]]
-        rng.shuffle(order)
+        site = site_rules(game.options)
+        rng = game.new_rng()
+        order = rng.permutation([c["sym"] for c in d["corporations"]])
         if game.options.get("delay_ift") and order.index("IFT") < 3:
             i = order.index("IFT")
             order[i], order[3] = order[3], order[i]
@@ -160,7 +160,7 @@ class Title1849(Title):
             "cnm_port": {},
             "end_after": None,
             "cert_limit": cert_limit,
-            "p1_free_at": 5,
+            "p1_free_at": 0 if site else 5,
         }
         return state
 
@@ -223,7 +223,8 @@ class Title1849(Title):
         self.pay_private_revenue(game)
         floated = [c for c, corp in s.corps.items() if corp.floated and not corp.closed]
         order = s.market.operating_order(floated)
-        return OperatingRound(game, order, list(STEPS), f"{SUMMARY} §OR")
+        steps = STEPS_SITE if site_rules(game.options) else STEPS_SUMMARY
+        return OperatingRound(game, order, list(steps), f"{SUMMARY} §OR")
 
     def pay_private_revenue(self, game: Game) -> None:
         """Every owned private pays its revenue from the bank: players in seat order, then
@@ -686,20 +687,29 @@ class Title1849(Title):
         return s.finished
 
     def raw_scores(self, game: Game) -> dict[str, int]:
-        """Cash plus shares at market, minus L.750 per loan (1849 §Endgame)."""
+        """Cash plus shares at market, minus L.750 per loan, not floored (1849 §Endgame); the
+        "18xx.games" rule set adds player-owned privates at face value (ruling S5)."""
+        return self._worth(game, privates=site_rules(game.options))
+
+    def scores(self, game: Game) -> dict[str, int]:
+        """The summary's score under either rule set: cash plus shares at market, minus L.750
+        per loan, floored at 0 (1849 §Endgame; ruling R6)."""
+        return {k: max(0, v) for k, v in self._worth(game, privates=False).items()}
+
+    def _worth(self, game: Game, *, privates: bool) -> dict[str, int]:
         s = game.state
         out: dict[str, int] = {}
         for p in s.players:
             value = p.cash - LOAN_PENALTY * p.loans
+            if privates:
+                value += sum(
+                    c.value for c in s.companies.values() if c.owner == p.name and not c.closed
+                )
             for cert in s.shares.held(p.name):
                 if cert.corp in s.market:
                     value += bundle_price(game, cert.corp, cert.percent)
             out[p.name] = value
         return out
-
-    def scores(self, game: Game) -> dict[str, int]:
-        """The raw score floored at 0 (1849 §Endgame)."""
-        return {k: max(0, v) for k, v in self.raw_scores(game).items()}
 
     def describe_state(self, game: Game) -> dict[str, Any]:
         return {"next_to_start": self.next_to_start(game), "order": list(game.state.extra["order"])}

@@ -1,7 +1,8 @@
 """1849's operating-turn steps, private powers and prompts (1849 §OR, §Trouble, §Privates).
 
 Step order (the summary's): lay track, place a token, run trains, pay or withhold, issue or
-buy back, buy trains. Buying privates (phases 6H-10H) and private powers may be used at any
+buy back, buy trains; the "18xx.games" rule set issues after buying trains (``rule_set.py``).
+Buying privates (phases 6H-10H) and private powers may be used at any
 point of the turn.
 """
 
@@ -27,7 +28,7 @@ from tresham.core.actions import (
 )
 from tresham.core.errors import RuleError
 from tresham.core.rounds.operating import OperatingRound, Step
-from tresham.core.shares import POOL, treasury
+from tresham.core.shares import POOL, Certificate, treasury
 from tresham.core.stock import bundle_price, sell_to_pool, sellable_bundles, treasury_certs
 from tresham.titles.t1849 import map_glue
 
@@ -177,6 +178,19 @@ class DividendStep(Step):
 
 
 # ====================================================================== issuing
+def issue_bundles(game: Game, corp: str) -> list[list[Certificate]]:
+    """The bundles of treasury certificates a corporation may issue: one or more 10%
+    certificates, or all of them with the 20% last certificate (the last certificate goes only
+    when it is the last in the treasury; rule details §3.6)."""
+    tr = [x for x in treasury_certs(game, corp) if not x.president]
+    tens = [x for x in tr if not x.last]
+    lasts = [x for x in tr if x.last]
+    bundles = [tens[:n] for n in range(1, len(tens) + 1)]
+    if lasts:
+        bundles.append(tens + lasts)
+    return bundles
+
+
 class IssueStep(Step):
     """Issue treasury certificates to the pool (one row down per 10%) or buy one back at
     market — never both, never in its first OR, never past a 50% pool (1849 §OR Issuing)."""
@@ -191,14 +205,10 @@ class IssueStep(Step):
             return []
         out: list[Action] = []
         pool_pct = s.shares.percent(POOL, corp)
-        tr = [x for x in treasury_certs(game, corp) if not x.president]
-        tens = [x for x in tr if not x.last]
-        lasts = [x for x in tr if x.last]
-        for n in range(1, len(tens) + 1):
-            if pool_pct + 10 * n <= POOL_CAP:
-                out.append(IssueShares(corp, 10 * n))
-        if lasts and not tens and pool_pct + lasts[0].percent <= POOL_CAP:
-            out.append(IssueShares(corp, lasts[0].percent))
+        for bundle in issue_bundles(game, corp):
+            percent = sum(x.percent for x in bundle)
+            if pool_pct + percent <= POOL_CAP:
+                out.append(IssueShares(corp, percent))
         pool = s.shares.held(POOL, corp)
         pool_tens = [x for x in pool if not x.last]
         if pool_tens:
@@ -213,14 +223,11 @@ class IssueStep(Step):
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         s = game.state
         if isinstance(action, IssueShares):
-            tr = [x for x in treasury_certs(game, corp) if not x.president]
-            certs = [x for x in tr if not x.last] or tr
-            moved = 0
-            for cert in certs:
-                if moved >= action.percent:
-                    break
+            bundle = next(
+                b for b in issue_bundles(game, corp) if sum(x.percent for x in b) == action.percent
+            )
+            for cert in bundle:
                 s.shares.move(cert.cid, POOL)
-                moved += cert.percent
             value = bundle_price(game, corp, action.percent)
             game.transfer("bank", corp, value)
             game.log(f"{corp} issues {action.percent}% for L.{value}")
@@ -238,9 +245,11 @@ class IssueStep(Step):
 # ====================================================================== trains
 class TrainStep(Step):
     """Buy trains (1849 §OR Buy trains, §Trouble): from the bank at face value, or from
-    another corporation at L.1 or more. A trainless corporation with a route must buy the
-    cheapest train; if it cannot, its president adds cash, then sells stock (never losing
-    this presidency); still short, it closes."""
+    another corporation at L.1 or more. A trainless corporation with a route must buy a
+    train; if its treasury cannot pay for the cheapest train in the bank, its president may
+    add cash, then sell stock (never losing this presidency), to buy that one, even when
+    other corporations have trains it could buy instead (ruling R20); still short, it
+    closes."""
 
     name = "trains"
     rule = f"{OR} Buy trains"
@@ -288,9 +297,7 @@ class TrainStep(Step):
         if self.must_buy(game, corp):
             cheap = self.cheapest(game)
             assert cheap is not None
-            if cheap[1] > c.cash and not any(
-                isinstance(a, BuyTrain) and a.train in c_trains(game) for a in out
-            ):
+            if cheap[1] > c.cash:
                 pres = s.shares.president[corp]
                 assert pres is not None
                 out.append(BuyTrain(corp, cheap[0], cheap[1]))
@@ -399,11 +406,6 @@ class TrainStep(Step):
             game.state.pending.append(("loan", pres))
 
 
-def c_trains(game: Game) -> set[str]:
-    """Trains owned by any corporation."""
-    return {t for c in game.state.corps.values() for t in c.trains}
-
-
 # ====================================================================== anytime
 def anytime_actions(game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
     """Buying a player's private (phases 6H, 8H, 10H; never RSA) and private powers."""
@@ -468,8 +470,32 @@ def prompt_process(game: Game, kind: str, entity: str, action: Action) -> None:
         s.pending.insert(0, ("discard", entity))
 
 
+class CompaniesStep(Step):
+    """The turn's last chance to buy a private (1849 §OR "at any point of the turn"; ruling
+    R19): while a purchase is possible the turn waits for one or for a pass. The purchases
+    themselves are anytime actions."""
+
+    name = "companies"
+    rule = f"{OR} Buying privates"
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        if any(isinstance(a, BuyCompany) for a in anytime_actions(game, rnd, corp)):
+            return [Pass(corp)]
+        return []
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        return True
+
+
 STEP_OBJECTS: dict[str, Step] = {
     s.name: s
-    for s in (TrackStep(), TokenStep(), RouteStep(), DividendStep(), IssueStep(), TrainStep())
+    for s in (
+        TrackStep(),
+        TokenStep(),
+        RouteStep(),
+        DividendStep(),
+        IssueStep(),
+        TrainStep(),
+        CompaniesStep(),
+    )
 }
-STEPS = ("track", "token", "routes", "dividend", "issue", "trains")

@@ -1,0 +1,356 @@
+"""Import an 18xx.games export: set the game up as the site did, translate every action of the
+effective log into tresham's actions, and apply each with full validation.
+
+The title's adapter (``titles/<title>/site_import.py``) gives the options and translates the
+actions; this module runs the import. Where the site stops at a step tresham moves past on its
+own (or the other way round), the two logs are aligned by passes only: a site ``pass`` that
+tresham does not ask for changes nothing, and before an action tresham rejects, tresham's own
+pending steps are passed, but only if the action is then legal. Anything else is a failure
+naming the site's action id.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tresham.core.actions import (
+    Action,
+    Bankrupt,
+    Bid,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    Dividend,
+    IssueShares,
+    LayTile,
+    Pass,
+    PlaceToken,
+    RedeemShares,
+    SellShares,
+    UseCompany,
+)
+from tresham.core.errors import RuleError
+from tresham.core.game import Game
+from tresham.core.shares import POOL, treasury
+from tresham.io.site_export import (
+    ImportFailure,
+    SiteExport,
+    effective_actions,
+    read_export,
+)
+from tresham.titles.registry import get_title
+
+ADAPTERS = {"1849": "tresham.titles.t1849.site_import"}
+MAX_ALIGNING_PASSES = 8
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class SiteContext:
+    """What a translation may consult: the game as it stands, the site's players, the whole
+    effective log and the position in it. Translations may claim later site actions
+    (``claim``) that they fold into the current one; those are then not translated again."""
+
+    game: Game
+    export: SiteExport
+    log: list[dict[str, Any]]
+    index: int = 0
+    claimed: set[int] = field(default_factory=set)
+    tiles: dict[str, str] = field(default_factory=dict)
+    cert_places: dict[str, str] = field(default_factory=dict)
+    revenue_checked: int = 0
+
+    def player_name(self, site_id: object) -> str:
+        """tresham's name for the site's player id."""
+        name = names_by_id(self.export).get(str(site_id))
+        if name is None:
+            raise ImportFailure(f"field entity: no player with id {site_id}")
+        return name
+
+    def entity(self, action: dict[str, Any]) -> str:
+        """The acting player's name, or the corporation's symbol; a company acts through its
+        owner."""
+        kind = action.get("entity_type")
+        raw = action.get("entity")
+        if kind == "player":
+            return self.player_name(raw)
+        if kind == "company":
+            comp = self.game.state.companies.get(str(raw))
+            if comp is None or comp.owner is None:
+                raise ImportFailure(f"field entity: company {raw} has no owner")
+            return comp.owner
+        return str(raw)
+
+    def upcoming(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """Later actions of the log (position, action), unclaimed ones only."""
+        for i in range(self.index + 1, len(self.log)):
+            if i not in self.claimed:
+                yield i, self.log[i]
+
+
+class SiteAdapter(Protocol):
+    """A title's half of the import."""
+
+    def options(self, export: SiteExport) -> dict[str, Any]:
+        """The tresham options that reproduce the site's set-up."""
+        ...
+
+    def translate(self, ctx: SiteContext, action: dict[str, Any]) -> list[Action]:
+        """tresham's actions for one site action (none for a step tresham does not have)."""
+        ...
+
+
+@dataclass
+class ImportResult:
+    """The imported game and what the import found."""
+
+    game: Game
+    export: SiteExport
+    actions_imported: int
+    routes_checked: int
+    revenue_mismatches: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON summary `tresham import-18xx --json` prints."""
+        game = self.game
+        ids = {name: pid for pid, name in names_by_id(self.export).items()}
+        raw = game.title.raw_scores(game)
+        scores = game.title.scores(game)
+        return {
+            "title": self.export.title,
+            "finished": game.state.finished,
+            "game_end_reason": game.state.end_reason,
+            "raw_scores": {ids[name]: value for name, value in raw.items()},
+            "scores": scores,
+            "actions_imported": self.actions_imported,
+            "revenue_mismatches": self.revenue_mismatches,
+        }
+
+
+def names_by_id(export: SiteExport) -> dict[str, str]:
+    """tresham player names for the site's ids: the site's names, made distinct if needed."""
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for p in export.players:
+        name = p.name.strip() or f"player {p.id}"
+        if name in used:
+            name = f"{name} ({p.id})"
+        used.add(name)
+        out[str(p.id)] = name
+    return out
+
+
+def adapter_for(title: str) -> SiteAdapter:
+    """The title's import adapter; a clear failure for a title the site import lacks."""
+    try:
+        get_title(title)
+    except RuleError:
+        raise ImportFailure(f"field title: unknown title {title!r}") from None
+    module = ADAPTERS.get(title)
+    if module is None:
+        raise ImportFailure(f"field title: no 18xx.games import for {title} yet")
+    adapter: SiteAdapter = importlib.import_module(module).ADAPTER
+    return adapter
+
+
+def import_export(data: object, progress: Progress | None = None) -> ImportResult:
+    """Import a parsed export (the JSON object). Raises :class:`ImportFailure`."""
+    export = read_export(data)
+    adapter = adapter_for(export.title)
+    names = names_by_id(export)
+    try:
+        game = Game(
+            get_title(export.title),
+            [names[str(p.id)] for p in export.players],
+            export.seed,
+            adapter.options(export),
+        )
+    except RuleError as exc:
+        raise ImportFailure(f"set-up: {exc}") from None
+    log = effective_actions(export.actions)
+    ctx = SiteContext(game, export, log)
+    applied = 0
+    for i, site_action in enumerate(log):
+        if progress is not None:
+            progress(i, len(log))
+        if i in ctx.claimed:
+            continue
+        ctx.index = i
+        aid, kind = site_action.get("id"), str(site_action["type"])
+        try:
+            if kind == "pass":
+                applied += _site_pass(ctx, site_action)
+                continue
+            for action in adapter.translate(ctx, site_action):
+                _apply_aligned(game, action)
+                applied += 1
+        except ImportFailure as exc:
+            raise ImportFailure(exc.reason, aid, kind) from None
+        except RuleError as exc:
+            raise ImportFailure(str(exc), aid, kind) from None
+        except (KeyError, ValueError, TypeError) as exc:
+            raise ImportFailure(f"malformed action: {exc!r}", aid, kind) from None
+    if progress is not None:
+        progress(len(log), len(log))
+    return ImportResult(game, export, applied, ctx.revenue_checked)
+
+
+def _site_pass(ctx: SiteContext, action: dict[str, Any]) -> int:
+    """A site pass: tresham's pass if tresham is waiting for this entity and may pass;
+    otherwise the site stopped at a step tresham does not have, and nothing changes."""
+    game = ctx.game
+    entity = ctx.entity(action)
+    if game.active_entity() != entity:
+        return 0
+    try:
+        game.apply(Pass(entity))
+    except RuleError:
+        return 0
+    return 1
+
+
+def _apply_aligned(game: Game, action: Action) -> None:
+    """Apply `action`; if tresham rejects it while waiting at a step of its own, pass that
+    step (and the next ones) as long as doing so makes the action legal."""
+    try:
+        game.apply(action)
+        return
+    except RuleError as first:
+        error = first
+    trial = game.clone()
+    passes = 0
+    while passes < MAX_ALIGNING_PASSES:
+        active = trial.active_entity()
+        if active is None:
+            break
+        try:
+            trial.apply(Pass(active))
+        except RuleError:
+            break
+        passes += 1
+        try:
+            trial.apply(action)
+        except RuleError:
+            continue
+        for _ in range(passes):
+            active = game.active_entity()
+            assert active is not None
+            game.apply(Pass(active))
+        game.apply(action)
+        return
+    raise error
+
+
+# ---------------------------------------------------------------------------- common actions
+def translate_common(ctx: SiteContext, action: dict[str, Any]) -> list[Action]:
+    """The site actions every title shares (FORMAT.md's table), as tresham's actions."""
+    kind = action["type"]
+    entity = ctx.entity(action)
+    if kind == "bid":
+        return [Bid(entity, str(action["company"]), int(action["price"]))]
+    if kind == "buy_shares":
+        corp, percent = _share_corp(action), int(action["percent"])
+        if entity in ctx.game.state.corps:
+            _move_site_certs(ctx, action, "treasury")
+            return [RedeemShares(entity, percent)]
+        source = _share_source(ctx, action)
+        _move_site_certs(ctx, action, "owner")
+        return [BuyShares(entity, corp, source, percent)]
+    if kind == "sell_shares":
+        corp, percent = _share_corp(action), int(action["percent"])
+        _move_site_certs(ctx, action, "pool")
+        if entity in ctx.game.state.corps and entity == corp:
+            return [IssueShares(entity, percent)]
+        state = ctx.game.state
+        last = any(state.shares.certs[c].last for c in action["shares"] if c in state.shares.certs)
+        seller = entity
+        active = ctx.game.active_entity()
+        if active in state.corps and state.shares.president.get(active) == entity:
+            seller = active  # the president raising money for the corporation's train
+        return [SellShares(seller, corp, percent, last)]
+    if kind == "lay_tile":
+        tile_id = str(action["tile"])
+        ctx.tiles[tile_id] = str(action["hex"])
+        name = tile_id.rpartition("-")[0] or tile_id
+        return [LayTile(entity, str(action["hex"]), name, int(action["rotation"]))]
+    if kind == "place_token":
+        hex_, city = site_city(ctx, str(action["city"]))
+        return [PlaceToken(entity, hex_, city)]
+    if kind == "dividend":
+        return [Dividend(entity, str(action["kind"]))]
+    if kind == "buy_train":
+        return [BuyTrain(entity, str(action["train"]), int(action["price"]))]
+    if kind == "buy_company":
+        return [BuyCompany(entity, str(action["company"]), int(action["price"]))]
+    if kind == "assign":
+        return [UseCompany(entity, str(action["entity"]), str(action["target"]))]
+    if kind == "bankrupt":
+        return [Bankrupt(entity)]
+    raise ImportFailure(f"field type: tresham cannot translate {kind!r}")
+
+
+def _share_corp(action: dict[str, Any]) -> str:
+    shares = action.get("shares") or []
+    if not shares:
+        raise ImportFailure("field shares: empty")
+    return str(shares[0]).rpartition("_")[0]
+
+
+def started_on_site(ctx: SiteContext, corp: str) -> None:
+    """A corporation starts (again): its certificates are in its treasury, but the
+    president's, which its founder holds."""
+    for cid in [c for c in ctx.cert_places if c.rpartition("_")[0] == corp]:
+        del ctx.cert_places[cid]
+    ctx.cert_places[f"{corp}_0"] = "owner"
+
+
+def _move_site_certs(ctx: SiteContext, action: dict[str, Any], place: str) -> None:
+    for cid in action["shares"]:
+        ctx.cert_places[str(cid)] = place
+
+
+def _share_source(ctx: SiteContext, action: dict[str, Any]) -> str:
+    """Where a bought certificate comes from. The import follows where each certificate went
+    by the site's own actions (certificates start in the treasury); a certificate the site
+    moved by itself (a presidency exchange) is looked for where tresham offers one of that
+    size, which must then be a single place."""
+    reg = ctx.game.state.shares
+    cid = str(action["shares"][0])
+    corp = cid.rpartition("_")[0]
+    place = ctx.cert_places.get(cid, "treasury")
+    if place in ("treasury", "pool"):
+        return place
+    percent = int(action["percent"])
+    places = [
+        name
+        for name, where in (("treasury", treasury(corp)), ("pool", POOL))
+        if any(c.percent == percent for c in reg.held(where, corp))
+    ]
+    if len(places) != 1:
+        raise ImportFailure(f"field shares: cannot tell where {cid} comes from")
+    return places[0]
+
+
+def site_city(ctx: SiteContext, ref: str) -> tuple[str, int]:
+    """The (hex, node index) of a site city reference ``"<tile id>-<city index>"``; a
+    preprinted hex's tile id is ``"<hex>-0"``. A city index beyond the cities of a one-city
+    hex names that city."""
+    tile_id, _, index = ref.rpartition("-")
+    hex_ = ctx.tiles.get(tile_id)
+    if hex_ is None:
+        coord = tile_id.rpartition("-")[0]
+        if coord not in ctx.game.state.map.board.hexes:
+            raise ImportFailure(f"field city: no tile {tile_id!r} on the map")
+        hex_ = coord
+    nodes = ctx.game.state.map.tile(hex_).nodes
+    cities = [i for i, n in enumerate(nodes) if n.kind == "city"]
+    k = int(index)
+    if k < len(cities):
+        return hex_, cities[k]
+    if len(cities) == 1:
+        return hex_, cities[0]
+    raise ImportFailure(f"field city: {hex_} has no city {k}")

@@ -1,0 +1,36 @@
+"""1849's two rule sets, chosen by the ``rule_set`` option.
+
+- ``"summary"`` (default): ``1849-summary.txt`` is the spec.
+- ``"18xx.games"``: how 18xx.games plays 1849 where it differs from the summary (rule details
+  §11; each difference is a ruling in ``docs/rulings/1849.md``, S1-S6). Imported games use it;
+  a native game may choose it too.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from tresham.core.errors import RuleError
+
+SUMMARY: Final = "summary"
+SITE: Final = "18xx.games"
+RULE_SETS: Final = (SUMMARY, SITE)
+
+# The summary's step order and the site's (ruling S4: issuing comes after buying trains).
+STEPS_SUMMARY: Final = ("track", "token", "routes", "dividend", "issue", "trains", "companies")
+STEPS_SITE: Final = ("track", "token", "routes", "dividend", "trains", "issue", "companies")
+# Ruling S2: the site lays brown tiles from the first 10H (the summary: 12H).
+SITE_BROWN_FROM: Final = "10H"
+
+
+def rule_set(options: dict[str, Any]) -> str:
+    """The rule set the options name; raises a setup error for an unknown one."""
+    name = str(options.get("rule_set", SUMMARY))
+    if name not in RULE_SETS:
+        raise RuleError(f"unknown 1849 rule set {name!r}; one of {', '.join(RULE_SETS)}", "setup")
+    return name
+
+
+def site_rules(options: dict[str, Any]) -> bool:
+    """Whether the game plays by 18xx.games' rules."""
+    return rule_set(options) == SITE

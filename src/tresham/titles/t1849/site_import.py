@@ -1,0 +1,124 @@
+"""1849's half of the 18xx.games import (``tresham.io.site_import``).
+
+Set-up: the "18xx.games" rule set and generator, plus the site's optional rules that tresham
+has as options. Translation, where 1849 on the site differs in form from tresham's actions:
+- ``par`` of AFG is followed on the site by AFG's ``place_token`` in its chosen home; tresham
+  takes the home with the par, so the token is folded into it.
+- ``choose`` "Close SMS" is followed by the lay (or token) in the SMS hex; tresham names that
+  hex when SMS is used. "Pass" declines SMS for the turn, which tresham does not ask.
+- ``run_routes``: each route is re-traced on tresham's map from its hex chains and its revenue
+  recomputed; a difference from the site's recorded revenue fails the import.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from tresham.core.actions import Action, Choose, Par, RunRoutes, UseCompany
+from tresham.core.errors import RouteError
+from tresham.io.site_export import ImportFailure, SiteExport
+from tresham.io.site_import import SiteContext, site_city, started_on_site, translate_common
+from tresham.routes.simple import Run, run_from_connections
+from tresham.titles.t1849 import map_glue
+from tresham.titles.t1849.rule_set import SITE
+
+# The site's optional rules that tresham has, and the option each sets.
+SITE_OPTIONS: Final = {"delay_ift": "delay_ift", "reduced_4p_corps": "reduced_4p_corps"}
+# The site's words for the loan prompt's answers.
+LOAN_CHOICES: Final = {"Take L.500 loan": "loan", "Leave game": "leave"}
+SMS_CLOSE: Final = "Close SMS"
+SMS_DECLINE: Final = "Pass"
+
+
+class Adapter1849:
+    """Translates 1849 exports."""
+
+    def options(self, export: SiteExport) -> dict[str, Any]:
+        unknown = [r for r in export.optional_rules if r not in SITE_OPTIONS]
+        if unknown:
+            raise ImportFailure(f"field settings.optional_rules: unsupported {', '.join(unknown)}")
+        options: dict[str, Any] = {"rule_set": SITE, "rng": SITE}
+        for rule in export.optional_rules:
+            options[SITE_OPTIONS[rule]] = True
+        return options
+
+    def translate(self, ctx: SiteContext, action: dict[str, Any]) -> list[Action]:
+        kind = action["type"]
+        if kind == "par":
+            return [self._par(ctx, action)]
+        if kind == "choose":
+            return self._choose(ctx, action)
+        if kind == "run_routes":
+            return [self._runs(ctx, action)]
+        return translate_common(ctx, action)
+
+    def _par(self, ctx: SiteContext, action: dict[str, Any]) -> Par:
+        player = ctx.entity(action)
+        sym = str(action["corporation"])
+        price = int(str(action["share_price"]).split(",")[0])
+        home = None
+        if ctx.game.corp(sym).home is None:
+            home = self._claim_hex(ctx, sym, ("place_token",))
+        started_on_site(ctx, sym)
+        return Par(player, sym, price, home)
+
+    def _choose(self, ctx: SiteContext, action: dict[str, Any]) -> list[Action]:
+        entity = ctx.entity(action)
+        choice = str(action["choice"])
+        if choice == SMS_CLOSE:
+            target = self._claim_hex(ctx, entity, ("lay_tile", "place_token"), claim=False)
+            return [UseCompany(entity, "SMS", target)]
+        if choice == SMS_DECLINE:
+            return []
+        if choice in LOAN_CHOICES:
+            return [Choose(entity, LOAN_CHOICES[choice])]
+        raise ImportFailure(f"field choice: tresham cannot translate {choice!r}")
+
+    def _claim_hex(
+        self, ctx: SiteContext, entity: str, kinds: tuple[str, ...], *, claim: bool = True
+    ) -> str:
+        """The hex of `entity`'s next lay or token among the following site actions (claimed,
+        so not translated again, if `claim`)."""
+        for i, later in ctx.upcoming():
+            if later["type"] not in kinds or str(later.get("entity")) != entity:
+                continue
+            if later["type"] == "lay_tile":
+                return str(later["hex"])
+            if claim:
+                ctx.claimed.add(i)
+            return site_city(ctx, str(later["city"]))[0]
+        raise ImportFailure(f"no following {' or '.join(kinds)} by {entity} names the hex")
+
+    def _runs(self, ctx: SiteContext, action: dict[str, Any]) -> RunRoutes:
+        game, corp = ctx.game, ctx.entity(action)
+        rules = map_glue.rules_for(game, corp)
+        specs = {t.id: t for t in map_glue.corp_trains(game, corp)}
+        runs: list[Run] = []
+        for route in action.get("routes") or []:
+            train = str(route["train"])
+            if train not in specs:
+                raise ImportFailure(f"{corp} has no train {train}")
+            try:
+                run = run_from_connections(
+                    game.state.map,
+                    corp,
+                    train,
+                    route["connections"],
+                    avoid=runs,
+                    rules=rules,
+                    train_spec=specs[train],
+                )
+            except RouteError as exc:
+                raise ImportFailure(f"route of {train} is not legal here: {exc}") from None
+            recorded = int(route["revenue"])
+            if run.revenue != recorded:
+                raise ImportFailure(
+                    f"revenue mismatch: {train} earns L.{run.revenue} here, "
+                    f"the site recorded L.{recorded}"
+                )
+            ctx.revenue_checked += 1
+            runs.append(run)
+        return map_glue.runs_action(corp, runs)
+
+
+ADAPTER: Final = Adapter1849()
