@@ -1,4 +1,5 @@
-"""The `tresham` command: play in the terminal, replay a save, simulate random games."""
+"""The `tresham` command: play in the terminal, replay a save, simulate random games, import
+a game from 18xx.games."""
 
 from __future__ import annotations
 
@@ -100,9 +101,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _options(pairs: list[str] | None) -> dict[str, Any]:
+    """`--option NAME` switches an option on; `--option NAME=VALUE` sets it to VALUE."""
     out: dict[str, Any] = {}
     for p in pairs or []:
-        out[p] = True
+        name, eq, value = p.partition("=")
+        out[name] = value if eq else True
     return out
 
 
@@ -121,6 +124,50 @@ def cmd_replay(args: argparse.Namespace) -> int:
         for k, v in summary.items():
             print(f"{k}: {v}")
     return 0
+
+
+# ------------------------------------------------------------------------ import-18xx
+def cmd_import(args: argparse.Namespace) -> int:
+    """Import an 18xx.games export, replaying every action with full validation."""
+    from rich.progress import Progress
+
+    from tresham.io.site_export import ImportFailure
+    from tresham.io.site_import import ImportResult, import_export
+
+    path = Path(args.file)
+    try:
+        data = json.loads(path.read_text())
+        if sys.stderr.isatty():
+            with Progress(transient=True) as bar:
+                task = bar.add_task(f"importing {path.name}", total=None)
+                result: ImportResult = import_export(
+                    data, lambda n, total: bar.update(task, completed=n, total=total)
+                )
+        else:
+            result = import_export(data)
+    except OSError as exc:
+        print(f"error: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return 1
+    except json.JSONDecodeError as exc:
+        print(f"error: {path} is not JSON: {exc}", file=sys.stderr)
+        return 1
+    except ImportFailure as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        return 1
+    summary = result.summary()
+    differences = result.differences_from_site()
+    if args.out:
+        save(result.game, Path(args.out))
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for k, v in summary.items():
+            print(f"{k}: {v}")
+        if args.out:
+            print(f"saved to {args.out} (continue with: tresham play --load {args.out})")
+    for line in differences:
+        print(f"differs from the site: {line}", file=sys.stderr)
+    return 1 if differences else 0
 
 
 # ------------------------------------------------------------------------ simulate
@@ -171,7 +218,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, default=3)
     play.add_argument("--names", help="comma-separated player names")
     play.add_argument("--seed", type=int, default=int(time.time()) % 100_000)
-    play.add_argument("--option", action="append", help="a game option, e.g. delay_ift")
+    play.add_argument(
+        "--option",
+        action="append",
+        help="a game option, e.g. delay_ift or rule_set=18xx.games",
+    )
     play.add_argument("--load", help="continue from a save file")
     play.set_defaults(func=cmd_play)
 
@@ -179,6 +230,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("save")
     replay.add_argument("--json", action="store_true")
     replay.set_defaults(func=cmd_replay)
+
+    imp = sub.add_parser("import-18xx", help="import a game exported from 18xx.games")
+    imp.add_argument("file", help="the site's JSON export")
+    imp.add_argument("--out", help="write a tresham save of the imported game")
+    imp.add_argument("--json", action="store_true")
+    imp.set_defaults(func=cmd_import)
 
     sim = sub.add_parser("simulate", help="play random games, checking invariants")
     sim.add_argument("title", choices=titles())

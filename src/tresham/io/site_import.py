@@ -11,6 +11,7 @@ naming the site's action id.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from tresham.core.actions import (
     SellShares,
     UseCompany,
 )
-from tresham.core.errors import RuleError
+from tresham.core.errors import NotYourTurnError, RuleError
 from tresham.core.game import Game
 from tresham.core.shares import POOL, treasury
 from tresham.io.site_export import (
@@ -110,7 +111,7 @@ class ImportResult:
 
     game: Game
     export: SiteExport
-    actions_imported: int
+    actions_imported: int  # actions of the site's effective log, all imported
     routes_checked: int
     revenue_mismatches: int = 0
 
@@ -129,6 +130,24 @@ class ImportResult:
             "actions_imported": self.actions_imported,
             "revenue_mismatches": self.revenue_mismatches,
         }
+
+    def differences_from_site(self) -> list[str]:
+        """How the imported game's end differs from the export's (empty: identical). An
+        unfinished export is compared on nothing."""
+        if self.export.status != "finished":
+            return []
+        summary = self.summary()
+        out = []
+        if not summary["finished"]:
+            out.append("the game has not ended")
+        if summary["game_end_reason"] != self.export.game_end_reason:
+            out.append(
+                f"game_end_reason {summary['game_end_reason']!r}, "
+                f"site {self.export.game_end_reason!r}"
+            )
+        if summary["raw_scores"] != self.export.result:
+            out.append(f"raw_scores {summary['raw_scores']}, site result {self.export.result}")
+        return out
 
 
 def names_by_id(export: SiteExport) -> dict[str, str]:
@@ -159,6 +178,8 @@ def adapter_for(title: str) -> SiteAdapter:
 
 def import_export(data: object, progress: Progress | None = None) -> ImportResult:
     """Import a parsed export (the JSON object). Raises :class:`ImportFailure`."""
+    if isinstance(data, dict) and "title" in data:
+        adapter_for(str(data["title"]))  # an unknown title is the first thing to report
     export = read_export(data)
     adapter = adapter_for(export.title)
     names = names_by_id(export)
@@ -173,7 +194,6 @@ def import_export(data: object, progress: Progress | None = None) -> ImportResul
         raise ImportFailure(f"set-up: {exc}") from None
     log = effective_actions(export.actions)
     ctx = SiteContext(game, export, log)
-    applied = 0
     for i, site_action in enumerate(log):
         if progress is not None:
             progress(i, len(log))
@@ -183,11 +203,10 @@ def import_export(data: object, progress: Progress | None = None) -> ImportResul
         aid, kind = site_action.get("id"), str(site_action["type"])
         try:
             if kind == "pass":
-                applied += _site_pass(ctx, site_action)
+                _site_pass(ctx, site_action)
                 continue
             for action in adapter.translate(ctx, site_action):
                 _apply_aligned(game, action)
-                applied += 1
         except ImportFailure as exc:
             raise ImportFailure(exc.reason, aid, kind) from None
         except RuleError as exc:
@@ -196,26 +215,24 @@ def import_export(data: object, progress: Progress | None = None) -> ImportResul
             raise ImportFailure(f"malformed action: {exc!r}", aid, kind) from None
     if progress is not None:
         progress(len(log), len(log))
-    return ImportResult(game, export, applied, ctx.revenue_checked)
+    return ImportResult(game, export, len(log), ctx.revenue_checked)
 
 
-def _site_pass(ctx: SiteContext, action: dict[str, Any]) -> int:
+def _site_pass(ctx: SiteContext, action: dict[str, Any]) -> None:
     """A site pass: tresham's pass if tresham is waiting for this entity and may pass;
     otherwise the site stopped at a step tresham does not have, and nothing changes."""
     game = ctx.game
     entity = ctx.entity(action)
     if game.active_entity() != entity:
-        return 0
-    try:
+        return
+    with contextlib.suppress(RuleError):
         game.apply(Pass(entity))
-    except RuleError:
-        return 0
-    return 1
 
 
 def _apply_aligned(game: Game, action: Action) -> None:
     """Apply `action`; if tresham rejects it while waiting at a step of its own, pass that
-    step (and the next ones) as long as doing so makes the action legal."""
+    step (and the next ones) as long as doing so makes the action legal. If nothing does,
+    the error raised is the action's own once it is its entity's turn."""
     try:
         game.apply(action)
         return
@@ -234,7 +251,10 @@ def _apply_aligned(game: Game, action: Action) -> None:
         passes += 1
         try:
             trial.apply(action)
-        except RuleError:
+        except NotYourTurnError:
+            continue
+        except RuleError as later:
+            error = later  # once it is the entity's turn, its own error says more
             continue
         for _ in range(passes):
             active = game.active_entity()
