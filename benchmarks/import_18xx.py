@@ -41,7 +41,7 @@ def main() -> None:
         total_actions += result.actions_imported
         print(
             f"{path.parent.name}/{path.name}: {result.actions_imported} site actions, "
-            f"{len(saved['actions'])} tresham actions, {result.routes_checked} routes; "
+            f"{len(saved['actions'])} tresham actions, {result.runs_retraced} routes; "
             f"import {imported:.2f} s ({result.actions_imported / imported:.0f} actions/s), "
             f"replay of the save {replayed:.2f} s, ratio import/replay "
             f"{imported / replayed:.2f}"

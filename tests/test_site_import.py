@@ -52,7 +52,7 @@ def test_real_game_replays_to_the_site_result(path: Path) -> None:
     assert summary["game_end_reason"] == data["game_end_reason"]
     assert summary["raw_scores"] == {str(k): v for k, v in data["result"].items()}
     assert summary["revenue_mismatches"] == 0
-    assert result.routes_checked == sum(
+    assert result.runs_retraced == sum(
         len(a.get("routes") or []) for a in effective_actions(data["actions"])
     )
     assert result.differences_from_site() == []

@@ -141,10 +141,12 @@ def cmd_import(args: argparse.Namespace) -> int:
             with Progress(transient=True) as bar:
                 task = bar.add_task(f"importing {path.name}", total=None)
                 result: ImportResult = import_export(
-                    data, lambda n, total: bar.update(task, completed=n, total=total)
+                    data,
+                    lambda n, total: bar.update(task, completed=n, total=total),
+                    check_routes=args.check_routes,
                 )
         else:
-            result = import_export(data)
+            result = import_export(data, check_routes=args.check_routes)
     except OSError as exc:
         print(f"error: cannot read {path}: {exc.strerror}", file=sys.stderr)
         return 1
@@ -168,6 +170,42 @@ def cmd_import(args: argparse.Namespace) -> int:
     for line in differences:
         print(f"differs from the site: {line}", file=sys.stderr)
     return 1 if differences else 0
+
+
+# ------------------------------------------------------------------------ routes
+def cmd_routes(args: argparse.Namespace) -> int:
+    """Solve the routes of one corporation in a saved position."""
+    try:
+        game = load(Path(args.save), upto=args.at)
+        if args.corp not in game.state.corps:
+            raise RuleError(f"no corporation {args.corp!r} in this game", "routes")
+        start = time.perf_counter()
+        solution = game.title.best_routes(game, args.corp)
+        ms = 1000 * (time.perf_counter() - start)
+    except (RuleError, OSError, json.JSONDecodeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    runs = [
+        {"train": r.train, "stops": [f"{h}-{n}" for h, n in r.stops], "revenue": r.revenue}
+        for r in solution.runs
+    ]
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "revenue": solution.revenue,
+                    "runs": runs,
+                    "optimal": solution.optimal,
+                    "ms": round(ms, 2),
+                }
+            )
+        )
+        return 0
+    for r in solution.runs:
+        print(f"{r.train}: {' - '.join(f'{h}-{n}' for h, n in r.stops)}  L.{r.revenue}")
+    proof = "optimal" if solution.optimal else "best found (work cap reached)"
+    print(f"total L.{solution.revenue} ({proof}, {ms:.1f} ms)")
+    return 0
 
 
 # ------------------------------------------------------------------------ simulate
@@ -235,7 +273,19 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("file", help="the site's JSON export")
     imp.add_argument("--out", help="write a tresham save of the imported game")
     imp.add_argument("--json", action="store_true")
+    imp.add_argument(
+        "--check-routes",
+        action="store_true",
+        help="also solve every recorded run_routes position with the optimizer",
+    )
     imp.set_defaults(func=cmd_import)
+
+    routes = sub.add_parser("routes", help="the optimal runs of a corporation in a saved game")
+    routes.add_argument("save")
+    routes.add_argument("--corp", required=True, help="the corporation's symbol")
+    routes.add_argument("--at", type=int, help="after this many actions (default: all)")
+    routes.add_argument("--json", action="store_true")
+    routes.set_defaults(func=cmd_routes)
 
     sim = sub.add_parser("simulate", help="play random games, checking invariants")
     sim.add_argument("title", choices=titles())

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from tresham.core.rounds.auction import WaterfallAuction
     from tresham.core.rounds.base import Round
     from tresham.core.rounds.operating import OperatingRound, Step
+    from tresham.routes.optimizer import RouteSolution
 
 
 class Prompt:
@@ -208,3 +209,7 @@ class Title:
     def describe_state(self, game: Game) -> dict[str, Any]:
         """Title-specific facts for displays (e.g. which corporation starts next)."""
         return {}
+
+    def best_routes(self, game: Game, corp: str) -> RouteSolution:
+        """The optimizer's runs for `corp`'s trains in the current position."""
+        raise NotImplementedError

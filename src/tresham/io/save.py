@@ -39,8 +39,9 @@ def to_save(game: Game) -> dict[str, Any]:
     }
 
 
-def from_save(data: Any) -> Game:
-    """Rebuild a game from a save dictionary by replaying its actions."""
+def from_save(data: Any, upto: int | None = None) -> Game:
+    """Rebuild a game from a save dictionary by replaying its actions (the first `upto` of
+    them, if given)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise MalformedActionError("not a tresham save file", "save format")
     if data.get("version") != VERSION:
@@ -50,7 +51,14 @@ def from_save(data: Any) -> Game:
     game = new_game(
         data["title"], list(data["players"]), int(data["seed"]), dict(data.get("options") or {})
     )
-    for raw in data["actions"]:
+    actions = data["actions"]
+    if upto is not None:
+        if not 0 <= upto <= len(actions):
+            raise MalformedActionError(
+                f"the save has {len(actions)} actions, not {upto}", "save format"
+            )
+        actions = actions[:upto]
+    for raw in actions:
         game.apply(action_from_json(raw))
     return game
 
@@ -62,6 +70,6 @@ def save(game: Game, path: Path) -> None:
     tmp.replace(path)
 
 
-def load(path: Path) -> Game:
-    """Read and replay a save file."""
-    return from_save(json.loads(path.read_text()))
+def load(path: Path, upto: int | None = None) -> Game:
+    """Read and replay a save file (its first `upto` actions, if given)."""
+    return from_save(json.loads(path.read_text()), upto)

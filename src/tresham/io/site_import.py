@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import statistics
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -63,7 +65,7 @@ class SiteContext:
     claimed: set[int] = field(default_factory=set)
     tiles: dict[str, str] = field(default_factory=dict)
     cert_places: dict[str, str] = field(default_factory=dict)
-    revenue_checked: int = 0
+    runs_retraced: int = 0
 
     def player_name(self, site_id: object) -> str:
         """tresham's name for the site's player id."""
@@ -112,8 +114,9 @@ class ImportResult:
     game: Game
     export: SiteExport
     actions_imported: int  # actions of the site's effective log, all imported
-    routes_checked: int
+    runs_retraced: int
     revenue_mismatches: int = 0
+    route_checks: list[RouteCheck] | None = None  # with check_routes
 
     def summary(self) -> dict[str, Any]:
         """The JSON summary `tresham import-18xx --json` prints."""
@@ -129,6 +132,7 @@ class ImportResult:
             "scores": scores,
             "actions_imported": self.actions_imported,
             "revenue_mismatches": self.revenue_mismatches,
+            **(route_check_summary(self.route_checks) if self.route_checks is not None else {}),
         }
 
     def differences_from_site(self) -> list[str]:
@@ -176,8 +180,52 @@ def adapter_for(title: str) -> SiteAdapter:
     return adapter
 
 
-def import_export(data: object, progress: Progress | None = None) -> ImportResult:
-    """Import a parsed export (the JSON object). Raises :class:`ImportFailure`."""
+@dataclass(frozen=True)
+class RouteCheck:
+    """The optimizer against one recorded ``run_routes``: the site's total, ours, the time."""
+
+    action_id: int
+    corporation: str
+    recorded: int
+    optimizer: int
+    optimal: bool
+    ms: float
+
+
+def route_check_summary(checks: list[RouteCheck]) -> dict[str, Any]:
+    """The `--check-routes` figures: positions checked, how many the optimizer found below
+    (a bug: it must be 0) or above (players missed revenue) the recorded revenue, and the
+    optimizer's median and worst time."""
+    times = sorted(c.ms for c in checks)
+    return {
+        "routes_checked": len(checks),
+        "optimizer_below_recorded": sum(c.optimizer < c.recorded for c in checks),
+        "optimizer_above_recorded": sum(c.optimizer > c.recorded for c in checks),
+        "router_ms_p50": round(statistics.median(times), 2) if times else 0.0,
+        "router_ms_max": round(times[-1], 2) if times else 0.0,
+    }
+
+
+def _check_routes(ctx: SiteContext, action: dict[str, Any]) -> RouteCheck:
+    game = ctx.game
+    corp = ctx.entity(action)
+    warm = game.state.map
+    game.state.map = warm.copy()  # time the optimizer from a cold cache, as a player sees it
+    try:
+        start = time.perf_counter()
+        solution = game.title.best_routes(game, corp)
+        ms = 1000 * (time.perf_counter() - start)
+    finally:
+        game.state.map = warm
+    recorded = sum(int(r["revenue"]) for r in action.get("routes") or [])
+    return RouteCheck(int(action["id"]), corp, recorded, solution.revenue, solution.optimal, ms)
+
+
+def import_export(
+    data: object, progress: Progress | None = None, *, check_routes: bool = False
+) -> ImportResult:
+    """Import a parsed export (the JSON object). With `check_routes` the optimizer also
+    solves every position where the site recorded runs. Raises :class:`ImportFailure`."""
     if isinstance(data, dict) and "title" in data:
         adapter_for(str(data["title"]))  # an unknown title is the first thing to report
     export = read_export(data)
@@ -194,6 +242,7 @@ def import_export(data: object, progress: Progress | None = None) -> ImportResul
         raise ImportFailure(f"set-up: {exc}") from None
     log = effective_actions(export.actions)
     ctx = SiteContext(game, export, log)
+    checks: list[RouteCheck] | None = [] if check_routes else None
     for i, site_action in enumerate(log):
         if progress is not None:
             progress(i, len(log))
@@ -205,6 +254,8 @@ def import_export(data: object, progress: Progress | None = None) -> ImportResul
             if kind == "pass":
                 _site_pass(ctx, site_action)
                 continue
+            if kind == "run_routes" and checks is not None:
+                checks.append(_check_routes(ctx, site_action))
             for action in adapter.translate(ctx, site_action):
                 _apply_aligned(game, action)
         except ImportFailure as exc:
@@ -215,7 +266,7 @@ def import_export(data: object, progress: Progress | None = None) -> ImportResul
             raise ImportFailure(f"malformed action: {exc!r}", aid, kind) from None
     if progress is not None:
         progress(len(log), len(log))
-    return ImportResult(game, export, len(log), ctx.revenue_checked)
+    return ImportResult(game, export, len(log), ctx.runs_retraced, route_checks=checks)
 
 
 def _site_pass(ctx: SiteContext, action: dict[str, Any]) -> None:

@@ -1,23 +1,25 @@
-"""tresham.routes: run validation, revenue and the route search."""
+"""tresham.routes: what a run is and its legality (``runs``), the network as stop-to-stop
+chains (``network``), and the exact optimizer (``optimizer``)."""
 
-from tresham.routes.simple import (
+from tresham.routes.network import run_from_connections
+from tresham.routes.optimizer import (
     MAX_CANDIDATES,
     MAX_COMBINATION_STEPS,
-    Run,
+    RouteSolution,
     best_runs,
-    run_from_connections,
-    run_revenue,
-    validate_run,
-    validate_runs,
+    solve,
 )
+from tresham.routes.runs import Run, run_revenue, validate_run, validate_runs
 
 __all__ = [
     "MAX_CANDIDATES",
     "MAX_COMBINATION_STEPS",
+    "RouteSolution",
     "Run",
     "best_runs",
     "run_from_connections",
     "run_revenue",
+    "solve",
     "validate_run",
     "validate_runs",
 ]

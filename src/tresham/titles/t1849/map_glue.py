@@ -11,8 +11,7 @@ from tresham.core.graph import check_tile_lay, legal_tile_lays, reach
 from tresham.core.graph import token_slots as graph_token_slots
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.track import MapState
-from tresham.routes.simple import Run, run_revenue, validate_runs
-from tresham.routes.simple import best_runs as search_runs
+from tresham.routes import RouteSolution, Run, run_revenue, solve, validate_runs
 from tresham.titles.t1849.rule_set import SITE_BROWN_FROM, site_rules
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board, tile_colors_for_phase
 from tresham.titles.t1849.track_rules import new_map as fresh_map
@@ -159,10 +158,14 @@ def corp_trains(game: Game, corp: str) -> list[TrainSpec]:
     return out
 
 
+def best_routes(game: Game, corp: str) -> RouteSolution:
+    """The optimizer's runs for the corporation's trains."""
+    return solve(game.state.map, corp, corp_trains(game, corp), rules_for(game, corp))
+
+
 def best_runs(game: Game, corp: str) -> RunRoutes:
-    """The best runs the route search finds, as an action."""
-    runs = search_runs(game.state.map, corp, corp_trains(game, corp), rules_for(game, corp))
-    return runs_action(corp, runs)
+    """The optimizer's runs, as an action."""
+    return runs_action(corp, best_routes(game, corp).runs)
 
 
 def runs_action(corp: str, runs: list[Run]) -> RunRoutes:

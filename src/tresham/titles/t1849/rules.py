@@ -30,6 +30,7 @@ from tresham.core.stock import (
 )
 from tresham.core.title import Title
 from tresham.core.trains import Depot, Phase, TrainType
+from tresham.routes import RouteSolution
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.market_rules import Movement1849
 from tresham.titles.t1849.rule_set import STEPS_SITE, STEPS_SUMMARY, site_rules
@@ -710,6 +711,10 @@ class Title1849(Title):
                     value += bundle_price(game, cert.corp, cert.percent)
             out[p.name] = value
         return out
+
+    def best_routes(self, game: Game, corp: str) -> RouteSolution:
+        """The optimal runs under 1849's route rules (1849 §OR Run trains)."""
+        return map_glue.best_routes(game, corp)
 
     def describe_state(self, game: Game) -> dict[str, Any]:
         return {"next_to_start": self.next_to_start(game), "order": list(game.state.extra["order"])}

@@ -18,7 +18,7 @@ from tresham.core.actions import Action, Choose, Par, RunRoutes, UseCompany
 from tresham.core.errors import RouteError
 from tresham.io.site_export import ImportFailure, SiteExport
 from tresham.io.site_import import SiteContext, site_city, started_on_site, translate_common
-from tresham.routes.simple import Run, run_from_connections
+from tresham.routes import Run, run_from_connections
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.rule_set import SITE
 
@@ -116,7 +116,7 @@ class Adapter1849:
                     f"revenue mismatch: {train} earns L.{run.revenue} here, "
                     f"the site recorded L.{recorded}"
                 )
-            ctx.revenue_checked += 1
+            ctx.runs_retraced += 1
             runs.append(run)
         return map_glue.runs_action(corp, runs)
 

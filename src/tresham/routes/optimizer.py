@@ -1,0 +1,303 @@
+"""The route optimizer: the revenue-maximising set of runs of a corporation, one per train (a
+train may stay idle), no two sharing track.
+
+It enumerates, for each train type, every legal run (stop-to-stop chains combined by
+depth-first search from the corporation's tokens, pruned by distance), then picks one run per
+train by branch and bound. Both stages have deterministic work caps (never a time limit), so a
+result depends only on the position; :attr:`RouteSolution.optimal` says the caps were not
+reached, and then the answer is proven optimal: every run was enumerated and every
+combination either searched or bounded below the best.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tresham.core.graph import track_graph
+from tresham.core.rules_protocols import TrackRules, TrainSpec
+from tresham.core.track import MapState
+from tresham.routes.network import Network, network_of, to_run
+from tresham.routes.runs import Run
+
+#: Default cap on candidate runs enumerated per train type.
+MAX_CANDIDATES = 60_000
+#: Default cap on combination-search steps.
+MAX_COMBINATION_STEPS = 400_000
+
+
+@dataclass
+class _Candidate:
+    revenue: int
+    mask: int
+    start: int
+    steps: tuple[tuple[int, bool], ...]  # (chain id, travelled a → b)
+
+
+def _enumerate(
+    network: Network,
+    corporation: str,
+    train: TrainSpec,
+    rules: TrackRules,
+    max_candidates: int,
+) -> tuple[list[_Candidate], bool]:
+    """Every legal run of ``train`` (up to ``max_candidates``), best revenue first, and
+    whether that is all of them."""
+    chains = network.chains
+    ccost: list[int | None] = [rules.segment_cost(train, c.gauges, c.edges) for c in chains]
+    scost = [rules.stop_cost(train, s) for s in network.stop_recs]
+    srev = [rules.stop_revenue(train, s) for s in network.stop_recs]
+    budget = train.distance
+    adj = [
+        [
+            (cid, v, fwd, ccost[cid], chains[cid].mask)
+            for cid, v, fwd in lst
+            if ccost[cid] is not None
+        ]
+        for lst in network.adj
+    ]
+    passable_ = network.passable
+    recs = network.stop_recs
+    found: dict[int, _Candidate | None] = {}
+
+    def record(stops: list[int], steps: list[tuple[int, bool]], start: int, mask: int) -> None:
+        if mask in found or len(found) >= max_candidates:
+            return
+        stop_list = [recs[i] for i in stops]
+        if rules.check_run(train, corporation, stop_list) is not None:
+            found[mask] = None
+            return
+        revenue = sum(srev[i] for i in stops) + rules.run_bonus(train, corporation, stop_list)
+        found[mask] = _Candidate(revenue, mask, start, tuple(steps))
+
+    def backward(
+        end: int,
+        t: int,
+        visited: int,
+        used: int,
+        cost: int,
+        fstops: list[int],
+        fsteps: list[tuple[int, bool]],
+        bstops: list[int],
+        bsteps: list[tuple[int, bool]],
+    ) -> None:
+        # The run is reversed(bstops) + fstops; it starts at the far end of the backward part.
+        if bsteps:
+            start = bstops[-1]
+            steps = [(c, not f) for c, f in reversed(bsteps)] + fsteps
+            record(bstops[::-1] + fstops, steps, start, used)
+        else:
+            record(fstops, fsteps, t, used)
+        if len(found) >= max_candidates or (bsteps and not passable_[end]):
+            return
+        first = fsteps[0][0]
+        for cid, v, fwd, cc, m in adj[end]:
+            if not bsteps and cid <= first:
+                continue
+            if visited >> v & 1 or used & m:
+                continue
+            nc = cost + cc + scost[v]  # type: ignore[operator]
+            if nc > budget:
+                continue
+            backward(
+                v,
+                t,
+                visited | 1 << v,
+                used | m,
+                nc,
+                fstops,
+                fsteps,
+                [*bstops, v],
+                [*bsteps, (cid, fwd)],
+            )
+
+    def forward(
+        end: int,
+        t: int,
+        visited: int,
+        used: int,
+        cost: int,
+        fstops: list[int],
+        fsteps: list[tuple[int, bool]],
+    ) -> None:
+        if fsteps:
+            backward(t, t, visited, used, cost, fstops, fsteps, [], [])
+        if len(found) >= max_candidates or (fsteps and not passable_[end]):
+            return
+        for cid, v, fwd, cc, m in adj[end]:
+            if visited >> v & 1 or used & m:
+                continue
+            nc = cost + cc + scost[v]  # type: ignore[operator]
+            if nc > budget:
+                continue
+            forward(v, t, visited | 1 << v, used | m, nc, [*fstops, v], [*fsteps, (cid, fwd)])
+
+    for t, has_token in enumerate(network.token):
+        if has_token and scost[t] <= budget:
+            forward(t, t, 1 << t, 0, scost[t], [t], [])
+    cands = [c for c in found.values() if c is not None and c.revenue > 0]
+    cands.sort(key=lambda c: -c.revenue)
+    return cands, len(found) < max_candidates
+
+
+class _Packer:
+    """Picks one candidate (or none) per train, no two sharing a track bit, maximising the
+    total: depth-first branch and bound over the trains in order. Each train kind keeps, for
+    every track bit, the set of its candidates using that bit (an int used as a bitset over
+    candidates sorted by revenue, best first), so the candidates still compatible with the
+    track already taken are found by a few set operations, and the lowest compatible one of
+    every later train gives the bound."""
+
+    def __init__(
+        self, lists: list[list[_Candidate]], kinds: list[tuple[str, int]], max_steps: int
+    ) -> None:
+        self.lists = lists
+        self.kinds = kinds
+        self.max_steps = max_steps
+        self.n = len(lists)
+        self.revenue = [[c.revenue for c in cands] for cands in lists]
+        self.full = [(1 << len(cands)) - 1 for cands in lists]
+        self.bits: list[list[list[int]]] = [[_bits(c.mask) for c in cands] for cands in lists]
+        by_kind: dict[tuple[str, int], dict[int, int]] = {}
+        self.users: list[dict[int, int]] = []
+        for level, kind in enumerate(kinds):
+            if kind not in by_kind:
+                index: dict[int, int] = {}
+                for j, bits in enumerate(self.bits[level]):
+                    for b in bits:
+                        index[b] = index.get(b, 0) | 1 << j
+                by_kind[kind] = index
+            self.users.append(by_kind[kind])
+        self.best_total = 0
+        self.best_sel = [-1] * self.n
+        self.sel = [-1] * self.n
+        self.steps = 0
+
+    def _allowed(self, level: int, used: list[int]) -> int:
+        users = self.users[level]
+        blocked = 0
+        for b in used:
+            blocked |= users.get(b, 0)
+        return self.full[level] & ~blocked
+
+    def _best(self, level: int, allowed: int) -> int:
+        if not allowed:
+            return 0
+        return self.revenue[level][(allowed & -allowed).bit_length() - 1]
+
+    def search(self, i: int, used: list[int], total: int, min_j: int) -> None:
+        if total > self.best_total:
+            self.best_total = total
+            self.best_sel = self.sel[:i] + [-1] * (self.n - i)
+        if i == self.n or self.steps >= self.max_steps:
+            return
+        allowed = [self._allowed(k, used) for k in range(i, self.n)]
+        rest = sum(self._best(i + 1 + k, a) for k, a in enumerate(allowed[1:]))
+        mine = allowed[0] & ~((1 << min_j) - 1)
+        if total + self._best(i, mine) + rest <= self.best_total:
+            return
+        same_next = i + 1 < self.n and self.kinds[i + 1] == self.kinds[i]
+        revenue = self.revenue[i]
+        while mine:
+            low = mine & -mine
+            mine ^= low
+            j = low.bit_length() - 1
+            if total + revenue[j] + rest <= self.best_total:
+                break
+            self.steps += 1
+            if self.steps >= self.max_steps:
+                break
+            self.sel[i] = j
+            self.search(
+                i + 1, used + self.bits[i][j], total + revenue[j], j + 1 if same_next else 0
+            )
+        self.sel[i] = -1
+        # This train idles; identical trains after it idle too (they are interchangeable).
+        k = i + 1
+        if same_next:
+            while k < self.n and self.kinds[k] == self.kinds[i]:
+                k += 1
+        if k < self.n:
+            self.search(k, used, total, 0)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@dataclass(frozen=True)
+class RouteSolution:
+    """The optimizer's answer: the runs (in the order of the trains given; idle trains have
+    none), their total revenue, and whether the search completed (the answer is optimal)."""
+
+    runs: list[Run]
+    revenue: int
+    optimal: bool
+
+
+def best_runs(
+    state: MapState,
+    corporation: str,
+    trains: Sequence[TrainSpec],
+    rules: TrackRules,
+    *,
+    max_candidates: int = MAX_CANDIDATES,
+    max_steps: int = MAX_COMBINATION_STEPS,
+) -> list[Run]:
+    """The runs of :func:`solve`."""
+    return solve(
+        state, corporation, trains, rules, max_candidates=max_candidates, max_steps=max_steps
+    ).runs
+
+
+def solve(
+    state: MapState,
+    corporation: str,
+    trains: Sequence[TrainSpec],
+    rules: TrackRules,
+    *,
+    max_candidates: int = MAX_CANDIDATES,
+    max_steps: int = MAX_COMBINATION_STEPS,
+) -> RouteSolution:
+    """A best set of runs, at most one per train, no two sharing track; trains that cannot run
+    profitably get no run. Optimal unless a work cap was reached (``optimal`` says which)."""
+    if not trains:
+        return RouteSolution([], 0, True)
+    network = network_of(state, corporation)
+    graph = track_graph(state)
+    complete = True
+    per_kind: dict[tuple[str, int], list[_Candidate]] = {}
+    for t in trains:
+        k = (t.kind, t.distance)
+        if k not in per_kind:
+            per_kind[k], all_found = _enumerate(network, corporation, t, rules, max_candidates)
+            complete = complete and all_found
+    order = sorted(
+        range(len(trains)),
+        key=lambda i: (
+            -(per_kind[(trains[i].kind, trains[i].distance)][:1] or [_Candidate(0, 0, 0, ())])[
+                0
+            ].revenue,
+            trains[i].kind,
+            i,
+        ),
+    )
+    kinds = [(trains[i].kind, trains[i].distance) for i in order]
+    packer = _Packer([per_kind[k] for k in kinds], kinds, max_steps)
+    packer.search(0, [], 0, 0)
+    lists = packer.lists
+    best_total, best_sel, steps = packer.best_total, packer.best_sel, packer.steps
+    runs: dict[int, Run] = {}
+    for pos, j in enumerate(best_sel):
+        if j >= 0:
+            i = order[pos]
+            c = lists[pos][j]
+            runs[i] = to_run(graph, network, trains[i].id, c.start, c.steps, c.revenue)
+    return RouteSolution(
+        [runs[i] for i in sorted(runs)], best_total, complete and steps < max_steps
+    )

@@ -1,0 +1,157 @@
+"""Runs: what a run is, its legality and its revenue — the one implementation the engine, the
+optimizer and the import all use.
+
+Route rules (generic; titles add theirs through :class:`~tresham.core.rules_protocols.TrackRules`):
+
+- a run has at least two stops, at least one holding the corporation's token, and visits no
+  stop twice; every stop on the way is counted;
+- its track is continuous and used once; it does not pass through an offboard or a city full
+  of other corporations' tokens, and does not reverse at a junction;
+- its distance (sum of ``segment_cost`` over stop-to-stop segments and ``stop_cost`` over
+  stops) does not exceed the train's;
+- two runs of the corporation share no track: no path, and no hex border (as on 18xx.games,
+  which keys track on hex edges). They may share stops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tresham.core.errors import RouteError
+from tresham.core.graph import (
+    RULE_ROUTE_DISTANCE,
+    RULE_ROUTE_GAUGE,
+    RULE_ROUTE_TRACK,
+    PathKey,
+    RunTrace,
+    trace_run,
+)
+from tresham.core.rules_protocols import Stop, TrackRules, TrainSpec
+from tresham.core.track import MapState, NodeKey
+
+RULE_REVENUE = "Run: revenue"
+RULE_TRAIN = "Run: one run per train"
+
+
+@dataclass(frozen=True)
+class Run:
+    """One train's run: its stops ``(hex, node index)`` in order, the paths ``(hex, path
+    index on the hex's tile)`` it uses in travel order, and its revenue."""
+
+    train: str
+    stops: tuple[NodeKey, ...]
+    track: tuple[PathKey, ...]
+    revenue: int = 0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "train": self.train,
+            "stops": [list(s) for s in self.stops],
+            "track": [list(p) for p in self.track],
+            "revenue": self.revenue,
+        }
+
+
+def _distance(rules: TrackRules, train: TrainSpec, trace: RunTrace) -> int:
+    total = 0
+    for i, seg in enumerate(trace.segments):
+        cost = rules.segment_cost(train, seg.gauges, seg.edges)
+        if cost is None:
+            a, b = trace.stops[i], trace.stops[i + 1]
+            raise RouteError(
+                f"{train.id}: the track from {a.hex} to {b.hex} mixes "
+                f"{' and '.join(sorted(seg.gauges))} between stops (or is closed to this train)",
+                RULE_ROUTE_GAUGE,
+            )
+        total += cost
+    return total + sum(rules.stop_cost(train, s) for s in trace.stops)
+
+
+def run_revenue(
+    state: MapState,
+    corporation: str,
+    train: TrainSpec,
+    run: Run,
+    rules: TrackRules,
+) -> int:
+    """Revenue of a run: its stops' values to this train plus the title's bonus. The run's
+    legality is checked (see :func:`validate_run`) but not its claimed ``revenue``."""
+    trace = _check(state, corporation, train, run, rules)
+    return stops_revenue(rules, train, corporation, trace.stops)
+
+
+def stops_revenue(
+    rules: TrackRules, train: TrainSpec, corporation: str, stops: Sequence[Stop]
+) -> int:
+    """What `train` earns at these stops: their values plus the title's bonus."""
+    return sum(rules.stop_revenue(train, s) for s in stops) + rules.run_bonus(
+        train, corporation, stops
+    )
+
+
+def _check(
+    state: MapState, corporation: str, train: TrainSpec, run: Run, rules: TrackRules
+) -> RunTrace:
+    if run.train != train.id:
+        raise RouteError(f"run is for train {run.train}, not {train.id}", RULE_TRAIN)
+    trace = trace_run(state, corporation, run.stops, run.track)
+    distance = _distance(rules, train, trace)
+    if distance > train.distance:
+        raise RouteError(
+            f"{train.id}: the run's distance is {distance}, more than {train.distance}",
+            RULE_ROUTE_DISTANCE,
+        )
+    err = rules.check_run(train, corporation, trace.stops)
+    if err is not None:
+        raise err
+    return trace
+
+
+def validate_run(
+    state: MapState,
+    corporation: str,
+    train: TrainSpec,
+    run: Run,
+    rules: TrackRules,
+) -> int:
+    """Check one run (module rules plus the title's) and that its ``revenue`` is what the rules
+    give; raise :class:`RouteError` naming the rule. Returns the revenue."""
+    trace = _check(state, corporation, train, run, rules)
+    revenue = stops_revenue(rules, train, corporation, trace.stops)
+    if run.revenue != revenue:
+        raise RouteError(f"{train.id}: the run is worth {revenue}, not {run.revenue}", RULE_REVENUE)
+    return revenue
+
+
+def validate_runs(
+    state: MapState,
+    corporation: str,
+    trains: Sequence[TrainSpec],
+    runs: Sequence[Run],
+    rules: TrackRules,
+) -> int:
+    """Check a set of runs: each valid (:func:`validate_run`), at most one per train, no track
+    (path or hex border) shared between two runs. Returns the total revenue."""
+    by_id = {t.id: t for t in trains}
+    seen: set[str] = set()
+    used_paths: set[int] = set()
+    used_borders: set[int] = set()
+    total = 0
+    for run in runs:
+        train = by_id.get(run.train)
+        if train is None:
+            raise RouteError(f"{corporation} has no train {run.train}", RULE_TRAIN)
+        if run.train in seen:
+            raise RouteError(f"train {run.train} runs twice", RULE_TRAIN)
+        seen.add(run.train)
+        total += validate_run(state, corporation, train, run, rules)
+        trace = trace_run(state, corporation, run.stops, run.track)
+        if trace.path_ids & used_paths or trace.border_ids & used_borders:
+            raise RouteError(
+                f"train {run.train} uses track another run of {corporation} already uses",
+                RULE_ROUTE_TRACK,
+            )
+        used_paths |= trace.path_ids
+        used_borders |= trace.border_ids
+    return total

@@ -1,0 +1,67 @@
+"""The exact route optimizer against the exhaustive reference (``route_reference.py``) on
+generated 1849 boards, its optimality flag, and the `tresham routes` command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boards_1849 import CORPS, small_board
+from route_reference import best_total
+from tresham.cli import main
+from tresham.core.rules_protocols import TrainSpec
+from tresham.routes import solve, validate_runs
+from tresham.titles.t1849.track_rules import TrackRules1849
+
+TRAINS = {"4H": 4, "6H": 6, "8H": 8, "10H": 10, "R6H": 6}
+
+
+# 1849 §OR Run trains: the optimizer's total equals the exhaustive reference's, the runs it
+# returns are legal and conflict-free, and it says it is optimal
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    lays=st.integers(0, 40),
+    phase=st.sampled_from(["4H", "6H", "8H", "12H"]),
+    corp=st.sampled_from(CORPS),
+    kinds=st.lists(st.sampled_from(sorted(TRAINS)), min_size=1, max_size=3),
+)
+def test_optimizer_equals_exhaustive_reference(
+    seed: int, lays: int, phase: str, corp: str, kinds: list[str]
+) -> None:
+    s = small_board(seed, lays, phase, corp)
+    rules = TrackRules1849(phase=phase, sce_blocks_g13=False)
+    trains = [TrainSpec(f"{k}-{i}", k, TRAINS[k]) for i, k in enumerate(kinds)]
+    solution = solve(s.copy(), corp, trains, rules)
+    assert solution.optimal
+    assert validate_runs(s, corp, trains, solution.runs, rules) == solution.revenue
+    assert solution.revenue == best_total(s, corp, trains, rules)
+
+
+def test_a_reached_work_cap_is_not_called_optimal() -> None:
+    s = small_board(7, 12, "6H", "CTL")
+    rules = TrackRules1849(phase="6H", sce_blocks_g13=False)
+    trains = [TrainSpec("6H-0", "6H", 6), TrainSpec("6H-1", "6H", 6)]
+    full = solve(s.copy(), "CTL", trains, rules)
+    assert full.optimal and full.revenue > 0
+    capped = solve(s.copy(), "CTL", trains, rules, max_candidates=1)
+    assert not capped.optimal
+    assert capped.revenue < full.revenue
+    steps_capped = solve(s.copy(), "CTL", trains, rules, max_steps=1)
+    assert not steps_capped.optimal
+
+
+def test_routes_command(tmp_path: Path, capsys: object) -> None:
+    game = tmp_path / "game.json"
+    src = Path(__file__).parent / "data" / "18xx-games" / "1849" / "27939.json"
+    assert main(["import-18xx", str(src), "--out", str(game)]) == 0
+    capsys.readouterr()  # type: ignore[attr-defined]
+    assert main(["routes", str(game), "--corp", "SFA", "--at", "200", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])  # type: ignore[attr-defined]
+    assert set(out) == {"revenue", "runs", "optimal", "ms"}
+    assert out["optimal"] is True
+    assert out["revenue"] == sum(r["revenue"] for r in out["runs"]) > 0
+    assert main(["routes", str(game), "--corp", "XYZ"]) == 1
