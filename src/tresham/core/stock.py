@@ -49,13 +49,16 @@ def player_certs(game: Game, player: str) -> int:
     return count
 
 
-def update_president(game: Game, corp: str, previous: str | None) -> str | None:
+def update_president(
+    game: Game, corp: str, previous: str | None, *, hand_over_last: bool = False
+) -> str | None:
     """Re-decide the presidency after a transfer; exchange certificates on a change.
 
     The president changes only if another player now holds strictly more. Among equal
     largest holders, the first after the previous president in seat order wins. The new
     president hands over certificates worth the president's certificate (two 10%, or a
-    certificate of the same size where it holds one), which go to the old president."""
+    certificate of the same size where it holds one; with `hand_over_last`, a "last"
+    certificate of that size first), which go to the old president."""
     reg = game.state.shares
     names = [p.name for p in game.state.players]
     holdings = {n: reg.percent(n, corp) for n in names}
@@ -77,7 +80,7 @@ def update_president(game: Game, corp: str, previous: str | None) -> str | None:
         reg.president[corp] = new
         return new
     # exchange: the new president gives ordinary certificates worth the president's one
-    for c in _certs_worth(reg.held(new, corp), pres_cert.percent):
+    for c in _certs_worth(reg.held(new, corp), pres_cert.percent, prefer_last=hand_over_last):
         reg.move(c.cid, current)
     reg.move(pres_cert.cid, new)
     reg.president[corp] = new
@@ -85,10 +88,17 @@ def update_president(game: Game, corp: str, previous: str | None) -> str | None:
     return new
 
 
-def _certs_worth(certs: list[Certificate], percent: int) -> list[Certificate]:
+def _certs_worth(
+    certs: list[Certificate], percent: int, *, prefer_last: bool = False
+) -> list[Certificate]:
     """Choose ordinary certificates of `certs` adding up to `percent`: 10% certificates
-    first, else one certificate of that size."""
+    first, else one certificate of that size (with `prefer_last`: a "last" certificate of
+    that size before anything else)."""
     ordinary = sorted((c for c in certs if not c.president), key=lambda c: (c.last, c.cid))
+    if prefer_last:
+        lasts = [c for c in ordinary if c.last and c.percent == percent]
+        if lasts:
+            return lasts[:1]
     out: list[Certificate] = []
     total = 0
     for c in ordinary:

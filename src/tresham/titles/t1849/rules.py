@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import Action, BuyCompany, BuyShares, Choose, Par, PlaceToken, SellShares
 from tresham.core.bank import Bank
@@ -53,6 +53,11 @@ def _data() -> dict[str, Any]:
     text = resources.files("tresham.titles.t1849").joinpath("data/game.json").read_text()
     loaded: dict[str, Any] = json.loads(text)
     return loaded
+
+
+# The outgoing president's answers to the certificate-swap prompt (ruling R23; the site's words).
+SWAP_ONE_20: Final = "One 20% cert"
+SWAP_TWO_10: Final = "Two 10% certs"
 
 
 class Title1849(Title):
@@ -292,10 +297,38 @@ class Title1849(Title):
     def sell_shares(self, game: Game, player: str, action: SellShares) -> None:
         """Sell to the pool: the bank pays market value; the price drops a row per 10%
         (1849 §SR Buy/sell shares; site rule: down one row per 10% sold)."""
+        s = game.state
         sym = action.corporation
+        rnd = s.round
+        if isinstance(rnd, StockRound) and not rnd.sold_this_turn:
+            live = [c for c, corp in s.corps.items() if c in s.market and not corp.closed]
+            s.extra["turn_order"] = s.market.operating_order(live)
+            s.extra["moved_by_sales"] = []
+        before = s.market.position(sym)
         sell_to_pool(game, player, sym, action.percent, action.last)
         game.log(f"{player} sells {action.percent}% of {sym}")
         self.move_price(game, sym, "down", action.percent // 10)
+        if isinstance(rnd, StockRound) and sym in s.market and s.market.position(sym) != before:
+            moved: list[str] = s.extra["moved_by_sales"]
+            if sym not in moved:
+                moved.append(sym)
+            if len(moved) >= 2:
+                self._restack(game, moved, s.extra["turn_order"])
+
+    def _restack(self, game: Game, moved: list[str], turn_order: list[str]) -> None:
+        """Ruling R22 (rule details §3.8): once sales in one stock-round turn have moved two
+        or more corporations, every shared market cell is re-stacked: the corporations not
+        moved keep their order on top, the moved ones follow in the operating order of the
+        start of the turn."""
+        market = game.state.market
+        cells = {market.position(c) for c in game.state.corps if c in market}
+        for pos in cells:
+            stack = market.stack(pos)
+            if len(stack) < 2:
+                continue
+            keep = [c for c in stack if c not in moved]
+            sold = sorted((c for c in stack if c in moved), key=turn_order.index)
+            market.set_stack(pos, keep + sold)
 
     def buy_options(self, game: Game, player: str, sold: list[str]) -> list[BuyShares]:
         """One certificate from the treasury or the pool, at the market price; within the
@@ -335,7 +368,25 @@ class Title1849(Title):
         game.transfer(player, payee, price)
         s.shares.move(cert.cid, player)
         game.log(f"{player} buys {cert.percent}% of {sym} from the {action.source} for L.{price}")
-        update_president(game, sym, s.shares.president[sym])
+        old = s.shares.president[sym]
+        new = update_president(game, sym, old, hand_over_last=True)
+        if (
+            old is not None
+            and new is not None
+            and new != old
+            and self._swap_possible(game, sym, old, new)
+        ):
+            s.extra["swap_corp"] = sym
+            s.pending.append(("swap", old))
+
+    def _swap_possible(self, game: Game, sym: str, old: str, new: str) -> bool:
+        """Ruling R23 (rule details §3.7): a new president holding the 20% last certificate
+        hands it over for the president's certificate; if they hold 40% or more, the
+        outgoing president chooses between it and two 10% certificates."""
+        reg = game.state.shares
+        got_last = any(c.last for c in reg.held(old, sym))
+        tens = [c for c in reg.held(new, sym) if not c.president and not c.last]
+        return got_last and reg.percent(new, sym) >= 40 and len(tens) >= 2
 
     def next_to_start(self, game: Game) -> str | None:
         """The next corporation in the order that has not started (1849 §SR: "You never
@@ -428,15 +479,17 @@ class Title1849(Title):
 
     def _check_afg(self, game: Game) -> None:
         """AFG waits while all five of its cities are full, and returns last in the order
-        (1849 §SR Starting a corporation)."""
+        (1849 §SR Starting a corporation): as soon as they are full it moves to the end of
+        the order, whether or not it was next to start (rule details §5.5)."""
         s = game.state
         if "AFG" not in s.corps or s.corps["AFG"].parred:
             return
         if any(map_glue.home_slot_free(s.map, h) for h in AFG_HOMES):
             return
-        if self.next_to_start(game) == "AFG":
-            s.extra["order"].remove("AFG")
-            s.extra["order"].append("AFG")
+        order = s.extra["order"]
+        if order[-1] != "AFG":
+            order.remove("AFG")
+            order.append("AFG")
             game.log("AFG has no free home city and waits, last in the order")
 
     def end_of_stock_round(self, game: Game) -> None:
@@ -629,6 +682,8 @@ class Title1849(Title):
             return [Par(entity, sym, p, h) for p in self.par_prices(game) for h in homes]
         if kind == "loan":
             return [Choose(entity, "loan"), Choose(entity, "leave")]
+        if kind == "swap":
+            return [Choose(entity, SWAP_ONE_20), Choose(entity, SWAP_TWO_10)]
         return prompt_actions(game, kind, entity)
 
     def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
@@ -640,6 +695,19 @@ class Title1849(Title):
             self._start_corporation(
                 game, entity, action.corporation, action.price, action.home, pay=False
             )
+            return
+        if kind == "swap":
+            assert isinstance(action, Choose)
+            sym = s.extra.pop("swap_corp")
+            if action.choice == SWAP_TWO_10:
+                new = s.shares.president[sym]
+                assert new is not None
+                last = next(c for c in s.shares.held(entity, sym) if c.last)
+                tens = [c for c in s.shares.held(new, sym) if not c.president and not c.last]
+                s.shares.move(last.cid, new)
+                for c in tens[:2]:
+                    s.shares.move(c.cid, entity)
+                game.log(f"{entity} takes two 10% certificates of {sym} instead of the 20%")
             return
         if kind == "loan":
             assert isinstance(action, Choose)

@@ -21,6 +21,7 @@ from tresham.io.site_import import SiteContext, site_city, started_on_site, tran
 from tresham.routes import Run, run_from_connections
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.rule_set import SITE
+from tresham.titles.t1849.rules import SWAP_ONE_20, SWAP_TWO_10
 
 # The site's optional rules that tresham has, and the option each sets.
 SITE_OPTIONS: Final = {"delay_ift": "delay_ift", "reduced_4p_corps": "reduced_4p_corps"}
@@ -72,6 +73,8 @@ class Adapter1849:
             return []
         if choice in LOAN_CHOICES:
             return [Choose(entity, LOAN_CHOICES[choice])]
+        if choice in (SWAP_ONE_20, SWAP_TWO_10):
+            return [Choose(entity, choice)]
         raise ImportFailure(f"field choice: tresham cannot translate {choice!r}")
 
     def _claim_hex(

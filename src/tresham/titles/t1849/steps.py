@@ -301,25 +301,29 @@ class TrainStep(Step):
                 pres = s.shares.president[corp]
                 assert pres is not None
                 out.append(BuyTrain(corp, cheap[0], cheap[1]))
-                if c.cash + game.player(pres).cash < cheap[1]:
+                shortfall = cheap[1] - c.cash - game.player(pres).cash
+                if shortfall > 0:
                     out = [a for a in out if not (isinstance(a, BuyTrain) and a.train == cheap[0])]
-                    out.extend(self._sales(game, corp, pres))
-                    if not out or self._cannot_raise(game, corp, pres, cheap[1]):
+                    out.extend(self._sales(game, corp, pres, shortfall))
+                    if not out or self._cannot_raise(game, corp, pres, shortfall):
                         out.append(Bankrupt(corp))
             return out
         if out:
             out.append(Pass(corp))
         return out
 
-    def _sales(self, game: Game, corp: str, pres: str) -> list[Action]:
+    def _sales(self, game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
         """Emergency sales by the president: corporations that have operated, the pool
-        within 50%, never giving up this corporation's presidency."""
-        out: list[Action] = []
+        within 50%, never giving up this corporation's presidency, and never more than
+        needed: a bundle only if the next smaller one would not cover the shortfall (rule
+        details §5.10)."""
+        out: list[SellShares] = []
         s = game.state
         for sym, oc in s.corps.items():
             if oc.closed or oc.operated == 0 or not s.shares.percent(pres, sym):
                 continue
-            for pct, last in sellable_bundles(game, pres, sym, POOL_CAP):
+            bundles = []
+            for pct, last in sorted(sellable_bundles(game, pres, sym, POOL_CAP)):
                 if sym == corp:
                     after = s.shares.percent(pres, sym) - pct
                     others = max(
@@ -328,19 +332,29 @@ class TrainStep(Step):
                     )
                     if after < others or after < 20:
                         continue
+                bundles.append((pct, last))
+            for pct, last in bundles:
+                smaller = [bundle_price(game, sym, q) for q, _ in bundles if q < pct]
+                if smaller and max(smaller) >= shortfall:
+                    break
                 out.append(SellShares(corp, sym, pct, last))
         return out
 
-    def _cannot_raise(self, game: Game, corp: str, pres: str, price: int) -> bool:
-        s = game.state
-        total = s.corps[corp].cash + game.player(pres).cash
-        best: dict[str, int] = {}
-        for a in self._sales(game, corp, pres):
-            assert isinstance(a, SellShares)
-            best[a.corporation] = max(
-                best.get(a.corporation, 0), bundle_price(game, a.corporation, a.percent)
-            )
-        return total + sum(best.values()) < price
+    def _largest_sales(self, game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
+        """The most the president may sell in each corporation, in operating order."""
+        best: dict[str, SellShares] = {}
+        for a in self._sales(game, corp, pres, shortfall):
+            if a.corporation not in best or a.percent > best[a.corporation].percent:
+                best[a.corporation] = a
+        return [best[sym] for sym in game.state.market.operating_order(best)]
+
+    def _cannot_raise(self, game: Game, corp: str, pres: str, shortfall: int) -> bool:
+        """Whether even every legal sale leaves the president short (bankruptcy allowed)."""
+        raised = sum(
+            bundle_price(game, a.corporation, a.percent)
+            for a in self._largest_sales(game, corp, pres, shortfall)
+        )
+        return raised < shortfall
 
     def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         s = game.state
@@ -363,8 +377,15 @@ class TrainStep(Step):
         if isinstance(action, Pass):
             return True
         if isinstance(action, Bankrupt):
+            # §Trouble "Still short: it all goes to the treasury": the president's largest
+            # legal sale in each corporation, then all the president's cash
             pres = s.shares.president[corp]
             assert pres is not None
+            cheap = self.cheapest(game)
+            assert cheap is not None
+            shortfall = cheap[1] - s.corps[corp].cash - game.player(pres).cash
+            for sale in self._largest_sales(game, corp, pres, shortfall):
+                self._emergency_sale(game, pres, sale)
             game.transfer(pres, corp, game.player(pres).cash)
             title.close_corporation(game, corp)
             self._after_failure(game, pres)
@@ -372,9 +393,7 @@ class TrainStep(Step):
         if isinstance(action, SellShares):
             pres = s.shares.president[corp]
             assert pres is not None
-            sell_to_pool(game, pres, action.corporation, action.percent, action.last)
-            game.log(f"{pres} sells {action.percent}% of {action.corporation} (emergency)")
-            title.move_price(game, action.corporation, "down", action.percent // 10)
+            self._emergency_sale(game, pres, action)
             return False
         assert isinstance(action, BuyTrain)
         train = s.depot.trains[action.train]
@@ -399,6 +418,11 @@ class TrainStep(Step):
             game.log("RSA closes: its corporation bought a train")
         title.on_train_bought(game, train.kind)
         return False
+
+    def _emergency_sale(self, game: Game, pres: str, sale: SellShares) -> None:
+        sell_to_pool(game, pres, sale.corporation, sale.percent, sale.last)
+        game.log(f"{pres} sells {sale.percent}% of {sale.corporation} (emergency)")
+        _title(game).move_price(game, sale.corporation, "down", sale.percent // 10)
 
     def _after_failure(self, game: Game, pres: str) -> None:
         """A president left with no stock quits or takes a L.500 loan (1849 §Trouble)."""
