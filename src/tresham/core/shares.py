@@ -48,6 +48,14 @@ class ShareRegistry:
             self.holder[cid] = holder
         self.president[sym] = None
 
+    def copy(self) -> ShareRegistry:
+        """An independent copy (certificates are immutable and shared)."""
+        new = ShareRegistry()
+        new.certs = dict(self.certs)
+        new.holder = dict(self.holder)
+        new.president = dict(self.president)
+        return new
+
     def remove_corporation(self, sym: str) -> None:
         """Forget a corporation's certificates (closure)."""
         for cid in [c for c, cert in self.certs.items() if cert.corp == sym]:

@@ -12,7 +12,6 @@ Standard 18xx rules modelled here:
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING
 
 from tresham.core.errors import RuleError
@@ -162,7 +161,7 @@ def move_sale_certs(
 
 def sale_possible(game: Game, seller: str, corp: str, percent: int, last: bool) -> bool:
     """Whether the certificates of such a sale can be found (tried on a copy)."""
-    reg = copy.deepcopy(game.state.shares)
+    reg = game.state.shares.copy()
     try:
         move_sale_certs(reg, [p.name for p in game.state.players], seller, corp, percent, last)
     except RuleError:

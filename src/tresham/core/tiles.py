@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final, NamedTuple
@@ -237,6 +237,10 @@ class TileDef:
 
     def unique_rotations(self) -> tuple[int, ...]:
         """The rotations that give distinct track (e.g. 3 for a straight), smallest first."""
+        return self._unique_rotations
+
+    @cached_property
+    def _unique_rotations(self) -> tuple[int, ...]:
         seen: set[frozenset[tuple[frozenset[PathEnd], str]]] = set()
         out: list[int] = []
         for r in range(6):
