@@ -1,0 +1,129 @@
+"""Benchmark: the route optimizer's time and revenue per position (prints figures).
+
+Positions:
+- every ``run_routes`` position of the real 1849 games in ``../shared/reference/18xx-games/``
+  (and ``tests/data/18xx-games``), taken from the imported game just before the site's action;
+- synthetic late-game 1849 boards (``tests/boards_1849.busy_board``: 300 lays, six
+  corporations, up to three tokens each) with the largest legal train set (16H, 16H, R6H).
+
+For each: the optimizer's time (cold cache) and revenue, whether it proved optimality, and,
+where the exhaustive reference (``tests/route_reference.py``) finishes within its budget, the
+reference's time and the ratio. Targets (issue 4): real positions median < 50 ms and worst
+< 1 s; synthetic worst < 2 s.
+
+Run: .venv/bin/python benchmarks/routes.py [--synthetic N] [--reference-budget SECONDS]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+from boards_1849 import busy_board  # noqa: E402
+from route_reference import best_total  # noqa: E402
+from tresham.core.rules_protocols import TrackRules, TrainSpec  # noqa: E402
+from tresham.core.track import MapState  # noqa: E402
+from tresham.io.site_export import effective_actions  # noqa: E402
+from tresham.io.site_import import import_export  # noqa: E402
+from tresham.routes import solve  # noqa: E402
+from tresham.titles.t1849 import map_glue  # noqa: E402
+from tresham.titles.t1849.track_rules import TrackRules1849  # noqa: E402
+
+GAMES = [HERE.parents[1] / "shared/reference/18xx-games", HERE.parent / "tests/data/18xx-games"]
+
+Position = tuple[str, MapState, str, list[TrainSpec], TrackRules]
+
+
+def real_positions() -> list[Position]:
+    """(label, map, corporation, trains, rules) before every recorded run_routes."""
+    files: dict[str, Path] = {}
+    for root in reversed(GAMES):
+        for path in sorted(root.glob("1849/*.json")):
+            files[path.name] = path
+    out: list[Position] = []
+    for name, path in sorted(files.items()):
+        data = json.loads(path.read_text())
+        for action in effective_actions(data["actions"]):
+            if action["type"] != "run_routes":
+                continue
+            upto = dict(data, actions=[a for a in data["actions"] if a["id"] < action["id"]])
+            game = import_export(upto).game
+            corp = str(action["entity"])
+            out.append(
+                (
+                    f"{name}#{action['id']} {corp}",
+                    game.state.map.copy(),
+                    corp,
+                    map_glue.corp_trains(game, corp),
+                    map_glue.rules_for(game, corp),
+                )
+            )
+    return out
+
+
+def synthetic_positions(boards: int) -> list[Position]:
+    rules = TrackRules1849(phase="16H")
+    trains = [
+        TrainSpec("16H-0", "16H", 16),
+        TrainSpec("16H-1", "16H", 16),
+        TrainSpec("R6H-0", "R6H", 6),
+    ]
+    out: list[Position] = []
+    for seed in range(boards):
+        board = busy_board(seed)
+        for corp in ("ATA", "CTL", "IFT", "RCS", "SFA", "AFG"):
+            out.append((f"busy#{seed} {corp}", board, corp, trains, rules))
+    return out
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    start = time.perf_counter()
+    value = fn()
+    return value, time.perf_counter() - start
+
+
+def run(label: str, positions: list[Position], budget: float) -> None:
+    times: list[float] = []
+    print(f"== {label}: {len(positions)} positions")
+    reference_on = True
+    for name, state, corp, trains, rules in positions:
+        solution, t = timed(lambda s=state, c=corp, tr=trains, r=rules: solve(s.copy(), c, tr, r))
+        times.append(t)
+        line = (
+            f"{name}: revenue {solution.revenue}, {1000 * t:.1f} ms, "
+            f"{'optimal' if solution.optimal else 'NOT PROVEN'}"
+        )
+        if reference_on:
+            ref, rt = timed(lambda s=state, c=corp, tr=trains, r=rules: best_total(s, c, tr, r))
+            agree = "agrees" if ref == solution.revenue else f"DIFFERS ({ref})"
+            line += f"; reference {1000 * rt:.0f} ms ({agree}), ratio {rt / max(t, 1e-9):.0f}x"
+            if rt > budget:
+                reference_on = False  # later positions are as large: skip the reference
+                line += " [reference over budget: skipped from here on]"
+        print(line)
+    print(
+        f"-- {label}: median {1000 * statistics.median(times):.1f} ms, "
+        f"worst {1000 * max(times):.1f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--synthetic", type=int, default=2, help="busy boards (6 positions each)")
+    parser.add_argument("--reference-budget", type=float, default=20.0)
+    args = parser.parse_args()
+    run("real 1849 positions", real_positions(), args.reference_budget)
+    run("synthetic late-game 1849 boards", synthetic_positions(args.synthetic), 0.0)
+
+
+if __name__ == "__main__":
+    main()
