@@ -217,11 +217,13 @@ class Dividend(Action):
 
 @dataclass(frozen=True)
 class BuyTrain(Action):
-    """Buy a train from the depot, the pool, or another corporation (`price`)."""
+    """Buy a train from the depot, the pool, or another corporation (`price`), as one of
+    its type's variants if the title has them (`variant`; None: the type itself)."""
 
     type: ClassVar[str] = "buy_train"
     train: str
     price: int
+    variant: str | None = None
 
 
 @dataclass(frozen=True)

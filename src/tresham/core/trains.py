@@ -10,10 +10,21 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
+class TrainVariant:
+    """Another way to buy a train of a type (e.g. 1854's local "2+" for a major "2"): its
+    own name, size and price."""
+
+    name: str
+    distance: int
+    price: int
+
+
+@dataclass(frozen=True)
 class TrainType:
     """A train type: its name, size (stops or hexes, as the title counts), price, what
-    phase rusts it, events on its first purchase, and the phase from which it is offered
-    out of turn (e.g. 1849's R6H)."""
+    train's first purchase rusts it (rusting and obsolescence alike: the trains leave the
+    game), events on its first purchase, the phase from which it is offered out of turn
+    (e.g. 1849's R6H), and the variants it may be bought as instead."""
 
     name: str
     distance: int
@@ -22,11 +33,23 @@ class TrainType:
     rusts_on: str | None = None
     events: tuple[str, ...] = ()
     available_on: str | None = None
+    variants: tuple[TrainVariant, ...] = ()
+
+    def variant(self, name: str | None) -> TrainVariant:
+        """The variant called `name` (None or the type's own name: the type itself)."""
+        if name is None or name == self.name:
+            return TrainVariant(self.name, self.distance, self.price)
+        for v in self.variants:
+            if v.name == name:
+                return v
+        raise KeyError(f"train {self.name} has no variant {name!r}")
 
 
 @dataclass(frozen=True)
 class Phase:
-    """A phase: started by the first purchase of train type `on` (None: the first phase)."""
+    """A phase: started by the first purchase of train type `on` (None: the first phase).
+    `train_limit` applies to every corporation kind not named in `kind_limits` (e.g. 1854's
+    local railways have their own limit)."""
 
     name: str
     on: str | None
@@ -34,17 +57,24 @@ class Phase:
     tiles: tuple[str, ...]
     operating_rounds: int
     status: tuple[str, ...] = ()
+    kind_limits: tuple[tuple[str, int], ...] = ()
+
+    def limit(self, kind: str) -> int:
+        """The train limit of a corporation of `kind` in this phase."""
+        return dict(self.kind_limits).get(kind, self.train_limit)
 
 
 @dataclass
 class Train:
     """A physical train: id `<type>-<n>`; owner None while in the depot, "pool" when
-    discarded, else the owning corporation's symbol."""
+    discarded, else the owning corporation's symbol; `variant` the variant it was bought as
+    (None: the type itself)."""
 
     tid: str
     kind: str
     owner: str | None = None
     operated: bool = False
+    variant: str | None = None
 
 
 @dataclass

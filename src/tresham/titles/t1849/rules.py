@@ -631,9 +631,9 @@ class Title1849(Title):
             game.log(f"{t.tid} rusts")
         for event in s.depot.types[kind].events:
             self.fire_event(game, event)
-        limit = self.phases[s.phase_index].train_limit
+        phase = self.phases[s.phase_index]
         for sym in s.market.operating_order([c for c in s.corps if s.corps[c].floated]):
-            if len(s.corps[sym].trains) > limit:
+            if len(s.corps[sym].trains) > phase.limit(s.corps[sym].kind):
                 s.pending.append(("discard", sym))
 
     def fire_event(self, game: Game, event: str) -> None:

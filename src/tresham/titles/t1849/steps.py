@@ -255,7 +255,7 @@ class TrainStep(Step):
     rule = f"{OR} Buy trains"
 
     def _room(self, game: Game, corp: str) -> bool:
-        limit = game.phase.train_limit
+        limit = game.phase.limit(game.state.corps[corp].kind)
         return len(game.state.corps[corp].trains) < limit
 
     def must_buy(self, game: Game, corp: str) -> bool:
@@ -490,7 +490,7 @@ def prompt_process(game: Game, kind: str, entity: str, action: Action) -> None:
     s.corps[entity].trains.remove(action.train)
     s.depot.trains[action.train].owner = "pool"
     game.log(f"{entity} discards {action.train}")
-    if len(s.corps[entity].trains) > game.phase.train_limit:
+    if len(s.corps[entity].trains) > game.phase.limit(s.corps[entity].kind):
         s.pending.insert(0, ("discard", entity))
 
 
