@@ -1,8 +1,8 @@
 """Benchmark: the route optimizer's time and revenue per position (prints figures).
 
 Positions:
-- every ``run_routes`` position of the real 1849 games in ``../shared/reference/18xx-games/``
-  (and ``tests/data/18xx-games``), taken from the imported game just before the site's action;
+- every ``run_routes`` position of the real 1849 games in ``../shared/reference/18xx-games/``,
+  taken from the imported game just before the site's action;
 - synthetic late-game 1849 boards (``tests/boards_1849.busy_board``: 300 lays, six
   corporations, up to three tokens each) with the largest legal train set (16H, 16H, R6H).
 
@@ -38,19 +38,16 @@ from tresham.routes import solve  # noqa: E402
 from tresham.titles.t1849 import map_glue  # noqa: E402
 from tresham.titles.t1849.track_rules import TrackRules1849  # noqa: E402
 
-GAMES = [HERE.parents[1] / "shared/reference/18xx-games", HERE.parent / "tests/data/18xx-games"]
+GAMES = HERE.parents[1] / "shared/reference/18xx-games"
 
 Position = tuple[str, MapState, str, list[TrainSpec], TrackRules]
 
 
 def real_positions() -> list[Position]:
     """(label, map, corporation, trains, rules) before every recorded run_routes."""
-    files: dict[str, Path] = {}
-    for root in reversed(GAMES):
-        for path in sorted(root.glob("1849/*.json")):
-            files[path.name] = path
     out: list[Position] = []
-    for name, path in sorted(files.items()):
+    for path in sorted(GAMES.glob("1849/*.json")):
+        name = path.name
         data = json.loads(path.read_text())
         for action in effective_actions(data["actions"]):
             if action["type"] != "run_routes":
