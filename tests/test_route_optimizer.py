@@ -70,3 +70,23 @@ def test_routes_command(tmp_path: Path, capsys: object) -> None:
     assert out["optimal"] is True
     assert out["revenue"] == sum(r["revenue"] for r in out["runs"]) > 0
     assert main(["routes", str(game), "--corp", "XYZ"]) == 1
+
+
+POSITIONS = Path(__file__).resolve().parents[2] / "shared/reference/1889-routes/positions.json"
+
+
+@pytest.mark.skipif(not POSITIONS.exists(), reason="needs ../shared/reference/1889-routes")
+def test_routes_positions_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["routes", "--positions", str(POSITIONS), "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.strip().splitlines()]
+    assert len(lines) == 72
+    assert all(set(x) == {"id", "revenue", "expected", "ms", "optimal"} for x in lines[:-1])
+    assert all(x["revenue"] == x["expected"] and x["optimal"] for x in lines[:-1])
+    summary = lines[-1]
+    assert (summary["positions"], summary["equal"], summary["below"], summary["above"]) == (
+        71,
+        71,
+        0,
+        0,
+    )
+    assert set(summary) == {"positions", "equal", "below", "above", "ms_p50", "ms_max"}

@@ -22,8 +22,8 @@ from tresham.core.graph import (
     check_tile_lay,
     token_slots,
 )
-from tresham.core.rules_protocols import BasicTrackRules, Stop, TrainSpec
-from tresham.core.tiles import NodeDef, PathDef, PathEnd, TileDef, load_catalogue
+from tresham.core.rules_protocols import BasicTrackRules, TrainSpec
+from tresham.core.tiles import load_catalogue
 from tresham.core.track import MapState
 from tresham.routes import (
     Run,
@@ -34,6 +34,7 @@ from tresham.routes import (
     validate_run,
     validate_runs,
 )
+from tresham.routes.positions import load_positions
 from tresham.routes.runs import RULE_REVENUE, RULE_TRAIN
 from tresham.titles.t1849.track_rules import (
     PHASES,
@@ -440,82 +441,16 @@ def test_replay_real_game_runs() -> None:
 POSITIONS = SHARED / "reference/1889-routes/positions.json"
 
 
-def _dsl_tile(tile_id: str, color: str, dsl: str) -> TileDef:
-    """Parse the few tobymao DSL parts the 1889 positions use (facts, not code)."""
-    nodes: list[NodeDef] = []
-    paths: list[PathDef] = []
-    labels: list[str] = []
-    for part in filter(None, dsl.split(";")):
-        kind, _, rest = part.partition("=")
-        kv = dict(x.split(":", 1) for x in rest.split(",") if ":" in x)
-        if kind in ("city", "town", "offboard"):
-            revenue = kv.get("revenue", "0")
-            by_phase: tuple[tuple[str, int], ...] = ()
-            if "|" in revenue:
-                values = dict(v.split("_") for v in revenue.split("|"))
-                by_phase = tuple((k, int(v)) for k, v in values.items())
-                revenue = values["yellow"]
-            slots = int(kv.get("slots", 1)) if kind == "city" else 0
-            nodes.append(NodeDef(kind, int(revenue), slots, by_phase))
-        elif kind == "path":
-
-            def end(x: str) -> PathEnd:
-                return PathEnd(False, int(x[1:])) if x.startswith("_") else PathEnd(True, int(x))
-
-            paths.append(PathDef(end(kv["a"]), end(kv["b"])))
-        elif kind == "label":
-            labels.append(rest)
-    return TileDef(tile_id, color, tuple(nodes), tuple(paths), tuple(labels))
-
-
-def _from_1889(coord: str) -> str:
-    """1889's letter is the column: F9 is x=5, y=9, our J6."""
-    return f"{chr(ord('A') + int(coord[1:]))}{ord(coord[0]) - ord('A') + 1}"
-
-
-class Rules1889(BasicTrackRules):
-    """1889 (FORMAT.md): n-trains count stops; D is unlimited; offboards pay their diesel
-    value to a D, otherwise yellow until phase 5, brown from it."""
-
-    def stop_revenue(self, train: TrainSpec, stop: Stop) -> int:
-        values = dict(stop.info.revenue_by_phase)
-        if not values:
-            return stop.info.revenue
-        if train.kind == "D":
-            return values["diesel"]
-        return values["brown"] if self.phase in ("5", "6", "D") else values["yellow"]
-
-
 @pytest.mark.skipif(not POSITIONS.exists(), reason="needs ../shared (1889 positions)")
 def test_1889_positions_are_solved_optimally() -> None:
     """71 real 1889 positions whose optimum three independent solvers agree on."""
-    data = json.loads(POSITIONS.read_text("utf-8"))
-    hexes = {}
-    for coord, dsl in data["base_map"]["hexes"].items():
-        color = "red" if "offboard" in dsl else ("yellow" if "path" in dsl else "white")
-        t = _dsl_tile(_from_1889(coord), color, dsl)
-        hexes[t.id] = {"color": color, **t.to_dict()}
-    board = BoardDef.from_dict({"layout": "flat", "title": "1889", "hexes": hexes})
-    cat = {k: _dsl_tile(k, "green", v) for k, v in data["tile_defs"]["tiles"].items()}
-    for pos in data["positions"]:
-        s = MapState(board, cat, {k: 9 for k in cat})
-        for t in pos["tiles"]:
-            s.lay_tile(_from_1889(t["hex"]), t["tile"], t["rotation"], check=False)
-            assert s.exits(_from_1889(t["hex"])) == set(t["exits"])
-        for corp, coords in pos["tokens"].items():
-            for coord in coords:
-                s.place_token(corp, _from_1889(coord), 0)
-        rules = Rules1889(phase=pos["phase"])
-        trains = [
-            TrainSpec(f"{k}-{i}", k, 999 if k == "D" else int(k))
-            for i, k in enumerate(pos["trains"])
-        ]
-        solution = solve(s, pos["company"], trains, rules)
-        assert solution.optimal, pos["id"]
-        assert (
-            validate_runs(s, pos["company"], trains, solution.runs, rules)
-            == (pos["expected_revenue"])
-        ), pos["id"]
+    positions = load_positions(POSITIONS)
+    assert len(positions) == 71
+    for pos in positions:
+        solution = solve(pos.state, pos.company, pos.trains, pos.rules)
+        assert solution.optimal, pos.id
+        revenue = validate_runs(pos.state, pos.company, pos.trains, solution.runs, pos.rules)
+        assert revenue == solution.revenue == pos.expected, pos.id
 
 
 def test_best_runs_on_busy_boards_are_legal_and_optimal() -> None:

@@ -174,7 +174,13 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------------ routes
 def cmd_routes(args: argparse.Namespace) -> int:
-    """Solve the routes of one corporation in a saved position."""
+    """Solve the routes of one corporation in a saved position, or every position of a
+    positions file."""
+    if args.positions:
+        return _routes_positions(Path(args.positions), args.json)
+    if not args.save or not args.corp:
+        print("error: give a SAVE and --corp SYM, or --positions FILE", file=sys.stderr)
+        return 2
     try:
         game = load(Path(args.save), upto=args.at)
         if args.corp not in game.state.corps:
@@ -206,6 +212,56 @@ def cmd_routes(args: argparse.Namespace) -> int:
     proof = "optimal" if solution.optimal else "best found (work cap reached)"
     print(f"total L.{solution.revenue} ({proof}, {ms:.1f} ms)")
     return 0
+
+
+def _routes_positions(path: Path, as_json: bool) -> int:
+    """Solve every position of a positions file; exit 0 only if each revenue is the
+    expected one."""
+    import statistics
+
+    from tresham.routes import solve
+    from tresham.routes.positions import load_positions
+
+    try:
+        positions = load_positions(path)
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"error: {path}: {exc!r}", file=sys.stderr)
+        return 1
+    times: list[float] = []
+    counts = {"equal": 0, "below": 0, "above": 0}
+    for pos in positions:
+        start = time.perf_counter()
+        solution = solve(pos.state, pos.company, pos.trains, pos.rules)
+        ms = 1000 * (time.perf_counter() - start)
+        times.append(ms)
+        verdict = (
+            "equal"
+            if solution.revenue == pos.expected
+            else "below"
+            if solution.revenue < pos.expected
+            else "above"
+        )
+        counts[verdict] += 1
+        line = {
+            "id": pos.id,
+            "revenue": solution.revenue,
+            "expected": pos.expected,
+            "ms": round(ms, 2),
+            "optimal": solution.optimal,
+        }
+        print(
+            json.dumps(line)
+            if as_json
+            else f"{pos.id}: {solution.revenue} ({verdict}), {ms:.1f} ms"
+        )
+    summary = {
+        "positions": len(positions),
+        **counts,
+        "ms_p50": round(statistics.median(times), 2) if times else 0.0,
+        "ms_max": round(max(times), 2) if times else 0.0,
+    }
+    print(json.dumps(summary) if as_json else ", ".join(f"{k}: {v}" for k, v in summary.items()))
+    return 0 if counts["equal"] == len(positions) else 1
 
 
 # ------------------------------------------------------------------------ simulate
@@ -280,9 +336,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     imp.set_defaults(func=cmd_import)
 
-    routes = sub.add_parser("routes", help="the optimal runs of a corporation in a saved game")
-    routes.add_argument("save")
-    routes.add_argument("--corp", required=True, help="the corporation's symbol")
+    routes = sub.add_parser(
+        "routes", help="the optimal runs of a corporation in a saved game, or of position files"
+    )
+    routes.add_argument("save", nargs="?")
+    routes.add_argument("--corp", help="the corporation's symbol")
+    routes.add_argument("--positions", help="solve every position of a positions file")
     routes.add_argument("--at", type=int, help="after this many actions (default: all)")
     routes.add_argument("--json", action="store_true")
     routes.set_defaults(func=cmd_routes)
