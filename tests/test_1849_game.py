@@ -215,3 +215,14 @@ def test_clone_is_independent() -> None:
     c.apply(c.legal_actions()[0])
     assert c.state_hash() != g.state_hash()
     assert len(c.actions) == len(g.actions) + 1
+
+
+# Saves never replay to a different game: one made under other rules is refused
+def test_save_of_another_rules_version_is_refused() -> None:
+    g = started()
+    data = to_save(g)
+    assert data["rules_version"] == g.title.rules_version
+    legacy = {k: v for k, v in data.items() if k != "rules_version"}
+    assert from_save(legacy).state_hash() == g.state_hash()
+    with pytest.raises(RuleError, match="rules version 0"):
+        from_save({**data, "rules_version": 0})

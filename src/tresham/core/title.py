@@ -35,6 +35,9 @@ class Title:
     name = ""
     player_range = (2, 6)
     phases: list[Phase]
+    #: Bumped by every fix that changes the outcome of some action log; a save records it,
+    #: and a save made under another version is refused rather than replayed differently.
+    rules_version = 1
 
     # -------------------------------------------------------------- set-up & sequence
     def setup(self, game: Game) -> GameState:

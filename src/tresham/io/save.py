@@ -1,7 +1,10 @@
 """The save format: a versioned JSON action log.
 
-`{"format": "tresham-save", "version": 1, "title", "options", "seed", "players", "actions"}`.
-Loading replays the log through `Game.apply`, so every action is validated again.
+`{"format": "tresham-save", "version": 1, "title", "rules_version", "options", "seed", "players",
+"actions"}`. Loading replays the log through `Game.apply`, so every action is validated again.
+`rules_version` is the title's rules version the log was played under: a save of another
+version is refused with a clear error instead of being replayed to a different game (saves
+written before the field existed are replayed as they are).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ def to_save(game: Game) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "title": game.title.name,
+        "rules_version": game.title.rules_version,
         "options": game.options,
         "seed": game.seed,
         "players": game.player_names,
@@ -51,6 +55,13 @@ def from_save(data: Any, upto: int | None = None) -> Game:
     game = new_game(
         data["title"], list(data["players"]), int(data["seed"]), dict(data.get("options") or {})
     )
+    made_under = data.get("rules_version", game.title.rules_version)
+    if made_under != game.title.rules_version:
+        raise MalformedActionError(
+            f"this {data['title']} save was played under rules version {made_under}; this "
+            f"tresham plays version {game.title.rules_version}",
+            "save format",
+        )
     actions = data["actions"]
     if upto is not None:
         if not 0 <= upto <= len(actions):
