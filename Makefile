@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint unit clean
+.PHONY: run test lint unit clean bench-peers
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,18 @@ unit: $(STAMP)
 	$(BIN)/pytest -n 2
 
 test: lint unit
+
+# routes-18xx (PyPI, MIT) in a venv of its own, only for benchmarks/routes_peers.py.
+PEERS := .venv-peers
+PEERS_STAMP := $(PEERS)/.installed
+
+$(PEERS_STAMP):
+	$(PYTHON) -m venv $(PEERS)
+	$(PEERS)/bin/python -m pip install --quiet 'routes-18xx==0.9.2'
+	touch $(PEERS_STAMP)
+
+bench-peers: $(STAMP) $(PEERS_STAMP)
+	$(BIN)/python benchmarks/routes_peers.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info
