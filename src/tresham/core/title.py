@@ -51,6 +51,21 @@ class Title:
     # -------------------------------------------------------------- stock round hooks
     extra_buys_after_par = 0
     privates_count_toward_limit = True
+    #: A player who buys a share before selling anything may then sell (1883 §5.1 option 5).
+    sell_after_buy = False
+
+    def other_purchases(self, game: Game, player: str) -> list[Action]:
+        """Purchases other than shares that may be a turn's one buy (e.g. 1883's Political
+        Support cards and Government Concessions)."""
+        return []
+
+    def other_purchase(self, game: Game, player: str, action: Action) -> None:
+        """Apply one of `other_purchases`."""
+        raise NotImplementedError
+
+    def pass_problem(self, game: Game, player: str) -> RuleError | None:
+        """Why `player` may not end the turn now (e.g. 1883's SARSA holding rule), if so."""
+        return None
 
     def over_cert_limit(self, game: Game, player: str) -> bool:
         """Whether `player` holds more certificates than the limit (must sell)."""

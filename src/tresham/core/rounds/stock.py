@@ -1,6 +1,8 @@
 """The stock round: in turn, each player sells any shares, then buys one certificate or
-starts a corporation, or passes. It ends when every player passes in succession; the player
-after the last one to buy or sell gets the priority deal.
+starts a corporation (or makes one of the title's other purchases), or passes. Where the title
+allows it, a player who buys before selling anything may sell afterwards. The round ends when
+every player passes in succession; the player after the last one to buy or sell gets the
+priority deal.
 
 The title answers what may be sold, bought and started (`Title` stock hooks).
 """
@@ -31,6 +33,7 @@ class StockRound(Round):
         self.acted = False
         self.bought = False
         self.sold_this_turn: list[str] = []
+        self.sold_before_buy = False
         self.parred: str | None = None
         self.extra_buys = 0
         self.sold_by: dict[str, list[str]] = {p: [] for p in self.order}
@@ -45,7 +48,7 @@ class StockRound(Round):
         title = game.title
         out: list[Action] = []
         over_limit = title.over_cert_limit(game, player)
-        if not self.bought:
+        if self.may_sell(game):
             for corp in title.sellable_corps(game, player):
                 for pct, last in title.sell_bundles(game, player, corp):
                     out.append(SellShares(player, corp, pct, last))
@@ -63,12 +66,24 @@ class StockRound(Round):
         if not self.bought:
             out.extend(title.buy_options(game, player, self.sold_by[player]))
             out.extend(title.par_options(game, player))
+            out.extend(title.other_purchases(game, player))
         out.append(Pass(player))
         return out
+
+    def may_sell(self, game: Game) -> bool:
+        """Sales come before the turn's buy, or after it where the title allows selling after
+        a buy that no sale preceded."""
+        if not self.bought:
+            return True
+        return game.title.sell_after_buy and not self.sold_before_buy
 
     def validate(self, game: Game, action: Action) -> None:
         if action not in self.actions(game):
             raise RuleError(f"{action.describe()} is not legal now", self._rule_for(action))
+        if isinstance(action, Pass):
+            problem = game.title.pass_problem(game, action.entity)
+            if problem is not None:
+                raise problem
 
     def _rule_for(self, action: Action) -> str:
         return f"{self.rule} · " + {
@@ -82,6 +97,8 @@ class StockRound(Round):
         title = game.title
         if isinstance(action, SellShares):
             title.sell_shares(game, player, action)
+            if not self.bought:
+                self.sold_before_buy = True
             self.sold_by[player].append(action.corporation)
             if action.corporation not in self.sold_this_turn:
                 self.sold_this_turn.append(action.corporation)
@@ -98,7 +115,8 @@ class StockRound(Round):
                     self._end_turn(game)
                 return
             self.bought = True
-            self._end_turn(game)
+            if not self.may_sell(game):
+                self._end_turn(game)
             return
         if isinstance(action, Par):
             title.par(game, player, action)
@@ -110,7 +128,13 @@ class StockRound(Round):
             if not any(isinstance(a, BuyShares) for a in self.actions(game)):
                 self._end_turn(game)
             return
-        assert isinstance(action, Pass)
+        if not isinstance(action, Pass):  # one of the title's other purchases
+            title.other_purchase(game, player, action)
+            self.acted = True
+            self.bought = True
+            self.last_actor = player
+            self._end_turn(game)
+            return
         game.log(f"{player} passes" if not self.acted else f"{player} is done")
         if self.acted:
             self.passes = 0
@@ -126,6 +150,7 @@ class StockRound(Round):
         self.parred = None
         self.extra_buys = 0
         self.sold_this_turn = []
+        self.sold_before_buy = False
         self.index = (self.index + 1) % len(self.order)
         self._skip_inactive(game)
 
