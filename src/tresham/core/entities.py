@@ -36,7 +36,8 @@ class Corporation:
 
     `kind` names what rules apply (e.g. "major", "minor", "coop", "bus"). Tokens: `tokens`
     is how many station tokens it owns in all; `placed` holds (hex, city) of those on the map.
-    `operated` counts its completed operating turns (its operating history).
+    `operated` counts its completed operating turns (its operating history). `par_price` is
+    the price it was started at (where a title sells initial-offering shares at par).
     """
 
     sym: str
@@ -49,6 +50,7 @@ class Corporation:
     placed: list[tuple[str, int]] = field(default_factory=list)
     trains: list[str] = field(default_factory=list)
     parred: bool = False
+    par_price: int = 0
     floated: bool = False
     operated: int = 0
     closed: bool = False

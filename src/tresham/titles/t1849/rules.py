@@ -452,6 +452,7 @@ class Title1849(Title):
         s.shares.move(pres.cid, player)
         s.shares.president[sym] = player
         corp.parred = True
+        corp.par_price = price
         corp.floated = True
         if home is not None:
             corp.home = home
