@@ -30,7 +30,7 @@ def cat() -> dict[str, TileDef]:
 
 
 def test_catalogue_has_every_1849_manifest_tile(cat: dict[str, TileDef]) -> None:
-    assert len(cat) == 131
+    assert len(cat) == 160
     for tile_id in load_manifest("18xx.games"):
         assert tile_id in cat, tile_id
 

@@ -1,0 +1,1 @@
+"""tresham.titles.t1883"""
