@@ -70,6 +70,10 @@ class StockRound(Round):
         out.append(Pass(player))
         return out
 
+    def _sales_left(self, game: Game) -> bool:
+        """Whether the player may still sell something this turn."""
+        return self.may_sell(game) and any(isinstance(a, SellShares) for a in self.actions(game))
+
     def may_sell(self, game: Game) -> bool:
         """Sales come before the turn's buy, or after it where the title allows selling after
         a buy that no sale preceded."""
@@ -115,7 +119,7 @@ class StockRound(Round):
                     self._end_turn(game)
                 return
             self.bought = True
-            if not self.may_sell(game):
+            if not self._sales_left(game):
                 self._end_turn(game)
             return
         if isinstance(action, Par):
@@ -125,7 +129,7 @@ class StockRound(Round):
             self.last_actor = player
             self.parred = action.corporation
             self.extra_buys = title.extra_buys_after_par
-            if not any(isinstance(a, BuyShares) for a in self.actions(game)):
+            if not any(isinstance(a, BuyShares | SellShares) for a in self.actions(game)):
                 self._end_turn(game)
             return
         if not isinstance(action, Pass):  # one of the title's other purchases

@@ -1,0 +1,526 @@
+"""1883 (Central Emilia): set-up, the private auction and the stock round.
+
+The spec is ``1883-rulebook.txt``; comments cite its paragraphs. The board, market and tables
+the rulebook leaves out are reconstructions (``docs/rulings/1883.md``, data in ``data/``);
+where the rulebook is silent the rulings there say what tresham decided.
+
+Not built yet (see the issue's note): the operating round and everything in it (events and
+Political Support plays, track and FS routes, 2GT, ports, concessions' fulfilment and
+deadlines, the CCFR's operation and capitalisation, SARSA's buses, the SEFTA merger). The
+title is therefore not yet offered by the registry.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Final
+
+from tresham.core.actions import Action, BuyShares, Par, SellShares
+from tresham.core.bank import Bank
+from tresham.core.board import BoardDef
+from tresham.core.entities import Company, Corporation, Player
+from tresham.core.errors import RuleError
+from tresham.core.market import Market, MarketState
+from tresham.core.rounds.auction import WaterfallAuction
+from tresham.core.rounds.stock import StockRound
+from tresham.core.shares import POOL, ShareRegistry, treasury
+from tresham.core.stock import (
+    bundle_price,
+    player_certs,
+    sell_to_pool,
+    sellable_bundles,
+    update_president,
+)
+from tresham.core.tiles import load_catalogue
+from tresham.core.title import Title
+from tresham.core.track import MapState
+from tresham.core.trains import Depot, Phase, TrainType
+from tresham.titles.t1883.actions import BuyConcession, BuySupport
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game, GameState
+    from tresham.core.rounds.base import Round
+
+PACKAGE: Final = "tresham.titles.t1883"
+RULES: Final = "1883"
+POOL_CAP: Final = 50
+HOLDING_CAP: Final = 60
+BID_FREE_AT: Final = 0
+#: Corporations that cannot be started in a stock round: the co-operative (8.1) and SEFTA,
+#: which only a merger forms (5.3.5).
+NOT_STARTABLE: Final = ("cooperative", "merger")
+#: What a player receives with a private in the auction (3.1): a 10% share of a corporation.
+SHARE_WITH_PRIVATE: Final = "share"
+
+
+def _data() -> dict[str, Any]:
+    text = resources.files(PACKAGE).joinpath("data/game.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+class Title1883(Title):
+    """1883: Building Railroads in Northern Italy."""
+
+    name = "1883"
+    player_range = (2, 4)
+    rules_version = 1
+    sell_after_buy = True
+    privates_count_toward_limit = True
+
+    def __init__(self) -> None:
+        self.data = _data()
+        self.phases = [
+            Phase(p["name"], p["on"], p["train_limit"], tuple(p["tiles"]), p["operating_rounds"])
+            for p in self.data["phases"]
+        ]
+        self.phase_facts = {p["name"]: p for p in self.data["phases"]}
+        self.market_def = Market.load(PACKAGE, "data/market.json")
+        self.board = BoardDef.from_package(PACKAGE)
+
+    # ================================================================ set-up
+    def setup(self, game: Game) -> GameState:
+        """Bank L.11,000 less the players' money (2.2.1); each player also starts with a 10%
+        CCFR Co-operative share and one Political Support card (2.2.1, 8.1.1); the CCFR's
+        token stands on its nominal L.100 (8.1.1); the other corporations wait in their
+        initial offerings (2.3 b); the privates go to auction (3.2)."""
+        from tresham.core.game import GameState
+
+        d = self.data
+        n = len(game.player_names)
+        bank = Bank(d["bank"])
+        players = [Player(name) for name in game.player_names]
+        for p in players:
+            bank.pay_out(d["starting_cash"][str(n)])
+            p.cash = d["starting_cash"][str(n)]
+        shares = ShareRegistry()
+        corps: dict[str, Corporation] = {}
+        for c in d["corporations"]:
+            if c["kind"] == "merger":
+                continue  # SEFTA enters play only through the merger (8.4)
+            corps[c["sym"]] = Corporation(
+                c["sym"],
+                c["name"],
+                kind=c["kind"],
+                tokens=len(c.get("token_costs", ())),
+                home=c["homes"][0],
+            )
+            shares.add_corporation(c["sym"], c["shares"], False, treasury(c["sym"]))
+        market = MarketState(self.market_def)
+        coop = next(sym for sym, c in corps.items() if c.kind == "cooperative")
+        for i, p in enumerate(players, start=1):
+            shares.move(f"{coop}_{i}", p.name)
+        market.place(coop, self.market_def.cells_with("ccfr_start")[0].pos)
+        corps[coop].parred = corps[coop].floated = True
+        corps[coop].par_price = next(
+            int(c["nominal_value"]) for c in d["corporations"] if c["sym"] == coop
+        )
+        companies = {
+            c["sym"]: Company(c["sym"], c["name"], c["value"], c["revenue"]) for c in d["companies"]
+        }
+        depot = Depot.build(
+            [
+                TrainType(t["name"], t["distance"], t["price"], t["count"], t["rusts_on"])
+                for t in d["trains"]
+            ]
+        )
+        map_state = MapState(
+            self.board, load_catalogue(), {k: int(v) for k, v in d["tiles"].items()}
+        )
+        for sym, homes in self._home_cities().items():
+            if sym in corps:
+                for coord, node in homes:
+                    map_state.reserve(sym, coord, node)
+        support = d["political_support"]
+        state = GameState(
+            players=players,
+            bank=bank,
+            corps=corps,
+            companies=companies,
+            shares=shares,
+            market=market,
+            depot=depot,
+            map=map_state,
+            rng=game.new_rng(),
+            phases_reached=[self.phases[0].name],
+        )
+        state.extra = {
+            "support": {p.name: support["start_per_player"] for p in players},
+            "support_supply": support["cards"] - support["start_per_player"] * n,
+            "concessions": {
+                str(c["number"]): {"owner": None, "removed": False, "due": None}
+                for c in d["concessions"]
+            },
+            "concession_bought": [],
+            "started_in_sr": {},
+            "coop": coop,
+            "coop_president": None,
+        }
+        return state
+
+    def _home_cities(self) -> dict[str, list[tuple[str, int]]]:
+        """Every corporation's home cities (two for FSF, SEFTA, the CCFR and SARSA)."""
+        two: dict[str, list[list[Any]]] = self.board.extra.get("home_cities", {})
+        out = {sym: [(h[0], int(h[1]))] for sym, h in self.board.homes.items()}
+        for sym, homes in two.items():
+            out[sym] = [(h[0], int(h[1])) for h in homes]
+        return out
+
+    # ================================================================ sequence
+    def next_round(self, game: Game) -> Round:
+        """Phase 1: the private auction; then stock rounds (4.0). Operating rounds are not
+        built yet."""
+        s = game.state
+        rnd = s.round
+        if rnd is None:
+            return WaterfallAuction(game, list(s.companies), f"{RULES} §3.2")
+        if isinstance(rnd, WaterfallAuction):
+            s.priority = s.players.index(game.player(rnd.order[rnd.pointer]))
+            return self._new_stock_round(game)
+        assert isinstance(rnd, StockRound)
+        s.priority = rnd.next_priority(game)
+        self.end_of_stock_round(game)
+        raise RuleError("1883's operating rounds are not built yet", f"{RULES} §6.0")
+
+    def _new_stock_round(self, game: Game) -> StockRound:
+        s = game.state
+        s.stock_round_no += 1
+        s.extra["concession_bought"] = []
+        game.log(f"Stock round {s.stock_round_no}")
+        return StockRound(game, f"{RULES} §5")
+
+    def end_of_stock_round(self, game: Game) -> None:
+        """5.7.2: every corporation whose shares are all in players' hands moves up a row, in
+        stock price order; after the first SR, the CCFR's first president (8.1.2)."""
+        s = game.state
+        live = [c for c, corp in s.corps.items() if corp.floated and not corp.closed]
+        for sym in s.market.operating_order(live):
+            held = sum(pct for h, pct in s.shares.holders(sym).items() if h not in self._banks(sym))
+            if held == 100:
+                s.market.move(sym, "up")
+        if s.stock_round_no == 1:
+            self._first_coop_president(game)
+
+    @staticmethod
+    def _banks(sym: str) -> tuple[str, str]:
+        return (treasury(sym), POOL)
+
+    def _first_coop_president(self, game: Game) -> None:
+        """8.1.2: most railway presidencies; then most certificates (privates count); then
+        most money; then a die roll (the game's generator)."""
+        s = game.state
+        coop = s.extra["coop"]
+        holders = [p.name for p in s.players if s.shares.percent(p.name, coop)]
+        if not holders:
+            return
+
+        def key(name: str) -> tuple[int, int, int]:
+            presidencies = sum(
+                1
+                for sym, corp in s.corps.items()
+                if corp.kind == "railway" and s.shares.president.get(sym) == name
+            )
+            return (presidencies, player_certs(game, name), game.player(name).cash)
+
+        best = max(key(n) for n in holders)
+        tied = [n for n in holders if key(n) == best]
+        chosen = tied[0] if len(tied) == 1 else s.rng.permutation(tied)[0]
+        s.extra["coop_president"] = chosen
+        game.log(f"{chosen} is the first president of the {coop} Co-operative")
+
+    # ================================================================ auction hooks
+    def on_company_bought(self, game: Game, company: str, player: str) -> None:
+        """3.1: TMM brings a 10% FMV share, FCV a 10% FBV share; FSF brings the FSF
+        president's certificate, and its buyer sets the par price at once."""
+        facts = next(c for c in self.data["companies"] if c["sym"] == company)
+        s = game.state
+        if SHARE_WITH_PRIVATE in facts:
+            sym = facts[SHARE_WITH_PRIVATE]
+            cert = next(
+                c for c in s.shares.held(treasury(sym), sym) if not c.president and c.percent == 10
+            )
+            s.shares.move(cert.cid, player)
+            game.log(f"{player} receives a 10% share of {sym} with {company}")
+        if "president" in facts:
+            s.pending.append(("fsf_par", player))
+
+    def on_auction_all_passed(self, game: Game, rnd: WaterfallAuction) -> None:
+        """3.2.2: a full round of passes suspends the auction and the owned privates pay; the
+        TCB (P1), if unsold, comes back L.5 cheaper, and at L.0 the player with the priority
+        receives it free."""
+        self.pay_private_revenue(game)
+        cheapest: str = self.data["companies"][0]["sym"]
+        if rnd.unsold and rnd.unsold[0] == cheapest:
+            first = cheapest
+            rnd.discount[first] += 5
+            price = rnd.price(game, first)
+            game.log(f"{first} now costs L.{price}")
+            if price <= BID_FREE_AT:
+                taker = rnd.order[(rnd.pointer + 1) % len(rnd.order)]
+                game.log(f"{taker} receives {first} free")
+                rnd.give_free(game, first, taker)
+
+    def pay_private_revenue(self, game: Game) -> None:
+        """6.1 / 3.2.2: every owned private pays its revenue to its owner."""
+        for comp in game.state.companies.values():
+            if comp.owner is not None and not comp.closed and comp.revenue:
+                game.transfer("bank", comp.owner, comp.revenue)
+
+    # ================================================================ prompts
+    def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
+        if kind == "fsf_par":
+            sym = self._fsf()
+            return [Par(entity, sym, price) for price in self.par_prices(game)]
+        raise RuleError(f"unknown prompt {kind}", RULES)
+
+    def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
+        assert kind == "fsf_par" and isinstance(action, Par)
+        sym = action.corporation
+        self._start(game, entity, sym, action.price, paid_by="bank")
+        fsf = next(c for c in self.data["companies"] if "president" in c)
+        game.state.companies[fsf["sym"]].closed = True
+        game.log(f"{fsf['sym']} closes")
+
+    def _fsf(self) -> str:
+        sym: str = next(c["president"] for c in self.data["companies"] if "president" in c)
+        return sym
+
+    # ================================================================ stock round
+    def cert_limit(self, game: Game) -> int:
+        """5.4: by player count and whether SEFTA is in play."""
+        key = "7_corporations" if "SEFTA" in game.state.corps else "8_corporations"
+        active = sum(1 for p in game.state.players if not p.bankrupt)
+        limit: int = self.data["cert_limit"][key][str(active)]
+        return limit
+
+    def over_cert_limit(self, game: Game, player: str) -> bool:
+        return player_certs(game, player) > self.cert_limit(game)
+
+    def _tradeable(self, corp: Corporation) -> bool:
+        """Shares of the co-operative are neither bought nor sold before capitalisation
+        (8.1.3); everything else that has started is traded."""
+        return corp.parred and not corp.closed and corp.kind != "cooperative"
+
+    def sellable_corps(self, game: Game, player: str) -> list[str]:
+        """5.2: no selling in the first stock round."""
+        s = game.state
+        if s.stock_round_no <= 1:
+            return []
+        return [
+            sym
+            for sym, corp in s.corps.items()
+            if self._tradeable(corp) and s.shares.percent(player, sym)
+        ]
+
+    def sell_bundles(self, game: Game, player: str, corp: str) -> list[tuple[int, bool]]:
+        """5.2: at most 50% in the pool; the president's certificate never goes there, and a
+        president sells down only if another player holds two 10% shares to exchange."""
+        return sellable_bundles(game, player, corp, POOL_CAP)
+
+    def sell_shares(self, game: Game, player: str, action: SellShares) -> None:
+        """5.2: the bank pays the market price per share; the token drops a row per share
+        sold, staying at the bottom of its column."""
+        sym = action.corporation
+        sell_to_pool(game, player, sym, action.percent, action.last)
+        game.log(f"{player} sells {action.percent}% of {sym}")
+        game.state.market.move(sym, "down", action.percent // 10)
+
+    def buy_options(self, game: Game, player: str, sold: list[str]) -> list[BuyShares]:
+        """5.3: one share from the initial offering at par (to the treasury) or from the pool
+        at market (to the bank); within the certificate limit and 60%; not in a corporation
+        sold this round."""
+        s = game.state
+        if player_certs(game, player) >= self.cert_limit(game):
+            return []
+        cash = game.player(player).cash
+        out: list[BuyShares] = []
+        for sym, corp in s.corps.items():
+            if not self._tradeable(corp) or sym in sold:
+                continue
+            if s.shares.percent(player, sym) + 10 > HOLDING_CAP:
+                continue
+            for source, holder, price in (
+                ("treasury", treasury(sym), corp.par_price),
+                ("pool", POOL, s.market.price(sym)),
+            ):
+                has = any(c.percent == 10 for c in s.shares.held(holder, sym) if not c.president)
+                if has and price <= cash and self._sarsa_buy_ok(game, player, sym):
+                    out.append(BuyShares(player, sym, source, 10))
+        return out
+
+    def buy_shares(self, game: Game, player: str, action: BuyShares) -> None:
+        s = game.state
+        sym = action.corporation
+        holder = treasury(sym) if action.source == "treasury" else POOL
+        cert = next(c for c in s.shares.held(holder, sym) if c.percent == 10)
+        if action.source == "treasury":
+            price, payee = s.corps[sym].par_price, sym
+        else:
+            price, payee = bundle_price(game, sym, 10), "bank"
+        game.transfer(player, payee, price)
+        s.shares.move(cert.cid, player)
+        game.log(f"{player} buys 10% of {sym} from the {action.source} for L.{price}")
+        update_president(game, sym, s.shares.president[sym])
+
+    def par_prices(self, game: Game) -> list[int]:
+        """5.3.3: 65, 85 or 100; 110 from phase 3; 150 from phase 5 (the par chart)."""
+        reached = set(game.state.phases_reached)
+        return sorted(
+            int(price)
+            for price, phase in self.data["par_chart"]["from_phase"].items()
+            if phase in reached
+        )
+
+    def par_options(self, game: Game, player: str) -> list[Par]:
+        """5.3.3: buying a corporation's president's certificate from the initial offering
+        floats it at a par price its buyer chooses."""
+        s = game.state
+        if player_certs(game, player) >= self.cert_limit(game):
+            return []
+        cash = game.player(player).cash
+        out: list[Par] = []
+        for sym, corp in s.corps.items():
+            if corp.parred or corp.closed or corp.kind in NOT_STARTABLE:
+                continue
+            if not self._sarsa_buy_ok(game, player, sym, percent=20):
+                continue
+            out.extend(Par(player, sym, p) for p in self.par_prices(game) if 2 * p <= cash)
+        return out
+
+    def par(self, game: Game, player: str, action: Par) -> None:
+        self._start(game, player, action.corporation, action.price, paid_by=player)
+
+    def _start(self, game: Game, player: str, sym: str, price: int, paid_by: str) -> None:
+        """5.3.3-5.3.4: the president's certificate for 2 x par into the treasury; the
+        tokens go on the par chart and the market's par box of that price; the home
+        stations go down. FMV and FBV also receive par for each share the TMM and FCV
+        buyers received."""
+        s = game.state
+        corp = s.corps[sym]
+        pres = next(c for c in s.shares.corp_certs(sym) if c.president)
+        game.transfer(paid_by, sym, 2 * price)
+        s.shares.move(pres.cid, player)
+        s.shares.president[sym] = player
+        cell = next(c for c in self.market_def.cells_with("par") if c.price == price)
+        s.market.place(sym, cell.pos)
+        corp.parred = corp.floated = True
+        corp.par_price = price
+        s.extra["started_in_sr"][sym] = s.stock_round_no
+        for comp in self.data["companies"]:
+            if comp.get(SHARE_WITH_PRIVATE) == sym:
+                bonus = sum(
+                    price
+                    for c in s.shares.corp_certs(sym)
+                    if not c.president and s.shares.holder[c.cid] not in self._banks(sym)
+                )
+                if bonus:
+                    game.transfer("bank", sym, bonus)
+                    game.log(f"{sym} receives L.{bonus} for the share given with {comp['sym']}")
+        for coord, node in self._home_cities().get(sym, []):
+            s.map.place_token(sym, coord, node)
+            corp.placed.append((coord, node))
+        game.log(f"{player} floats {sym} at L.{price}")
+
+    # ---------------------------------------------------------------- other purchases
+    def support_cost(self, game: Game, player: str) -> int | None:
+        """5.5: the cost of a player's next Political Support card (None at nine)."""
+        owned = game.state.extra["support"][player]
+        costs: list[int] = self.data["political_support"]["cost_by_owned"]
+        return costs[owned] if owned < len(costs) else None
+
+    def other_purchases(self, game: Game, player: str) -> list[Action]:
+        """5.1 options 3 and 4: a Political Support card (5.5), or a Government Concession
+        for a corporation the player presides that floated in an earlier stock round (5.6)."""
+        s = game.state
+        out: list[Action] = []
+        cost = self.support_cost(game, player)
+        if cost is not None and cost <= game.player(player).cash and s.extra["support_supply"]:
+            out.append(BuySupport(player))
+        for sym, corp in s.corps.items():
+            if s.shares.president.get(sym) != player or corp.kind != "railway" or corp.closed:
+                continue
+            if s.extra["started_in_sr"].get(sym, s.stock_round_no) >= s.stock_round_no:
+                continue
+            if sym in s.extra["concession_bought"]:
+                continue
+            for c in self.data["concessions"]:
+                status = s.extra["concessions"][str(c["number"])]
+                if status["owner"] is None and not status["removed"] and c["cost"] <= corp.cash:
+                    out.append(BuyConcession(player, sym, int(c["number"])))
+        return out
+
+    def other_purchase(self, game: Game, player: str, action: Action) -> None:
+        s = game.state
+        if isinstance(action, BuySupport):
+            cost = self.support_cost(game, player)
+            assert cost is not None
+            game.transfer(player, "bank", cost)
+            s.extra["support"][player] += 1
+            s.extra["support_supply"] -= 1
+            game.log(f"{player} buys a Political Support card for L.{cost}")
+            return
+        assert isinstance(action, BuyConcession)
+        facts = next(c for c in self.data["concessions"] if c["number"] == action.concession)
+        game.transfer(action.corporation, "bank", facts["cost"])
+        status = s.extra["concessions"][str(action.concession)]
+        status["owner"] = action.corporation
+        status["due"] = facts["due_ors"]
+        s.extra["concession_bought"].append(action.corporation)
+        game.log(
+            f"{action.corporation} buys Government Concession {action.concession} "
+            f"for L.{facts['cost']}"
+        )
+
+    # ---------------------------------------------------------------- SARSA's 1:2 rule
+    def sarsa_allowance(self, game: Game, player: str) -> int:
+        """8.3.3: a player may hold SARSA shares up to half their railway shares (in 10%
+        steps, rounded down); the co-operative's share does not count."""
+        s = game.state
+        railway = sum(
+            s.shares.percent(player, sym) for sym, c in s.corps.items() if c.kind == "railway"
+        )
+        return railway // 2 // 10 * 10
+
+    def _sarsa(self, game: Game) -> str | None:
+        return next((sym for sym, c in game.state.corps.items() if c.kind == "bus"), None)
+
+    def _sarsa_buy_ok(self, game: Game, player: str, sym: str, percent: int = 10) -> bool:
+        """8.3.3 allows breaking the 1:2 rate during the round, as long as it is restored
+        before passing; where the player could not sell SARSA again this round (the first
+        stock round), a purchase beyond the rate is refused (ruling R1)."""
+        if sym != self._sarsa(game) or game.state.stock_round_no > 1:
+            return True
+        held = game.state.shares.percent(player, sym)
+        return held + percent <= self.sarsa_allowance(game, player)
+
+    def pass_problem(self, game: Game, player: str) -> RuleError | None:
+        """8.3.3: a player cannot pass while holding more SARSA than the 1:2 rate allows."""
+        sym = self._sarsa(game)
+        if sym is None:
+            return None
+        held = game.state.shares.percent(player, sym)
+        allowed = self.sarsa_allowance(game, player)
+        if held <= allowed:
+            return None
+        return RuleError(
+            f"{player} holds {held}% of {sym} but may hold {allowed}% (half their railway "
+            "shares): sell SARSA or buy railway shares before passing",
+            f"{RULES} §8.3.3",
+        )
+
+    # ================================================================ scores
+    def raw_scores(self, game: Game) -> dict[str, int]:
+        """1.2 / 10.0: personal money plus every share at market value."""
+        s = game.state
+        out: dict[str, int] = {}
+        for p in s.players:
+            value = p.cash
+            for cert in s.shares.held(p.name):
+                if cert.corp in s.market:
+                    value += bundle_price(game, cert.corp, cert.percent)
+            out[p.name] = value
+        return out
+
+    def scores(self, game: Game) -> dict[str, int]:
+        return self.raw_scores(game)
