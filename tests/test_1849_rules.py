@@ -8,7 +8,7 @@ from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
 from tresham.io.save import new_game
 from tresham.titles.t1849.rules import Title1849
-from tresham.titles.t1849.steps import DividendStep
+from tresham.titles.t1849.steps import STEP_OBJECTS
 
 NAMES = ["Ann", "Bob", "Cid"]
 
@@ -30,7 +30,7 @@ def pay(g: Game, corp: str, revenue: int, kind: str) -> None:
     rnd.turn["revenue"] = revenue
     from tresham.core.actions import Dividend
 
-    DividendStep().process(g, rnd, corp, Dividend(corp, kind))
+    STEP_OBJECTS["dividend"].process(g, rnd, corp, Dividend(corp, kind))
 
 
 # 1849 §OR Pay dividends: "at least 1x, right 1"

@@ -2,8 +2,9 @@
 
 Step order (the summary's): lay track, place a token, run trains, pay or withhold, issue or
 buy back, buy trains; the "18xx.games" rule set issues after buying trains (``rule_set.py``).
-Buying privates (phases 6H-10H) and private powers may be used at any
-point of the turn.
+The first four are the shared steps of ``core/rounds/steps.py`` with 1849's rules
+(``operating.py``); issuing, trains and the end-of-turn private purchase are 1849's own.
+Buying privates (phases 6H-10H) and private powers may be used at any point of the turn.
 """
 
 from __future__ import annotations
@@ -16,21 +17,19 @@ from tresham.core.actions import (
     BuyCompany,
     BuyTrain,
     DiscardTrain,
-    Dividend,
     IssueShares,
-    LayTile,
     Pass,
-    PlaceToken,
     RedeemShares,
-    RunRoutes,
     SellShares,
     UseCompany,
 )
 from tresham.core.errors import RuleError
 from tresham.core.rounds.operating import OperatingRound, Step
+from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackStep
 from tresham.core.shares import POOL, Certificate, treasury
 from tresham.core.stock import bundle_price, sell_to_pool, sellable_bundles, treasury_certs
 from tresham.titles.t1849 import map_glue
+from tresham.titles.t1849.operating import OPERATING
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -44,137 +43,6 @@ POOL_CAP = 50
 
 def _title(game: Game) -> Title1849:
     return game.title  # type: ignore[return-value]
-
-
-# ====================================================================== track & token
-class TrackStep(Step):
-    """Lay one yellow tile or upgrade one tile (1849 §OR Lay track). Terrain is paid again
-    on every upgrade; narrow-only new track pays a quarter."""
-
-    name = "track"
-    rule = f"{OR} Lay track"
-
-    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
-        if rnd.turn.get("sms_used") and rnd.turn.get("sms_hex") is None:
-            return []
-        lays = map_glue.legal_lays(game, corp, rnd.turn.get("sms_hex"))
-        return [*lays, Pass(corp)]
-
-    def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
-        if isinstance(action, Pass):
-            return
-        if not isinstance(action, LayTile):
-            raise RuleError(f"{action.type} is not allowed while laying track", self.rule)
-        map_glue.check_lay(game, corp, action, rnd.turn.get("sms_hex"))
-
-    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
-        if isinstance(action, LayTile):
-            cost = map_glue.lay(game, corp, action, rnd.turn.get("sms_hex"))
-            game.log(
-                f"{corp} lays tile {action.tile} on {action.hex} "
-                f"(rotation {action.rotation}) for L.{cost}"
-            )
-            _title(game)._check_afg(game)
-        return True
-
-
-class TokenStep(Step):
-    """Place one station token in a reachable city with a free slot (1849 §SR: the token
-    fee paid at the start covers all tokens, so placing costs nothing)."""
-
-    name = "token"
-    rule = f"{OR} Tokens"
-
-    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
-        c = game.state.corps[corp]
-        if c.unplaced_tokens <= 0:
-            return []
-        if rnd.turn.get("sms_used") and rnd.turn.get("sms_hex") is None:
-            return []
-        slots = map_glue.token_slots(game, corp, rnd.turn.get("sms_hex"))
-        if not slots:
-            return []
-        return [*(PlaceToken(corp, h, city) for h, city in slots), Pass(corp)]
-
-    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
-        if isinstance(action, PlaceToken):
-            map_glue.place_token(game.state.map, action.hex, action.city, corp)
-            game.state.corps[corp].placed.append((action.hex, action.city))
-            game.log(f"{corp} places a token in {action.hex}")
-            _title(game)._check_afg(game)
-        return True
-
-
-# ====================================================================== routes & dividend
-class RouteStep(Step):
-    """Run trains (1849 §OR Run trains). The suggested action is the best set of runs the
-    route finder knows; any legal set of runs is accepted."""
-
-    name = "routes"
-    rule = f"{OR} Run trains"
-
-    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
-        if not game.state.corps[corp].trains:
-            return []
-        best = map_glue.best_runs(game, corp)
-        if not best.runs:
-            return []
-        return [best]
-
-    def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
-        if not isinstance(action, RunRoutes):
-            raise RuleError(f"{action.type} is not allowed while running trains", self.rule)
-        map_glue.runs_revenue(game, corp, action)
-
-    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
-        assert isinstance(action, RunRoutes)
-        revenue = map_glue.runs_revenue(game, corp, action)
-        rnd.turn["revenue"] = revenue
-        for run in action.runs:
-            game.log(f"{corp} runs {run.train}: {'-'.join(run.stops)}")
-        game.log(f"{corp} earns L.{revenue}")
-        return True
-
-
-class DividendStep(Step):
-    """Pay out or withhold (1849 §OR Pay dividends): withhold, or no train, ←1; payout
-    below the share price, no move; at least the share price, →1. Holders are paid per 10%
-    (rounded up); treasury shares pay the corporation; pool shares pay no one."""
-
-    name = "dividend"
-    rule = f"{OR} Pay dividends"
-
-    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
-        if rnd.turn.get("revenue", 0) <= 0:
-            return []
-        return [Dividend(corp, "payout"), Dividend(corp, "withhold")]
-
-    def skip(self, game: Game, rnd: OperatingRound, corp: str) -> None:
-        game.state.corps[corp].revenue_history.append(0)
-        _title(game).move_price(game, corp, "left")
-
-    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
-        assert isinstance(action, Dividend)
-        revenue = int(rnd.turn.get("revenue", 0))
-        s = game.state
-        s.corps[corp].revenue_history.append(revenue)
-        title = _title(game)
-        if action.kind == "withhold":
-            game.transfer("bank", corp, revenue)
-            game.log(f"{corp} withholds L.{revenue}")
-            title.move_price(game, corp, "left")
-            return True
-        price = s.market.price(corp)
-        for holder, pct in sorted(s.shares.holders(corp).items()):
-            if holder == POOL:
-                continue
-            amount = -(-revenue * pct // 100)
-            payee = corp if holder == treasury(corp) else holder
-            game.transfer("bank", payee, amount)
-        game.log(f"{corp} pays out L.{revenue}")
-        if revenue >= price:
-            title.move_price(game, corp, "right")
-        return True
 
 
 # ====================================================================== issuing
@@ -514,10 +382,10 @@ class CompaniesStep(Step):
 STEP_OBJECTS: dict[str, Step] = {
     s.name: s
     for s in (
-        TrackStep(),
-        TokenStep(),
-        RouteStep(),
-        DividendStep(),
+        TrackStep(OPERATING, f"{OR} Lay track"),
+        TokenStep(OPERATING, f"{OR} Tokens"),
+        RouteStep(OPERATING, f"{OR} Run trains"),
+        DividendStep(OPERATING, f"{OR} Pay dividends"),
         IssueStep(),
         TrainStep(),
         CompaniesStep(),

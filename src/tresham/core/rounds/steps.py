@@ -1,0 +1,185 @@
+"""Operating-turn steps that every title shares: lay track, place a station, run trains, pay
+out or withhold. A title composes them with steps of its own and plugs its rules in through
+an :class:`OperatingRules` object; the steps hold the flow (one lay, then the station, ...),
+the rules object what is legal and what it costs.
+
+The standard dividend rule modelled here: withholding, or earning nothing, moves the share
+price left; paying out moves it right when the revenue is at least the share price, and
+leaves it where it is below that. Each holder receives its share of the revenue per 10%,
+rounded up (the title says who collects for the treasury and the pool).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from tresham.core.actions import Action, Dividend, LayTile, Pass, PlaceToken, RunRoutes
+from tresham.core.errors import RuleError
+from tresham.core.rounds.operating import OperatingRound, Step
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game
+
+
+class OperatingRules(Protocol):
+    """What the shared steps ask of a title."""
+
+    def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile] | None:
+        """Every legal lay now (representatives), or None when the corporation may not lay
+        at all this turn (the step is skipped)."""
+        ...
+
+    def check_lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> None:
+        """Raise a RuleError unless the lay is legal and affordable."""
+        ...
+
+    def lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> int:
+        """Lay the tile and pay for it; returns the cost."""
+        ...
+
+    def token_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[PlaceToken]:
+        """Every station the corporation may place now (empty: the step is skipped)."""
+        ...
+
+    def place_token(self, game: Game, rnd: OperatingRound, corp: str, action: PlaceToken) -> None:
+        """Place the station and pay for it."""
+        ...
+
+    def best_runs(self, game: Game, corp: str) -> RunRoutes:
+        """The optimizer's runs, as an action."""
+        ...
+
+    def runs_revenue(self, game: Game, corp: str, action: RunRoutes) -> int:
+        """Validate every run; return the total revenue (raise RouteError if illegal)."""
+        ...
+
+    def dividend_payee(self, game: Game, corp: str, holder: str) -> str | None:
+        """Who collects a dividend for `holder` (a player, ``treasury:<SYM>`` or ``pool``):
+        a player, a corporation, or None (the money stays in the bank)."""
+        ...
+
+    def move_price(self, game: Game, corp: str, direction: str) -> None:
+        """Move the corporation's share price one step (and apply what the new cell does)."""
+        ...
+
+
+class TrackStep(Step):
+    """Lay one tile, or pass."""
+
+    name = "track"
+
+    def __init__(self, rules: OperatingRules, rule: str) -> None:
+        self.rules = rules
+        self.rule = rule
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        lays = self.rules.lay_options(game, rnd, corp)
+        if lays is None:
+            return []
+        return [*lays, Pass(corp)]
+
+    def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        if isinstance(action, Pass):
+            return
+        if not isinstance(action, LayTile):
+            raise RuleError(f"{action.type} is not allowed while laying track", self.rule)
+        self.rules.check_lay(game, rnd, corp, action)
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        if isinstance(action, LayTile):
+            cost = self.rules.lay(game, rnd, corp, action)
+            game.log(
+                f"{corp} lays tile {action.tile} on {action.hex} "
+                f"(rotation {action.rotation}) for L.{cost}"
+            )
+        return True
+
+
+class TokenStep(Step):
+    """Place one station, or pass."""
+
+    name = "token"
+
+    def __init__(self, rules: OperatingRules, rule: str) -> None:
+        self.rules = rules
+        self.rule = rule
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        options = self.rules.token_options(game, rnd, corp)
+        return [*options, Pass(corp)] if options else []
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        if isinstance(action, PlaceToken):
+            self.rules.place_token(game, rnd, corp, action)
+            game.log(f"{corp} places a station in {action.hex}")
+        return True
+
+
+class RouteStep(Step):
+    """Run the trains. The suggested action is the optimizer's; any legal runs are accepted.
+    A corporation without trains, or without a run worth anything, skips the step."""
+
+    name = "routes"
+
+    def __init__(self, rules: OperatingRules, rule: str) -> None:
+        self.rules = rules
+        self.rule = rule
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        if not game.state.corps[corp].trains:
+            return []
+        best = self.rules.best_runs(game, corp)
+        return [best] if best.runs else []
+
+    def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        if not isinstance(action, RunRoutes):
+            raise RuleError(f"{action.type} is not allowed while running trains", self.rule)
+        self.rules.runs_revenue(game, corp, action)
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        assert isinstance(action, RunRoutes)
+        revenue = self.rules.runs_revenue(game, corp, action)
+        rnd.turn["revenue"] = revenue
+        for run in action.runs:
+            game.log(f"{corp} runs {run.train}: {'-'.join(run.stops)}")
+        game.log(f"{corp} earns L.{revenue}")
+        return True
+
+
+class DividendStep(Step):
+    """Pay out or withhold the turn's revenue (the standard rule in the module docstring)."""
+
+    name = "dividend"
+
+    def __init__(self, rules: OperatingRules, rule: str) -> None:
+        self.rules = rules
+        self.rule = rule
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        if rnd.turn.get("revenue", 0) <= 0:
+            return []
+        return [Dividend(corp, "payout"), Dividend(corp, "withhold")]
+
+    def skip(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        game.state.corps[corp].revenue_history.append(0)
+        self.rules.move_price(game, corp, "left")
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        assert isinstance(action, Dividend)
+        revenue = int(rnd.turn.get("revenue", 0))
+        s = game.state
+        s.corps[corp].revenue_history.append(revenue)
+        if action.kind == "withhold":
+            game.transfer("bank", corp, revenue)
+            game.log(f"{corp} withholds L.{revenue}")
+            self.rules.move_price(game, corp, "left")
+            return True
+        price = s.market.price(corp)
+        for holder, pct in sorted(s.shares.holders(corp).items()):
+            payee = self.rules.dividend_payee(game, corp, holder)
+            if payee is not None:
+                game.transfer("bank", payee, -(-revenue * pct // 100))
+        game.log(f"{corp} pays out L.{revenue}")
+        if revenue >= price:
+            self.rules.move_price(game, corp, "right")
+        return True
