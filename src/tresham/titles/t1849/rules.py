@@ -16,6 +16,7 @@ from tresham.core.bank import Bank
 from tresham.core.entities import Company, Corporation, Player
 from tresham.core.errors import RuleError
 from tresham.core.market import Market, MarketState
+from tresham.core.phases import first_purchase
 from tresham.core.rounds.auction import WaterfallAuction
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
@@ -616,20 +617,8 @@ class Title1849(Title):
         """The first purchase of a train type may start a phase: trains rusting on it leave
         the game, its events fire, corporations over the new limit discard (1849 §Trains)."""
         s = game.state
-        bought = s.extra.setdefault("types_bought", [])
-        if kind in bought:
+        if not first_purchase(game, kind):
             return
-        bought.append(kind)
-        for i, ph in enumerate(self.phases):
-            if ph.on == kind and i > s.phase_index:
-                s.phase_index = i
-                s.phases_reached.append(ph.name)
-                game.log(f"Phase {ph.name} begins")
-        for t in s.depot.rust(kind):
-            owner = next((c for c in s.corps.values() if t.tid in c.trains), None)
-            if owner is not None:
-                owner.trains.remove(t.tid)
-            game.log(f"{t.tid} rusts")
         for event in s.depot.types[kind].events:
             self.fire_event(game, event)
         phase = self.phases[s.phase_index]
