@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tresham.core.errors import RouteError
+from tresham.core.actions import RunRoutes, RunSpec
+from tresham.core.errors import MalformedActionError, RouteError
 from tresham.core.graph import (
     RULE_ROUTE_DISTANCE,
     RULE_ROUTE_GAUGE,
@@ -155,3 +156,47 @@ def validate_runs(
         used_paths |= trace.path_ids
         used_borders |= trace.border_ids
     return total
+
+
+def runs_action(corporation: str, runs: Sequence[Run]) -> RunRoutes:
+    """The RunRoutes action of these runs (stops as ``"HEX-node"``, track as ``"HEX-path"``)."""
+    return RunRoutes(
+        corporation,
+        tuple(
+            RunSpec(
+                r.train,
+                tuple(f"{h}-{n}" for h, n in r.stops),
+                tuple(f"{h}-{p}" for h, p in r.track),
+            )
+            for r in runs
+        ),
+    )
+
+
+def action_revenue(
+    state: MapState,
+    corporation: str,
+    trains: Sequence[TrainSpec],
+    action: RunRoutes,
+    rules: TrackRules,
+) -> int:
+    """Validate every run of a RunRoutes action (and that no two share track) for the
+    corporation's running ``trains``; return the total revenue."""
+    by_id = {t.id: t for t in trains}
+    runs = []
+    for spec in action.runs:
+        if spec.train not in by_id:
+            raise RouteError(f"{corporation} has no train {spec.train} that runs", RULE_TRAIN)
+        stops = tuple(_key(x) for x in spec.stops)
+        track = tuple(_key(x) for x in spec.track)
+        run = Run(spec.train, stops, track)
+        revenue = run_revenue(state, corporation, by_id[spec.train], run, rules)
+        runs.append(Run(spec.train, stops, track, revenue))
+    return validate_runs(state, corporation, trains, runs, rules)
+
+
+def _key(text: str) -> tuple[str, int]:
+    coord, _, idx = text.rpartition("-")
+    if not coord or not idx.lstrip("-").isdigit():
+        raise MalformedActionError(f"bad stop or track reference {text!r}", RULE_TRAIN)
+    return coord, int(idx)

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tresham.core.actions import LayTile, RunRoutes, RunSpec
-from tresham.core.errors import MalformedActionError, RouteError
+from tresham.core.actions import LayTile, RunRoutes
 from tresham.core.graph import check_tile_lay, legal_tile_lays, reach
 from tresham.core.graph import token_slots as graph_token_slots
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.track import MapState
-from tresham.routes import RouteSolution, Run, run_revenue, solve, validate_runs
+from tresham.routes import RouteSolution, solve
+from tresham.routes.runs import action_revenue, runs_action
 from tresham.titles.t1849.rule_set import SITE_BROWN_FROM, site_rules
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board, tile_colors_for_phase
 from tresham.titles.t1849.track_rules import new_map as fresh_map
@@ -168,43 +168,11 @@ def best_runs(game: Game, corp: str) -> RunRoutes:
     return runs_action(corp, best_routes(game, corp).runs)
 
 
-def runs_action(corp: str, runs: list[Run]) -> RunRoutes:
-    """The RunRoutes action for runs found by the route code."""
-    return RunRoutes(
-        corp,
-        tuple(
-            RunSpec(
-                r.train,
-                tuple(f"{h}-{n}" for h, n in r.stops),
-                tuple(f"{h}-{p}" for h, p in r.track),
-            )
-            for r in runs
-        ),
-    )
-
-
-def _key(text: str) -> tuple[str, int]:
-    coord, _, idx = text.rpartition("-")
-    if not coord or not idx.lstrip("-").isdigit():
-        raise MalformedActionError(f"bad stop or track reference {text!r}", RULE_RUNS)
-    return coord, int(idx)
-
-
 def runs_revenue(game: Game, corp: str, action: RunRoutes) -> int:
     """Validate every run (and that no two share track); return the total revenue."""
-    rules = rules_for(game, corp)
-    trains = corp_trains(game, corp)
-    by_id = {t.id: t for t in trains}
-    runs = []
-    for spec in action.runs:
-        if spec.train not in by_id:
-            raise RouteError(f"{corp} has no train {spec.train}", RULE_RUNS)
-        stops = tuple(_key(x) for x in spec.stops)
-        track = tuple(_key(x) for x in spec.track)
-        run = Run(spec.train, stops, track)
-        revenue = run_revenue(game.state.map, corp, by_id[spec.train], run, rules)
-        runs.append(Run(spec.train, stops, track, revenue))
-    return validate_runs(game.state.map, corp, trains, runs, rules)
+    return action_revenue(
+        game.state.map, corp, corp_trains(game, corp), action, rules_for(game, corp)
+    )
 
 
 def has_route(game: Game, corp: str) -> bool:

@@ -19,6 +19,7 @@ from tresham.core.errors import RouteError
 from tresham.io.site_export import ImportFailure, SiteExport
 from tresham.io.site_import import SiteContext, site_city, started_on_site, translate_common
 from tresham.routes import Run, run_from_connections
+from tresham.routes.runs import runs_action
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import SWAP_ONE_20, SWAP_TWO_10
@@ -121,7 +122,7 @@ class Adapter1849:
                 )
             ctx.runs_retraced += 1
             runs.append(run)
-        return map_glue.runs_action(corp, runs)
+        return runs_action(corp, runs)
 
 
 ADAPTER: Final = Adapter1849()
