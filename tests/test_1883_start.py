@@ -272,13 +272,23 @@ def test_sarsa_allowance_example() -> None:
     assert TITLE.sarsa_allowance(g, "D") == 10
 
 
-# 1883 §8.3.3: a player cannot pass while over the 1:2 rate
+# 1883 §8.3.3: a player cannot pass while over the 1:2 rate and able to sell SARSA; ruling R2:
+# where no sale of SARSA is possible the pass is allowed (the game must go on)
 def test_cannot_pass_over_the_sarsa_rate() -> None:
     g = in_sr()
-    who = g.active_entity()
-    g.state.shares.move("SARSA_0", who)
-    g.state.shares.president["SARSA"] = who
-    rejected(g, Pass(who), "§8.3.3")
+    s = g.state
+    later_round(g, "B")  # B holds the FSF president's 20%: SARSA up to 10%
+    s.corps["SARSA"].parred = s.corps["SARSA"].floated = True
+    s.corps["SARSA"].par_price = 65
+    s.market.place("SARSA", next(c.pos for c in TITLE.market_def.cells_with("par")))
+    for cid in ("SARSA_0", "SARSA_1"):
+        s.shares.move(cid, "B")
+    s.shares.president["SARSA"] = "B"
+    assert Pass("B") not in g.legal_actions()
+    rejected(g, Pass("B"), "§8.3.3")
+    g.apply(SellShares("B", "SARSA", 10))
+    assert s.shares.percent("B", "SARSA") == 20  # the president's certificate cannot go
+    assert Pass("B") in g.legal_actions()
 
 
 # 1883 §5.2 EXAMPLE: selling 1 SAFRE at 80, 2 FSMMF at 85 and 1 SV at 90 pays L.340; SAFRE

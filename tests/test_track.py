@@ -185,7 +185,7 @@ def test_token_slots_and_blocking() -> None:
 
 def test_reservations() -> None:
     s = new_map(reserve_homes=["IFT", "RCS"])
-    assert s.reservations == {"IFT": ("H12", 0), "RCS": ("C5", 0)}
+    assert s.reservations == {"IFT": [("H12", 0)], "RCS": [("C5", 0)]}
     # Catania has one slot, kept for IFT: nobody else may take it, but it does not block.
     assert s.free_slots("H12", 0, "ATA") == 0
     assert s.free_slots("H12", 0, "IFT") == 1
@@ -195,10 +195,20 @@ def test_reservations() -> None:
     assert "IFT" not in s.reservations
     # The reservation moves with an upgrade (Palermo yellow -> green 651).
     s.lay_tile("C5", "651", 5)
-    assert s.reservations["RCS"] == ("C5", 0)
+    assert s.reservations["RCS"] == [("C5", 0)]
     assert s.free_slots("C5", 0, "ATA") == 1  # two slots, one kept for RCS
     s.release_reservation("RCS")
     assert s.free_slots("C5", 0, "ATA") == 2
+
+
+def test_a_corporation_may_reserve_two_homes() -> None:
+    s = new_map()
+    s.reserve("IFT", "H12", 0)
+    s.reserve("IFT", "C5", 0)
+    assert s.reservations["IFT"] == [("H12", 0), ("C5", 0)]
+    assert s.free_slots("H12", 0, "ATA") == 0
+    s.place_token("IFT", "H12", 0)
+    assert s.reservations["IFT"] == [("C5", 0)]
 
 
 def test_copy_is_independent_and_canonical() -> None:

@@ -63,6 +63,11 @@ class Title:
         """Apply one of `other_purchases`."""
         raise NotImplementedError
 
+    def pool_may_exceed(self, game: Game, corp: str) -> bool:
+        """Whether the rules have let the pool hold more than 50% of `corp` (e.g. 1883's
+        bankrupt player's shares)."""
+        return False
+
     def pass_problem(self, game: Game, player: str) -> RuleError | None:
         """Why `player` may not end the turn now (e.g. 1883's SARSA holding rule), if so."""
         return None

@@ -55,7 +55,7 @@ class MapState:
 
     ``tiles`` maps a hex to its laid ``(tile id, rotation)`` (absent: the preprinted content);
     ``tokens`` maps a city to its slot occupants; ``reservations`` maps a corporation to the
-    city whose slot is kept for its home token; ``supply`` is the remaining tile count by id.
+    cities whose slots are kept for its home tokens; ``supply`` is the remaining tile count by id.
 
     Copying is cheap (the board and catalogue are shared, the rest is small dicts); use
     :meth:`copy` or :func:`copy.deepcopy`. :meth:`to_dict` is canonical.
@@ -82,7 +82,7 @@ class MapState:
         self.catalogue = catalogue
         self.tiles: dict[str, tuple[str, int]] = {}
         self.tokens: dict[NodeKey, list[str | None]] = {}
-        self.reservations: dict[str, NodeKey] = {}
+        self.reservations: dict[str, list[NodeKey]] = {}
         self.supply: dict[str, int] = dict(supply or {})
         for tile_id in self.supply:
             if tile_id not in catalogue:
@@ -98,7 +98,7 @@ class MapState:
         new.catalogue = self.catalogue
         new.tiles = dict(self.tiles)
         new.tokens = {k: list(v) for k, v in self.tokens.items()}
-        new.reservations = dict(self.reservations)
+        new.reservations = {k: list(v) for k, v in self.reservations.items()}
         new.supply = dict(self.supply)
         new.version = self.version
         new._cache = {}
@@ -121,7 +121,9 @@ class MapState:
                 for (c, n), slots in sorted(self.tokens.items())
                 if any(s is not None for s in slots)
             },
-            "reservations": {k: [c, n] for k, (c, n) in sorted(self.reservations.items())},
+            "reservations": {
+                k: [[c, n] for c, n in v] for k, v in sorted(self.reservations.items())
+            },
             "supply": dict(sorted(self.supply.items())),
         }
 
@@ -138,8 +140,10 @@ class MapState:
         for key, slots in data["tokens"].items():
             coord, _, node = str(key).rpartition(":")
             state.tokens[(coord, int(node))] = [None if x is None else str(x) for x in slots]
-        for corp, (coord, node) in data["reservations"].items():
-            state.reservations[str(corp)] = (str(coord), int(node))
+        for corp, keys in data["reservations"].items():
+            if keys and not isinstance(keys[0], list):  # the one-home form [hex, node]
+                keys = [keys]
+            state.reservations[str(corp)] = [(str(c), int(n)) for c, n in keys]
         return state
 
     def __eq__(self, other: object) -> bool:
@@ -325,9 +329,10 @@ class MapState:
             kept += [None] * (size - len(kept))
             moved[(coord, target)] = kept
         self.tokens.update(moved)
-        for corp, (c, n) in list(self.reservations.items()):
-            if c == coord:
-                self.reservations[corp] = (c, mapping.get(n, n))
+        for corp, keys in self.reservations.items():
+            self.reservations[corp] = [
+                (c, mapping.get(n, n)) if c == coord else (c, n) for c, n in keys
+            ]
         self._changed()
 
     def revert_hex(self, coord: str) -> list[tuple[str, NodeKey]]:
@@ -340,9 +345,10 @@ class MapState:
         if placed is not None:
             self.supply[placed[0]] = self.supply.get(placed[0], 0) + 1
         tile = self.tile(coord)
-        for corp, (c, n) in list(self.reservations.items()):
-            if c == coord and n >= len(tile.nodes):
-                self.reservations[corp] = (c, 0)
+        for corp, keys in self.reservations.items():
+            self.reservations[corp] = [
+                (c, 0) if c == coord and n >= len(tile.nodes) else (c, n) for c, n in keys
+            ]
         self._changed()
         return removed
 
@@ -385,8 +391,10 @@ class MapState:
         used = len(self.token_holders(coord, node))
         reserved = sum(
             1
-            for corp, key in self.reservations.items()
-            if key == (coord, node) and corp != corporation
+            for corp, keys in self.reservations.items()
+            if corp != corporation
+            for key in keys
+            if key == (coord, node)
         )
         return max(0, size - used - reserved)
 
@@ -417,7 +425,7 @@ class MapState:
             return err
         if self.has_token(corporation, coord):
             return TrackError(f"{corporation} already has a token on {coord}", RULE_TOKEN)
-        if self.reservations.get(corporation) == (coord, node) and len(
+        if (coord, node) in self.reservations.get(corporation, []) and len(
             self.token_holders(coord, node)
         ) < self._city(coord, node):
             return None
@@ -439,8 +447,11 @@ class MapState:
         elif not 0 <= slot < size or held[slot] is not None:
             raise TrackError(f"slot {slot} of {coord} city {node} is not free", RULE_TOKEN)
         held[slot] = corporation
-        if self.reservations.get(corporation) == (coord, node):
-            del self.reservations[corporation]
+        keys = self.reservations.get(corporation, [])
+        if (coord, node) in keys:
+            keys.remove((coord, node))
+            if not keys:
+                del self.reservations[corporation]
         self._changed()
         return slot
 
@@ -461,9 +472,12 @@ class MapState:
         return cities
 
     def reserve(self, corporation: str, coord: str, node: int) -> None:
-        """Keep a slot of a city for ``corporation``'s home token."""
+        """Keep a slot of a city for a home token of ``corporation`` (a corporation may have
+        several homes)."""
         self._city(coord, node)
-        self.reservations[corporation] = (coord, node)
+        keys = self.reservations.setdefault(corporation, [])
+        if (coord, node) not in keys:
+            keys.append((coord, node))
         self._changed()
 
     def release_reservation(self, corporation: str) -> None:

@@ -67,7 +67,8 @@ class StockRound(Round):
             out.extend(title.buy_options(game, player, self.sold_by[player]))
             out.extend(title.par_options(game, player))
             out.extend(title.other_purchases(game, player))
-        out.append(Pass(player))
+        if title.pass_problem(game, player) is None or not out:
+            out.append(Pass(player))
         return out
 
     def _sales_left(self, game: Game) -> bool:
@@ -82,12 +83,13 @@ class StockRound(Round):
         return game.title.sell_after_buy and not self.sold_before_buy
 
     def validate(self, game: Game, action: Action) -> None:
-        if action not in self.actions(game):
-            raise RuleError(f"{action.describe()} is not legal now", self._rule_for(action))
-        if isinstance(action, Pass):
+        legal = self.actions(game)
+        if isinstance(action, Pass) and action not in legal and action.entity == self.active(game):
             problem = game.title.pass_problem(game, action.entity)
             if problem is not None:
                 raise problem
+        if action not in legal:
+            raise RuleError(f"{action.describe()} is not legal now", self._rule_for(action))
 
     def _rule_for(self, action: Action) -> str:
         return f"{self.rule} · " + {

@@ -44,9 +44,9 @@ def home_slot_free(state: MapState, coord: str) -> bool:
 
 def home_city(state: MapState, coord: str, sym: str) -> int | None:
     """The city of `coord` where `sym`'s home token goes (its reservation, or a free slot)."""
-    res = state.reservations.get(sym)
-    if res is not None and res[0] == coord:
-        return res[1]
+    for c, node in state.reservations.get(sym, []):
+        if c == coord:
+            return node
     tile = state.tile(coord)
     for i, n in enumerate(tile.nodes):
         if n.kind == "city" and state.token_problem(sym, coord, i) is None:

@@ -4,10 +4,13 @@ The spec is ``1883-rulebook.txt``; comments cite its paragraphs. The board, mark
 the rulebook leaves out are reconstructions (``docs/rulings/1883.md``, data in ``data/``);
 where the rulebook is silent the rulings there say what tresham decided.
 
-Not built yet (see the issue's note): the operating round and everything in it (events and
-Political Support plays, track and FS routes, 2GT, ports, concessions' fulfilment and
-deadlines, the CCFR's operation and capitalisation, SARSA's buses, the SEFTA merger). The
-title is therefore not yet offered by the registry.
+The operating round runs the railway corporations (``operating.py``): track, stations, runs,
+dividends, trains with the compulsory purchase and bankruptcy, issuing; phases, rusting, the
+privates' revenue and closing, closing corporations, and the game end (the bank, one player
+left). Not built yet (see the issue's note): events and Political Support plays, FS routes,
+2GT, ports, concessions' fulfilment and deadlines, the privates' powers, the CCFR's operation
+and capitalisation, SARSA's buses and the SEFTA merger. The title is therefore not yet
+offered by the registry.
 """
 
 from __future__ import annotations
@@ -16,13 +19,15 @@ import json
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
-from tresham.core.actions import Action, BuyShares, Par, SellShares
+from tresham.core.actions import Action, BuyShares, DiscardTrain, Par, SellShares
 from tresham.core.bank import Bank
 from tresham.core.board import BoardDef
 from tresham.core.entities import Company, Corporation, Player
 from tresham.core.errors import RuleError
 from tresham.core.market import Market, MarketState
+from tresham.core.phases import first_purchase
 from tresham.core.rounds.auction import WaterfallAuction
+from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
 from tresham.core.shares import POOL, ShareRegistry, treasury
 from tresham.core.stock import (
@@ -36,7 +41,9 @@ from tresham.core.tiles import load_catalogue
 from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
+from tresham.routes import RouteSolution, solve
 from tresham.titles.t1883.actions import BuyConcession, BuySupport
+from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -50,6 +57,8 @@ BID_FREE_AT: Final = 0
 #: Corporations that cannot be started in a stock round: the co-operative (8.1) and SEFTA,
 #: which only a merger forms (5.3.5).
 NOT_STARTABLE: Final = ("cooperative", "merger")
+#: 3.4: the privates close after the purchase of the first 5T (or the SEFTA merger).
+PRIVATES_CLOSE_ON: Final = "5"
 #: What a player receives with a private in the auction (3.1): a 10% share of a corporation.
 SHARE_WITH_PRIVATE: Final = "share"
 
@@ -119,9 +128,18 @@ class Title1883(Title):
         companies = {
             c["sym"]: Company(c["sym"], c["name"], c["value"], c["revenue"]) for c in d["companies"]
         }
+        first_phase = self.phases[0].name
         depot = Depot.build(
             [
-                TrainType(t["name"], t["distance"], t["price"], t["count"], t["rusts_on"])
+                TrainType(
+                    t["name"],
+                    t["distance"],
+                    t["price"],
+                    t["count"],
+                    t["rusts_on"],
+                    # 2.4: the 2GT wait on a space of their own, for sale beside the others
+                    available_on=first_phase if t.get("gravity") else None,
+                )
                 for t in d["trains"]
             ]
         )
@@ -156,6 +174,7 @@ class Title1883(Title):
             "started_in_sr": {},
             "coop": coop,
             "coop_president": None,
+            "pool_over_limit": [],
         }
         return state
 
@@ -168,9 +187,11 @@ class Title1883(Title):
         return out
 
     # ================================================================ sequence
+    step_objects = STEP_OBJECTS
+
     def next_round(self, game: Game) -> Round:
-        """Phase 1: the private auction; then stock rounds (4.0). Operating rounds are not
-        built yet."""
+        """Phase 1: the private auction; then a stock round and a set of 1 to 3 operating
+        rounds, as many as the phase says when the set begins (4.0)."""
         s = game.state
         rnd = s.round
         if rnd is None:
@@ -178,10 +199,40 @@ class Title1883(Title):
         if isinstance(rnd, WaterfallAuction):
             s.priority = s.players.index(game.player(rnd.order[rnd.pointer]))
             return self._new_stock_round(game)
-        assert isinstance(rnd, StockRound)
-        s.priority = rnd.next_priority(game)
-        self.end_of_stock_round(game)
-        raise RuleError("1883's operating rounds are not built yet", f"{RULES} §6.0")
+        if isinstance(rnd, StockRound):
+            s.priority = rnd.next_priority(game)
+            self.end_of_stock_round(game)
+            s.ors_in_set = self.phases[s.phase_index].operating_rounds
+            s.or_in_set = 0
+            if s.extra.pop("bank_broke_in_sr", False):
+                s.extra["final_set"] = True
+            return self._new_operating_round(game)
+        assert isinstance(rnd, OperatingRound)
+        if s.or_in_set < s.ors_in_set:
+            return self._new_operating_round(game)
+        return self._new_stock_round(game)
+
+    def _new_operating_round(self, game: Game) -> OperatingRound:
+        """6.0: the privates pay, then the railway corporations operate from the highest
+        share price down (6.0, 4.2.1)."""
+        s = game.state
+        s.or_in_set += 1
+        s.operating_round_no += 1
+        game.log(f"Operating round {s.stock_round_no}.{s.or_in_set}")
+        self.pay_private_revenue(game)
+        floated = [
+            c
+            for c, corp in s.corps.items()
+            if corp.floated and not corp.closed and corp.kind == "railway"
+        ]
+        order = s.market.operating_order(floated)
+        return OperatingRound(game, order, list(STEPS), f"{RULES} §6")
+
+    def end_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        """A completed turn counts as having operated."""
+        c = game.state.corps[corp]
+        if not c.closed:
+            c.operated += 1
 
     def _new_stock_round(self, game: Game) -> StockRound:
         s = game.state
@@ -272,9 +323,20 @@ class Title1883(Title):
         if kind == "fsf_par":
             sym = self._fsf()
             return [Par(entity, sym, price) for price in self.par_prices(game)]
+        if kind == "discard":
+            return [DiscardTrain(entity, t) for t in game.state.corps[entity].trains]
         raise RuleError(f"unknown prompt {kind}", RULES)
 
     def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
+        if kind == "discard":
+            assert isinstance(action, DiscardTrain)
+            s = game.state
+            s.corps[entity].trains.remove(action.train)
+            s.depot.trains[action.train].owner = POOL
+            game.log(f"{entity} puts {action.train} in the pool (6.9.4)")
+            if len(s.corps[entity].trains) > game.phase.limit(s.corps[entity].kind):
+                s.pending.insert(0, ("discard", entity))
+            return
         assert kind == "fsf_par" and isinstance(action, Par)
         sym = action.corporation
         self._start(game, entity, sym, action.price, paid_by="bank")
@@ -324,7 +386,7 @@ class Title1883(Title):
         sym = action.corporation
         sell_to_pool(game, player, sym, action.percent, action.last)
         game.log(f"{player} sells {action.percent}% of {sym}")
-        game.state.market.move(sym, "down", action.percent // 10)
+        self.move_price(game, sym, "down", action.percent // 10)
 
     def buy_options(self, game: Game, player: str, sold: list[str]) -> list[BuyShares]:
         """5.3: one share from the initial offering at par (to the treasury) or from the pool
@@ -417,9 +479,10 @@ class Title1883(Title):
                 if bonus:
                     game.transfer("bank", sym, bonus)
                     game.log(f"{sym} receives L.{bonus} for the share given with {comp['sym']}")
-        for coord, node in self._home_cities().get(sym, []):
-            s.map.place_token(sym, coord, node)
-            corp.placed.append((coord, node))
+        if corp.kind != "bus":  # SARSA's homes take bus tokens in its first OR (8.3.1)
+            for coord, node in self._home_cities().get(sym, []):
+                s.map.place_token(sym, coord, node)
+                corp.placed.append((coord, node))
         game.log(f"{player} floats {sym} at L.{price}")
 
     # ---------------------------------------------------------------- other purchases
@@ -494,20 +557,165 @@ class Title1883(Title):
         held = game.state.shares.percent(player, sym)
         return held + percent <= self.sarsa_allowance(game, player)
 
+    def pool_may_exceed(self, game: Game, corp: str) -> bool:
+        """6.9.6: a bankrupt player's shares go to the pool even past 50%."""
+        return corp in game.state.extra["pool_over_limit"]
+
     def pass_problem(self, game: Game, player: str) -> RuleError | None:
-        """8.3.3: a player cannot pass while holding more SARSA than the 1:2 rate allows."""
+        """8.3.3: a player cannot pass while holding more SARSA than the 1:2 rate allows, as
+        long as they can sell SARSA to restore it (ruling R2)."""
         sym = self._sarsa(game)
         if sym is None:
             return None
         held = game.state.shares.percent(player, sym)
         allowed = self.sarsa_allowance(game, player)
-        if held <= allowed:
+        if held <= allowed or sym not in self.sellable_corps(game, player):
+            return None
+        if not self.sell_bundles(game, player, sym):
             return None
         return RuleError(
             f"{player} holds {held}% of {sym} but may hold {allowed}% (half their railway "
             "shares): sell SARSA or buy railway shares before passing",
             f"{RULES} §8.3.3",
         )
+
+    # ================================================================ operating hooks
+    @property
+    def gravity_kinds(self) -> frozenset[str]:
+        """The 2GT train types (6.9.5)."""
+        return frozenset(t["name"] for t in self.data["trains"] if t.get("gravity"))
+
+    def token_costs(self, corp: str) -> list[int]:
+        """6.5: the station costs on the charter, home stations first."""
+        facts = next(c for c in self.data["corporations"] if c["sym"] == corp)
+        costs: list[int] = facts.get("token_costs", [])
+        return costs
+
+    def best_routes(self, game: Game, corp: str) -> RouteSolution:
+        """6.8: the optimal runs of the corporation's trains (2GT aside)."""
+        from tresham.titles.t1883.operating import rules_for, train_specs
+
+        return solve(game.state.map, corp, train_specs(game, corp), rules_for(game))
+
+    def move_price(self, game: Game, sym: str, direction: str, steps: int = 1) -> None:
+        """Move a share price; a corporation entering the Closed section closes (5.8)."""
+        s = game.state
+        s.market.move(sym, direction, steps)
+        if "close" in s.market.zones_of(sym):
+            self.close_corporation(game, sym)
+
+    def on_train_bought(self, game: Game, kind: str) -> None:
+        """4.0 / 9.0: the first train of a type starts its phase and rusts older trains; the
+        first 5T closes the privates (3.4); corporations over the new limit discard to the
+        pool (6.9.4)."""
+        s = game.state
+        if not first_purchase(game, kind):
+            return
+        if kind == PRIVATES_CLOSE_ON:
+            for c in s.companies.values():
+                c.closed = True
+            game.log("The private companies close")
+        phase = self.phases[s.phase_index]
+        for sym in s.market.operating_order([c for c in s.corps if s.corps[c].floated]):
+            if len(s.corps[sym].trains) > phase.limit(s.corps[sym].kind):
+                s.pending.append(("discard", sym))
+
+    def close_corporation(self, game: Game, sym: str) -> None:
+        """5.8: its money goes to the bank and its concessions to the pool; its stations
+        leave the map, its trains go to the pool, its privates close; its shares go back to
+        the initial offering without compensation; it may float again in the next SR."""
+        s = game.state
+        corp = s.corps[sym]
+        game.log(f"{sym} closes")
+        game.transfer(sym, "bank", corp.cash)
+        for tid in list(corp.trains):
+            s.depot.trains[tid].owner = POOL
+        corp.trains.clear()
+        s.map.remove_all_tokens(sym)
+        for c in s.companies.values():
+            if c.owner == sym:
+                c.closed = True
+        for status in s.extra["concessions"].values():
+            if status["owner"] == sym:
+                status["owner"] = None
+                status["due"] = None
+        for cert in s.shares.corp_certs(sym):
+            s.shares.move(cert.cid, treasury(sym))
+        s.shares.president[sym] = None
+        s.market.remove(sym)
+        s.corps[sym] = Corporation(
+            sym, corp.name, kind=corp.kind, tokens=corp.tokens, home=corp.home
+        )
+        for coord, node in self._home_cities().get(sym, []):
+            s.map.reserve(sym, coord, node)
+        rnd = s.round
+        if isinstance(rnd, OperatingRound) and not rnd.finished(game) and rnd.corp() == sym:
+            rnd.end_turn_now()
+
+    def bankrupt(self, game: Game, player: str, corp: str) -> None:
+        """6.9.6: a president who cannot raise the money goes bankrupt and leaves the game:
+        the corporation closes; every share the player holds goes to the pool, even past
+        50%; a corporation the player presided passes to the largest other holder with 20%
+        or more, or closes."""
+        s = game.state
+        game.transfer(player, "bank", game.player(player).cash)
+        self.close_corporation(game, corp)
+        p = game.player(player)
+        p.bankrupt = True
+        game.log(f"{player} goes bankrupt")
+        presided = [sym for sym, pres in s.shares.president.items() if pres == player]
+        for cert in s.shares.held(player):
+            s.shares.move(cert.cid, POOL)
+            if cert.corp not in s.extra["pool_over_limit"]:
+                s.extra["pool_over_limit"].append(cert.corp)
+        for sym in presided:
+            others = {q.name: s.shares.percent(q.name, sym) for q in s.players if not q.bankrupt}
+            best = max(others.values(), default=0)
+            if best < 20:
+                s.shares.president[sym] = None
+                self.close_corporation(game, sym)
+                continue
+            new = next(n for n, pct in others.items() if pct == best)
+            pres_cert = next(c for c in s.shares.corp_certs(sym) if c.president)
+            tens = [c for c in s.shares.held(new, sym) if c.percent == 10][:2]
+            for c in tens:
+                s.shares.move(c.cid, POOL)
+            s.shares.move(pres_cert.cid, new)
+            s.shares.president[sym] = new
+            game.log(f"{new} becomes president of {sym}")
+        for comp in s.companies.values():
+            if comp.owner == player:
+                comp.closed = True
+        if sum(1 for q in s.players if not q.bankrupt) <= 1:
+            self.finish(game, "bankrupt")
+
+    def finish(self, game: Game, reason: str) -> None:
+        s = game.state
+        if not s.finished:
+            s.finished = True
+            s.end_reason = reason
+            game.log(f"Game over ({reason})")
+
+    def check_end(self, game: Game, round_over: bool) -> bool:
+        """10.0: the bank breaks: in a stock round, one more complete set of operating
+        rounds; in an operating round, the current set is completed."""
+        s = game.state
+        if s.finished:
+            return True
+        if s.bank.broken and s.end_trigger is None:
+            s.end_trigger = "bank"
+            if isinstance(s.round, StockRound):
+                s.extra["bank_broke_in_sr"] = True
+            else:
+                s.extra["final_set"] = True
+        if (
+            round_over
+            and s.extra.get("final_set")
+            and isinstance(s.round, OperatingRound)
+            and s.or_in_set >= s.ors_in_set
+        ):
+            self.finish(game, "bank")
+        return s.finished
 
     # ================================================================ scores
     def raw_scores(self, game: Game) -> dict[str, int]:

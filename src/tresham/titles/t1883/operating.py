@@ -1,0 +1,334 @@
+"""1883's operating turn for its railway corporations (1883 §6.3-6.10): the shared steps
+(``core/rounds/steps.py``) with 1883's rules, and 1883's own train and issuing steps.
+
+Built: one tile lay or upgrade (terrain on the first tile only), one station at the cost its
+charter lists, n-stop runs with off-boards by phase, payout or withholding (pool shares pay
+the treasury, initial-offering shares the bank), buying trains from the bank, the pool or
+another corporation, the compulsory purchase with the president's money and share sales, and
+issuing shares from the initial offering. Not built yet: 2GT, FS red-track runs, port tokens,
+FSF's two F-hex lays, the privates' powers, events and Political Support plays.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tresham.core.actions import (
+    Action,
+    Bankrupt,
+    BuyTrain,
+    IssueShares,
+    LayTile,
+    Pass,
+    PlaceToken,
+    RunRoutes,
+    SellShares,
+)
+from tresham.core.errors import RuleError, TrackError
+from tresham.core.graph import check_tile_lay, legal_tile_lays, reach, token_slots, track_graph
+from tresham.core.rounds.operating import OperatingRound, Step
+from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackStep
+from tresham.core.rules_protocols import TrainSpec
+from tresham.core.shares import POOL, treasury
+from tresham.core.stock import bundle_price, sell_to_pool, sellable_bundles
+from tresham.core.tiles import JUNCTION
+from tresham.routes.runs import action_revenue, runs_action
+from tresham.titles.t1883.track_rules import TrackRules1883
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game
+    from tresham.titles.t1883.rules import Title1883
+
+OR = "1883 §6"
+POOL_CAP = 50
+
+
+def _title(game: Game) -> Title1883:
+    return game.title  # type: ignore[return-value]
+
+
+def rules_for(game: Game) -> TrackRules1883:
+    """The track hooks for the current phase."""
+    return TrackRules1883(
+        phase=game.phase.name,
+        colors=game.phase.tiles,
+        upgrades=_title(game).data["tile_upgrades"],
+    )
+
+
+def station_cost(game: Game, corp: str) -> int | None:
+    """6.5: the cost of the corporation's next station (its charter's list), or None when it
+    has none left."""
+    c = game.state.corps[corp]
+    costs = _title(game).token_costs(corp)
+    return costs[len(c.placed)] if len(c.placed) < len(costs) else None
+
+
+def train_specs(game: Game, corp: str) -> list[TrainSpec]:
+    """The corporation's trains that run for revenue (2GT are not built yet)."""
+    s = game.state
+    out = []
+    for tid in s.corps[corp].trains:
+        kind = s.depot.trains[tid].kind
+        if kind not in _title(game).gravity_kinds:
+            out.append(TrainSpec(tid, kind, s.depot.types[kind].distance))
+    return out
+
+
+class Operating1883:
+    """1883's rules for the shared steps."""
+
+    def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile] | None:
+        cash = game.state.corps[corp].cash
+        return [
+            LayTile(corp, t.hex, t.tile, t.rotation)
+            for t in legal_tile_lays(game.state.map, corp, rules_for(game))
+            if t.cost <= cash
+        ]
+
+    def check_lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> None:
+        cost = check_tile_lay(
+            game.state.map, corp, action.hex, action.tile, action.rotation, rules_for(game)
+        )
+        if cost > game.state.corps[corp].cash:
+            raise TrackError(f"{corp} cannot pay L.{cost} for the terrain", f"{OR}.4.1")
+
+    def lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> int:
+        cost = check_tile_lay(
+            game.state.map, corp, action.hex, action.tile, action.rotation, rules_for(game)
+        )
+        game.state.map.lay_tile(action.hex, action.tile, action.rotation)
+        game.transfer(corp, "bank", cost)
+        return cost
+
+    def token_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[PlaceToken]:
+        cost = station_cost(game, corp)
+        if cost is None or cost > game.state.corps[corp].cash:
+            return []
+        return [PlaceToken(corp, h, city) for h, city in token_slots(game.state.map, corp)]
+
+    def place_token(self, game: Game, rnd: OperatingRound, corp: str, action: PlaceToken) -> None:
+        cost = station_cost(game, corp)
+        assert cost is not None
+        game.state.map.place_token(corp, action.hex, action.city)
+        game.state.corps[corp].placed.append((action.hex, action.city))
+        game.transfer(corp, "bank", cost)
+
+    def best_runs(self, game: Game, corp: str) -> RunRoutes:
+        return runs_action(corp, _title(game).best_routes(game, corp).runs)
+
+    def runs_revenue(self, game: Game, corp: str, action: RunRoutes) -> int:
+        return action_revenue(
+            game.state.map, corp, train_specs(game, corp), action, rules_for(game)
+        )
+
+    def dividend_payee(self, game: Game, corp: str, holder: str) -> str | None:
+        """6.8.3: pool shares pay the treasury; initial-offering shares pay the bank."""
+        if holder == POOL:
+            return corp
+        return None if holder == treasury(corp) else holder
+
+    def move_price(self, game: Game, corp: str, direction: str) -> None:
+        _title(game).move_price(game, corp, direction)
+
+
+# ====================================================================== trains
+class TrainStep1883(Step):
+    """6.9: buy trains one at a time, up to the train limit: the next train of the bank at
+    its price, a train of the pool at its price, or another corporation's train for L.1 or
+    more. A corporation with a route and no train must buy one (6.9); if it cannot pay for
+    the cheapest train of the bank or pool, its president adds money and then sells shares
+    (6.9.6), and goes bankrupt if even that is not enough."""
+
+    name = "trains"
+    rule = f"{OR}.9"
+
+    def _room(self, game: Game, corp: str) -> bool:
+        c = game.state.corps[corp]
+        return len(train_specs(game, corp)) < game.phase.limit(c.kind)
+
+    def offers(self, game: Game, corp: str) -> list[tuple[str, int]]:
+        """(train, price) of the bank's next trains and the pool's, 2GT aside."""
+        s = game.state
+        gravity = _title(game).gravity_kinds
+        return [
+            (t.tid, s.depot.types[t.kind].price)
+            for t in s.depot.purchasable(set(s.phases_reached))
+            if t.kind not in gravity
+        ]
+
+    def must_buy(self, game: Game, corp: str) -> bool:
+        """6.9: no train, and a legal route (two stops reachable from its stations)."""
+        if train_specs(game, corp) or not self.offers(game, corp):
+            return False
+        graph = track_graph(game.state.map)
+        stops = [k for k in reach(game.state.map, corp).nodes if graph.nodes[k].kind != JUNCTION]
+        return len(stops) >= 2
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        s = game.state
+        c = s.corps[corp]
+        if not self._room(game, corp):
+            return []
+        out: list[Action] = [
+            BuyTrain(corp, tid, price) for tid, price in self.offers(game, corp) if price <= c.cash
+        ]
+        if c.cash >= 1:
+            for other, oc in s.corps.items():
+                if other == corp or oc.closed or oc.kind != "railway":
+                    continue
+                for tid in oc.trains:
+                    if s.depot.trains[tid].kind in _title(game).gravity_kinds:
+                        continue
+                    out.append(BuyTrain(corp, tid, 1))
+                    if c.cash > 1:
+                        out.append(BuyTrain(corp, tid, c.cash))
+        if not self.must_buy(game, corp):
+            return [*out, Pass(corp)] if out else []
+        if out:
+            return out
+        tid, price = min(self.offers(game, corp), key=lambda o: o[1])
+        pres = s.shares.president[corp]
+        assert pres is not None
+        shortfall = price - c.cash - game.player(pres).cash
+        if shortfall <= 0:
+            return [BuyTrain(corp, tid, price)]
+        sales = self._sales(game, corp, pres, shortfall)
+        return (
+            [*sales]
+            if sales and not self._cannot_raise(game, corp, pres, shortfall)
+            else [
+                *sales,
+                Bankrupt(corp),
+            ]
+        )
+
+    def _sales(self, game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
+        """6.9.6: the president's shares, the pool within 50%, never the co-operative's share,
+        never giving up this corporation's presidency; a bundle only if the next smaller one
+        would not cover the shortfall."""
+        s = game.state
+        out: list[SellShares] = []
+        for sym, oc in s.corps.items():
+            if oc.closed or oc.kind == "cooperative" or not s.shares.percent(pres, sym):
+                continue
+            bundles = []
+            for pct, last in sorted(sellable_bundles(game, pres, sym, POOL_CAP)):
+                if sym == corp and s.shares.percent(pres, sym) - pct < max(
+                    (s.shares.percent(p.name, sym) for p in s.players if p.name != pres),
+                    default=0,
+                ):
+                    continue
+                bundles.append((pct, last))
+            for pct, last in bundles:
+                smaller = [bundle_price(game, sym, q) for q, _ in bundles if q < pct]
+                if smaller and max(smaller) >= shortfall:
+                    break
+                out.append(SellShares(corp, sym, pct, last))
+        return out
+
+    def _cannot_raise(self, game: Game, corp: str, pres: str, shortfall: int) -> bool:
+        best: dict[str, int] = {}
+        for a in self._sales(game, corp, pres, shortfall):
+            best[a.corporation] = max(
+                best.get(a.corporation, 0), bundle_price(game, a.corporation, a.percent)
+            )
+        return sum(best.values()) < shortfall
+
+    def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        s = game.state
+        if isinstance(action, BuyTrain) and action.train in s.depot.trains:
+            owner = s.depot.trains[action.train].owner
+            if owner in s.corps and owner != corp:
+                if not self._room(game, corp):
+                    raise RuleError("the corporation is at its train limit", f"{OR}.9.4")
+                if not 1 <= action.price <= s.corps[corp].cash:
+                    raise RuleError(
+                        "a train from another corporation costs L.1 up to the buyer's cash",
+                        f"{OR}.9.2",
+                    )
+                return
+        super().validate(game, rnd, corp, action)
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        s = game.state
+        title = _title(game)
+        if isinstance(action, Pass):
+            return True
+        pres = s.shares.president[corp]
+        assert pres is not None
+        if isinstance(action, SellShares):
+            sell_to_pool(game, pres, action.corporation, action.percent, action.last)
+            game.log(f"{pres} sells {action.percent}% of {action.corporation} (forced purchase)")
+            title.move_price(game, action.corporation, "down", action.percent // 10)
+            return False
+        if isinstance(action, Bankrupt):
+            title.bankrupt(game, pres, corp)
+            return True
+        assert isinstance(action, BuyTrain)
+        train = s.depot.trains[action.train]
+        seller = train.owner
+        c = s.corps[corp]
+        if seller in s.corps:
+            game.transfer(corp, seller, action.price)
+            s.corps[seller].trains.remove(train.tid)
+        else:
+            shortfall = action.price - c.cash
+            if shortfall > 0:
+                game.transfer(pres, corp, shortfall)
+                game.log(f"{pres} contributes L.{shortfall}")
+            game.transfer(corp, "bank", action.price)
+        train.owner = corp
+        c.trains.append(train.tid)
+        game.log(f"{corp} buys train {train.tid} for L.{action.price}")
+        title.on_train_bought(game, train.kind)
+        return False
+
+
+# ====================================================================== issuing
+class IssueStep1883(Step):
+    """6.10: issue one or more shares from the initial offering to the pool (at most 50%
+    there); the price drops a row per share first, and the treasury receives the new price
+    for each."""
+
+    name = "issue"
+    rule = f"{OR}.10"
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        s = game.state
+        available = [c for c in s.shares.held(treasury(corp), corp) if not c.president]
+        room = (POOL_CAP - s.shares.percent(POOL, corp)) // 10
+        n = min(len(available), room)
+        if n <= 0:
+            return []
+        return [*(IssueShares(corp, 10 * k) for k in range(1, n + 1)), Pass(corp)]
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        if not isinstance(action, IssueShares):
+            return True
+        s = game.state
+        count = action.percent // 10
+        for cert in [c for c in s.shares.held(treasury(corp), corp) if not c.president][:count]:
+            s.shares.move(cert.cid, POOL)
+        _title(game).move_price(game, corp, "down", count)
+        if corp not in s.market:  # it fell into the Closed section and closed (5.8)
+            return True
+        value = count * s.market.price(corp)
+        game.transfer("bank", corp, value)
+        game.log(f"{corp} issues {action.percent}% for L.{value}")
+        return True
+
+
+OPERATING = Operating1883()
+STEPS: tuple[str, ...] = ("track", "token", "routes", "dividend", "trains", "issue")
+STEP_OBJECTS: dict[str, Step] = {
+    s.name: s
+    for s in (
+        TrackStep(OPERATING, f"{OR}.4"),
+        TokenStep(OPERATING, f"{OR}.5"),
+        RouteStep(OPERATING, f"{OR}.8"),
+        DividendStep(OPERATING, f"{OR}.8.3"),
+        TrainStep1883(),
+        IssueStep1883(),
+    )
+}

@@ -1,0 +1,148 @@
+"""1883 operating rounds as far as they are built: dividends and market moves (§6.8.3
+examples), issuing (§6.10 example), the train limit (§6.9.4 example), and random games played
+to the end with the invariants checked after every action."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from test_1883_start import TITLE, game, sell_privates
+from tresham.bots.random_bot import choose
+from tresham.core.actions import Dividend, IssueShares
+from tresham.core.game import Game
+from tresham.core.rounds.operating import OperatingRound
+from tresham.core.shares import POOL, treasury
+from tresham.sim import check_invariants
+from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
+
+
+def floated(sym: str, pos: tuple[int, int], president: str = "A") -> Game:
+    """After the auction, `sym` floated with its token at `pos` of the market."""
+    g = game()
+    sell_privates(g)
+    s = g.state
+    s.market.place(sym, pos)
+    s.corps[sym].parred = s.corps[sym].floated = True
+    s.corps[sym].par_price = s.market.price(sym)
+    s.shares.move(f"{sym}_0", president)
+    s.shares.president[sym] = president
+    return g
+
+
+def turn_at(g: Game, corp: str, step: str) -> OperatingRound:
+    rnd = OperatingRound(g, [corp], list(STEPS), "test")
+    rnd.step = STEPS.index(step)
+    g.state.round = rnd
+    return rnd
+
+
+# 1883 §6.8.3 EXAMPLE: 40% A, 20% B, 10% C, 20% pool, 10% initial offering; a payout of L.130
+# gives A 52, B 26, C 13, the treasury 26, and L.13 stays in the bank
+def test_payout_example() -> None:
+    g = floated("SAFRE", (2, 11))  # L.140: the payout is below the price, no move
+    s = g.state
+    for cid, holder in (
+        ("SAFRE_1", "A"),
+        ("SAFRE_2", "A"),
+        ("SAFRE_3", "B"),
+        ("SAFRE_4", "B"),
+        ("SAFRE_5", "C"),
+        ("SAFRE_6", POOL),
+        ("SAFRE_7", POOL),
+    ):
+        s.shares.move(cid, holder)
+    assert s.shares.percent(treasury("SAFRE"), "SAFRE") == 10
+    rnd = turn_at(g, "SAFRE", "dividend")
+    rnd.turn["revenue"] = 130
+    cash = {p: g.player(p).cash for p in "ABC"}
+    bank = s.bank.cash
+    STEP_OBJECTS["dividend"].process(g, rnd, "SAFRE", Dividend("SAFRE", "payout"))
+    assert [g.player(p).cash - cash[p] for p in "ABC"] == [52, 26, 13]
+    assert s.corps["SAFRE"].cash == 26
+    assert bank - s.bank.cash == 52 + 26 + 13 + 26
+    assert s.market.price("SAFRE") == 140
+
+
+# 1883 §6.8.3 EXAMPLE: FMMSF withholds L.100 and goes back from 85 to 80; SAFRE pays out 70
+# at a price of 70 and advances to 75; SV pays out 60 at 65 and stays
+@pytest.mark.parametrize(
+    ("sym", "pos", "revenue", "kind", "after"),
+    [
+        ("FSMMF", (2, 6), 100, "withhold", 80),
+        ("SAFRE", (2, 3), 70, "payout", 75),
+        ("SV", (2, 2), 60, "payout", 65),
+    ],
+)
+def test_market_moves_example(
+    sym: str, pos: tuple[int, int], revenue: int, kind: str, after: int
+) -> None:
+    g = floated(sym, pos)
+    rnd = turn_at(g, sym, "dividend")
+    rnd.turn["revenue"] = revenue
+    STEP_OBJECTS["dividend"].process(g, rnd, sym, Dividend(sym, kind))
+    assert g.state.market.price(sym) == after
+
+
+# 1883 §6.10 EXAMPLE: SAFRE issues 3 at 85 and receives 3 x 70 = 210; FSMMF issues 1 at 90
+# and receives 85; SV issues 3 at the bottom of its column and receives 3 x 90 = 270
+@pytest.mark.parametrize(
+    ("sym", "pos", "count", "value"),
+    [("SAFRE", (2, 6), 3, 210), ("FSMMF", (3, 8), 1, 85), ("SV", (4, 9), 3, 270)],
+)
+def test_issue_example(sym: str, pos: tuple[int, int], count: int, value: int) -> None:
+    g = floated(sym, pos)
+    s = g.state
+    rnd = turn_at(g, sym, "issue")
+    cash = s.corps[sym].cash
+    step = STEP_OBJECTS["issue"]
+    assert IssueShares(sym, 10 * count) in step.actions(g, rnd, sym)
+    step.process(g, rnd, sym, IssueShares(sym, 10 * count))
+    assert s.corps[sym].cash - cash == value
+    assert s.shares.percent(POOL, sym) == 10 * count
+
+
+# 1883 §6.9.4 EXAMPLE: FSF owns two 4T and buys the first 5T; the limit drops to two and it
+# puts one train (of its choice) in the pool
+def test_train_limit_example() -> None:
+    g = floated("FBV", (2, 9), president="C")
+    s = g.state
+    for t in [t for t in s.depot.order if t.startswith(("2-", "3-", "3bis-"))]:
+        s.depot.trains[t].owner = "scrapped"
+    fsf = s.corps["FSF"]
+    for tid in ("4-0", "4-1"):
+        s.depot.trains[tid].owner = "FSF"
+        fsf.trains.append(tid)
+    TITLE.on_train_bought(g, "4")
+    for tid in ("4-2", "4-3"):
+        s.depot.trains[tid].owner = "scrapped"
+    fsf.cash = 600
+    rnd = turn_at(g, "FSF", "trains")
+    from tresham.core.actions import BuyTrain, DiscardTrain
+
+    assert BuyTrain("FSF", "5-0", 500) in STEP_OBJECTS["trains"].actions(g, rnd, "FSF")
+    g.state.round = rnd
+    g.apply(BuyTrain("FSF", "5-0", 500))
+    assert g.phase.name == "5"
+    assert g.active_entity() == "FSF" and g.state.pending == [("discard", "FSF")]
+    g.apply(DiscardTrain("FSF", "4-0"))
+    assert fsf.trains == ["4-1", "5-0"]
+    assert s.depot.trains["4-0"].owner == POOL
+    assert all(c.closed for c in s.companies.values())  # §3.4: the first 5T closes them
+
+
+# 1883 as built so far, played at random to the end by 2, 3 and 4 players, with the
+# invariants (cash, 100% of every corporation, limits) checked after every action
+@pytest.mark.parametrize("seed", range(6))
+def test_random_games_finish(seed: int) -> None:
+    n = 2 + seed % 3
+    g = Game(TITLE, [f"P{i}" for i in range(n)], seed)
+    rng = random.Random(seed)
+    total = 11_000
+    for _ in range(20_000):
+        if g.state.finished:
+            break
+        g.apply(choose(g, rng))
+        assert check_invariants(g, total) == []
+    assert g.state.finished and g.state.end_reason in ("bank", "bankrupt")
