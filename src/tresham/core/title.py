@@ -221,6 +221,39 @@ class Title:
         """Finish the game if an end condition is met now; returns whether it ended."""
         return False
 
+    def finish(self, game: Game, reason: str) -> None:
+        """End the game now, for `reason` (e.g. "bank", "bankrupt")."""
+        s = game.state
+        if not s.finished:
+            s.finished = True
+            s.end_reason = reason
+            game.log(f"Game over ({reason})")
+
+    def bank_break_end(self, game: Game, round_over: bool) -> bool:
+        """The common 18xx end when the bank breaks: broken in a stock round, one more complete
+        set of operating rounds is played; broken in an operating round, the current set is
+        completed. Call from `check_end`; returns whether the game has ended."""
+        from tresham.core.rounds.operating import OperatingRound
+        from tresham.core.rounds.stock import StockRound
+
+        s = game.state
+        if s.finished:
+            return True
+        if s.bank.broken and s.end_trigger is None:
+            s.end_trigger = "bank"
+            if isinstance(s.round, StockRound):
+                s.extra["bank_broke_in_sr"] = True
+            else:
+                s.extra["final_set"] = True
+        if (
+            round_over
+            and s.extra.get("final_set")
+            and isinstance(s.round, OperatingRound)
+            and s.or_in_set >= s.ors_in_set
+        ):
+            self.finish(game, "bank")
+        return s.finished
+
     def scores(self, game: Game) -> dict[str, int]:
         """Final scores by player name, as the title's rules count them."""
         raise NotImplementedError

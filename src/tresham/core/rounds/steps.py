@@ -1,7 +1,8 @@
 """Operating-turn steps that every title shares: lay track, place a station, run trains, pay
-out or withhold. A title composes them with steps of its own and plugs its rules in through
-an :class:`OperatingRules` object; the steps hold the flow (one lay, then the station, ...),
-the rules object what is legal and what it costs.
+out or withhold; and the train purchase itself, which every title's train step makes. A title
+composes them with steps of its own and plugs its rules in through an :class:`OperatingRules`
+object; the steps hold the flow (one lay, then the station, ...), the rules object what is
+legal and what it costs.
 
 The standard dividend rule modelled here: withholding, or earning nothing, moves the share
 price left; paying out moves it right when the revenue is at least the share price, and
@@ -13,7 +14,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from tresham.core.actions import Action, Dividend, LayTile, Pass, PlaceToken, RunRoutes
+from tresham.core.actions import (
+    Action,
+    BuyTrain,
+    Dividend,
+    LayTile,
+    Pass,
+    PlaceToken,
+    RunRoutes,
+)
 from tresham.core.errors import RuleError
 from tresham.core.rounds.operating import OperatingRound, Step
 
@@ -183,3 +192,28 @@ class DividendStep(Step):
         if revenue >= price:
             self.rules.move_price(game, corp, "right")
         return True
+
+
+def buy_train(game: Game, corp: str, action: BuyTrain) -> str:
+    """Move a bought train to `corp` and pay for it: another corporation's train is paid to
+    that corporation; a train of the bank or the pool is paid to the bank, the president
+    adding what the treasury lacks (the compulsory purchase). Returns the train's type."""
+    s = game.state
+    train = s.depot.trains[action.train]
+    seller = train.owner
+    c = s.corps[corp]
+    if seller in s.corps:
+        game.transfer(corp, seller, action.price)
+        s.corps[seller].trains.remove(train.tid)
+    else:
+        shortfall = action.price - c.cash
+        if shortfall > 0:
+            pres = s.shares.president[corp]
+            assert pres is not None
+            game.transfer(pres, corp, shortfall)
+            game.log(f"{pres} contributes L.{shortfall}")
+        game.transfer(corp, "bank", action.price)
+    train.owner = corp
+    c.trains.append(train.tid)
+    game.log(f"{corp} buys train {train.tid} for L.{action.price}")
+    return train.kind

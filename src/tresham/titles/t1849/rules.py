@@ -717,33 +717,9 @@ class Title1849(Title):
         prompt_process(game, kind, entity, action)
 
     # ================================================================ end & scores
-    def finish(self, game: Game, reason: str) -> None:
-        """End the game now."""
-        s = game.state
-        if not s.finished:
-            s.finished = True
-            s.end_reason = reason
-            game.log(f"Game over ({reason})")
-
     def check_end(self, game: Game, round_over: bool) -> bool:
         """The bank breaks: finish the set of ORs (1849 §Endgame)."""
-        s = game.state
-        if s.finished:
-            return True
-        if s.bank.broken and s.end_trigger is None:
-            s.end_trigger = "bank"
-            if isinstance(s.round, StockRound):
-                s.extra["bank_broke_in_sr"] = True
-            else:
-                s.extra["final_set"] = True
-        if (
-            round_over
-            and s.extra.get("final_set")
-            and isinstance(s.round, OperatingRound)
-            and s.or_in_set >= s.ors_in_set
-        ):
-            self.finish(game, "bank")
-        return s.finished
+        return self.bank_break_end(game, round_over)
 
     def raw_scores(self, game: Game) -> dict[str, int]:
         """Cash plus shares at market, minus L.750 per loan, not floored (1849 §Endgame); the

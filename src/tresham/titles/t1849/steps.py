@@ -25,7 +25,7 @@ from tresham.core.actions import (
 )
 from tresham.core.errors import RuleError
 from tresham.core.rounds.operating import OperatingRound, Step
-from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackStep
+from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackStep, buy_train
 from tresham.core.shares import POOL, Certificate, treasury
 from tresham.core.stock import bundle_price, sell_to_pool, sellable_bundles, treasury_certs
 from tresham.titles.t1849 import map_glue
@@ -264,27 +264,11 @@ class TrainStep(Step):
             self._emergency_sale(game, pres, action)
             return False
         assert isinstance(action, BuyTrain)
-        train = s.depot.trains[action.train]
-        seller = train.owner
-        c = s.corps[corp]
-        if seller in s.corps:
-            game.transfer(corp, seller, action.price)
-            s.corps[seller].trains.remove(train.tid)
-        else:
-            shortfall = action.price - c.cash
-            if shortfall > 0:
-                pres = s.shares.president[corp]
-                assert pres is not None
-                game.transfer(pres, corp, shortfall)
-                game.log(f"{pres} contributes L.{shortfall}")
-            game.transfer(corp, "bank", action.price)
-        train.owner = corp
-        c.trains.append(train.tid)
-        game.log(f"{corp} buys train {train.tid} for L.{action.price}")
+        kind = buy_train(game, corp, action)
         if s.extra.get("rsa_corp") == corp and not s.companies["RSA"].closed:
             s.companies["RSA"].closed = True
             game.log("RSA closes: its corporation bought a train")
-        title.on_train_bought(game, train.kind)
+        title.on_train_bought(game, kind)
         return False
 
     def _emergency_sale(self, game: Game, pres: str, sale: SellShares) -> None:

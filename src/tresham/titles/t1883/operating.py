@@ -27,7 +27,7 @@ from tresham.core.actions import (
 from tresham.core.errors import RuleError, TrackError
 from tresham.core.graph import check_tile_lay, legal_tile_lays, reach, token_slots, track_graph
 from tresham.core.rounds.operating import OperatingRound, Step
-from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackStep
+from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackStep, buy_train
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.shares import POOL, treasury
 from tresham.core.stock import bundle_price, sell_to_pool, sellable_bundles
@@ -266,22 +266,8 @@ class TrainStep1883(Step):
             title.bankrupt(game, pres, corp)
             return True
         assert isinstance(action, BuyTrain)
-        train = s.depot.trains[action.train]
-        seller = train.owner
-        c = s.corps[corp]
-        if seller in s.corps:
-            game.transfer(corp, seller, action.price)
-            s.corps[seller].trains.remove(train.tid)
-        else:
-            shortfall = action.price - c.cash
-            if shortfall > 0:
-                game.transfer(pres, corp, shortfall)
-                game.log(f"{pres} contributes L.{shortfall}")
-            game.transfer(corp, "bank", action.price)
-        train.owner = corp
-        c.trains.append(train.tid)
-        game.log(f"{corp} buys train {train.tid} for L.{action.price}")
-        title.on_train_bought(game, train.kind)
+        kind = buy_train(game, corp, action)
+        title.on_train_bought(game, kind)
         return False
 
 

@@ -689,33 +689,10 @@ class Title1883(Title):
         if sum(1 for q in s.players if not q.bankrupt) <= 1:
             self.finish(game, "bankrupt")
 
-    def finish(self, game: Game, reason: str) -> None:
-        s = game.state
-        if not s.finished:
-            s.finished = True
-            s.end_reason = reason
-            game.log(f"Game over ({reason})")
-
     def check_end(self, game: Game, round_over: bool) -> bool:
         """10.0: the bank breaks: in a stock round, one more complete set of operating
         rounds; in an operating round, the current set is completed."""
-        s = game.state
-        if s.finished:
-            return True
-        if s.bank.broken and s.end_trigger is None:
-            s.end_trigger = "bank"
-            if isinstance(s.round, StockRound):
-                s.extra["bank_broke_in_sr"] = True
-            else:
-                s.extra["final_set"] = True
-        if (
-            round_over
-            and s.extra.get("final_set")
-            and isinstance(s.round, OperatingRound)
-            and s.or_in_set >= s.ors_in_set
-        ):
-            self.finish(game, "bank")
-        return s.finished
+        return self.bank_break_end(game, round_over)
 
     # ================================================================ scores
     def raw_scores(self, game: Game) -> dict[str, int]:
