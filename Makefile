@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint unit clean bench-peers
+.PHONY: run serve test lint unit postgres clean bench-peers
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,12 +17,20 @@ $(STAMP): $(BIN)/python pyproject.toml
 run: $(STAMP)
 	$(BIN)/tresham play 1849 --players 3
 
+# The game server (prints its address; the SQLite file's place is in the README).
+serve: $(STAMP)
+	$(BIN)/tresham serve
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks tools
 	$(BIN)/ruff format --check src tests benchmarks tools
 	$(BIN)/mypy
 
-unit: $(STAMP)
+# The server tests start a PostgreSQL of their own; this installs it when missing (root).
+postgres:
+	bash tools/ensure_postgres.sh
+
+unit: $(STAMP) postgres
 	$(BIN)/pytest -n 2
 
 test: lint unit

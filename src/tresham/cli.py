@@ -1,5 +1,5 @@
 """The `tresham` command: play in the terminal, replay a save, simulate random games, import
-a game from 18xx.games."""
+a game from 18xx.games, run the game server."""
 
 from __future__ import annotations
 
@@ -302,6 +302,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0 if ok and not result.errors else 1
 
 
+# ------------------------------------------------------------------------ serve
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the game server (HTTP and websocket API)."""
+    from tresham.server.serve import serve
+
+    return serve(args.host, args.port, args.db)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `tresham`."""
     parser = argparse.ArgumentParser(prog="tresham", description=__doc__)
@@ -354,6 +362,16 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--option", action="append")
     sim.add_argument("--json", action="store_true")
     sim.set_defaults(func=cmd_simulate)
+
+    srv = sub.add_parser("serve", help="run the game server (HTTP and websocket API)")
+    srv.add_argument("--host", default="127.0.0.1")
+    srv.add_argument("--port", type=int, default=8000, help="0: any free port")
+    srv.add_argument(
+        "--db",
+        help="database URL (default: $TRESHAM_DATABASE_URL, else an SQLite file in the data "
+        "folder); e.g. postgresql://user@host/dbname",
+    )
+    srv.set_defaults(func=cmd_serve)
     return parser
 
 

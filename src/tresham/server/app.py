@@ -1,0 +1,422 @@
+"""The HTTP and websocket API (FastAPI).
+
+Every error is a JSON body ``{"error", "rule"}`` with its status (403 no seat token or not the
+seat's turn, 404 no such game, 409 stale index, 413 body too large, 422 illegal or malformed,
+503 database failure); never a stack trace. See README.md, "Server", for the API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import anyio
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from tresham.core.errors import RuleError
+from tresham.core.game import Game
+from tresham.io.save import FORMAT, from_save, new_game, to_save
+from tresham.server.config import ServerConfig
+from tresham.server.errors import ApiError, BadRequest, Forbidden, TooLarge, Unavailable
+from tresham.server.live import LiveGame
+from tresham.server.notify import PgListener
+from tresham.server.page import game_page
+from tresham.server.registry import Registry, seat_url
+from tresham.server.storage import SeatRecord, Storage
+from tresham.server.webhooks import check_webhook_url
+from tresham.titles.registry import get_title, titles
+
+log = logging.getLogger("tresham.server")
+
+MAX_SEED = 2**63 - 1
+IMPORT_PATH = "/api/games/import"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+# ---------------------------------------------------------------------- request bodies
+class CreateGame(BaseModel):
+    """`POST /api/games`."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    title: str
+    players: list[Annotated[str, Field(min_length=1, max_length=40)]] = Field(max_length=12)
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    options: dict[str, Any] = Field(default_factory=dict)
+    bots: list[str] = Field(default_factory=list)
+    webhook: str | None = None
+
+
+class PostEntry(BaseModel):
+    """`POST /api/games/{id}/actions`."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    index: int = Field(ge=0)
+    action: dict[str, Any]
+
+
+# ---------------------------------------------------------------------- body size limit
+class BodyLimit:
+    """Reads a request's body up to its limit before the app sees it; a larger body gets
+    413 without being read further."""
+
+    def __init__(self, app: ASGIApp, limit: int, import_limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self.import_limit = import_limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        limit = self.import_limit if scope["path"] == IMPORT_PATH else self.limit
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            await self._too_large(scope, receive, send, limit)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await self._too_large(scope, receive, send, limit)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    @staticmethod
+    async def _too_large(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        error = TooLarge(f"the request body is over {limit} bytes")
+        response = JSONResponse(error.body(), status_code=error.status)
+        await response(scope, receive, send)
+
+
+# ---------------------------------------------------------------------- the app
+@dataclass
+class Server:
+    """What the routes use: the storage and the live games."""
+
+    config: ServerConfig
+    storage: Storage
+    registry: Registry
+
+
+def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
+    """The API app. It opens `storage` (or the configured database) when it starts and
+    closes it when it stops."""
+    holder: dict[str, Server] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        store = (
+            storage
+            if storage is not None
+            else await asyncio.to_thread(Storage, config.database_url)
+        )
+        registry = Registry(store, config)
+        holder["server"] = Server(config, store, registry)
+        listener = None
+        if store.is_postgres:
+            listener = PgListener(store.conninfo(), registry.on_news, registry.on_reconnect)
+            await listener.start()
+        await registry.resume_bots()
+        try:
+            yield
+        finally:
+            if listener is not None:
+                await listener.stop()
+            await registry.close()
+            store.close()
+
+    app = FastAPI(
+        title="tresham",
+        summary="18xx games: the table's API",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
+        redoc_url=None,
+    )
+    app.state.holder = holder
+
+    def server() -> Server:
+        return holder["server"]
+
+    _add_error_handlers(app)
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        """Whether the server is up, and its database kind."""
+        srv = server()
+        return {"ok": True, "database": "postgresql" if srv.storage.is_postgres else "sqlite"}
+
+    @app.get("/api/titles")
+    async def list_titles() -> list[dict[str, Any]]:
+        """The playable titles."""
+        out = []
+        for name in titles():
+            title = get_title(name)
+            lo, hi = title.player_range
+            out.append({"title": name, "players": [lo, hi], "rules_version": title.rules_version})
+        return out
+
+    @app.get("/api/games")
+    async def list_games() -> list[dict[str, Any]]:
+        """The most recent games."""
+        rows = await server().registry.run(server().storage.list_games)
+        return [
+            {"id": r.id, "title": r.title, "players": r.players, "finished": r.finished}
+            for r in rows
+        ]
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        """Start a game; the answer holds each seat's secret link."""
+        srv = server()
+        unknown = [b for b in body.bots if b not in body.players]
+        if unknown:
+            raise BadRequest(f"bots must be players of the game, not {unknown}", "setup")
+        if body.webhook is not None and (problem := check_webhook_url(body.webhook)):
+            raise BadRequest(problem, "webhook")
+        seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+        try:
+            game = await srv.registry.run(new_game, body.title, body.players, seed, body.options)
+        except RuleError as exc:
+            raise BadRequest(exc.message, exc.rule or "setup") from None
+        return await _created(srv, game, request, bots=body.bots, webhook=body.webhook)
+
+    @app.post(IMPORT_PATH, status_code=201)
+    async def import_game(request: Request) -> dict[str, Any]:
+        """Start a game from a tresham save or an 18xx.games export (the file as the body)."""
+        try:
+            data = json.loads(await request.body())
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise BadRequest(f"the body is not JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise BadRequest("the body must be a tresham save or an 18xx.games export")
+        game = await server().registry.run(_imported, data)
+        return await _created(server(), game, request)
+
+    @app.get("/api/games/{game_id}")
+    async def game_state(game_id: str) -> Response:
+        """The public state."""
+        srv = server()
+        live = await srv.registry.get(game_id)
+        await srv.registry.refresh(live)
+        return _raw_json(live.snapshot_json)
+
+    @app.get("/api/games/{game_id}/legal")
+    async def legal(
+        game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The legal actions of the seat (none when it is not the seat's turn)."""
+        srv = server()
+        live = await srv.registry.get(game_id)
+        seat = _seat(live, authorization)
+
+        def work() -> dict[str, Any]:
+            actions: list[dict[str, Any]] = []
+            if live.game.acting_player() == seat.player:
+                actions = [a.to_json() for a in live.game.legal_actions()]
+            return {"index": live.index, "actions": actions}
+
+        return await srv.registry.read(live, work)
+
+    @app.post("/api/games/{game_id}/actions")
+    async def post_action(
+        game_id: str,
+        body: PostEntry,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """Add an action (or {"type": "undo"} / {"type": "redo"}) at the current index."""
+        srv = server()
+        live = await srv.registry.get(game_id)
+        seat = _seat(live, authorization)
+        index = await srv.registry.submit(live, seat.player, body.index, body.action)
+        return {"index": index}
+
+    @app.get("/api/games/{game_id}/log")
+    async def game_log(game_id: str) -> dict[str, Any]:
+        """Every log entry, undo and redo included."""
+        srv = server()
+        live = await srv.registry.get(game_id)
+
+        def work() -> dict[str, Any]:
+            entries = [{"index": r.index, "entry": r.entry, "seat": r.seat} for r in live.rows]
+            return {"index": live.index, "entries": entries}
+
+        return await srv.registry.read(live, work)
+
+    @app.get("/api/games/{game_id}/export")
+    async def export(game_id: str) -> dict[str, Any]:
+        """The save file (the actions in force)."""
+        srv = server()
+        live = await srv.registry.get(game_id)
+        return await srv.registry.read(live, lambda: to_save(live.game))
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def game_socket(websocket: WebSocket, game_id: str) -> None:
+        """The state, then a message for every new log entry."""
+        srv = server()
+        try:
+            live = await srv.registry.get(game_id)
+            await srv.registry.refresh(live)
+        except ApiError as exc:
+            await websocket.close(code=4000 + exc.status, reason=exc.message[:120])
+            return
+        await websocket.accept()
+        sub = live.subscribe()
+        try:
+            await websocket.send_text(live.state_message())
+            live.publish()
+            async with anyio.create_task_group() as tasks:
+
+                async def forward() -> None:
+                    while (message := await sub.queue.get()) is not None:
+                        await websocket.send_text(message)
+                    tasks.cancel_scope.cancel()  # a listener too slow to keep up
+
+                async def drain() -> None:
+                    with contextlib.suppress(WebSocketDisconnect):
+                        while True:
+                            await websocket.receive_text()
+                    tasks.cancel_scope.cancel()
+
+                tasks.start_soon(forward)
+                tasks.start_soon(drain)
+        finally:
+            live.unsubscribe(sub)
+        if sub.dropped:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1013, reason="too slow: reconnect")
+
+    @app.get("/games/{game_id}", response_class=HTMLResponse)
+    async def page(game_id: str) -> HTMLResponse:
+        """A minimal live view of a game (the table will replace it)."""
+        live = await server().registry.get(game_id)
+        return HTMLResponse(game_page(live.record.id, live.record.title))
+
+    app.add_middleware(BodyLimit, limit=config.max_body, import_limit=config.max_import_body)
+    return app
+
+
+async def _created(
+    srv: Server,
+    game: Game,
+    request: Request,
+    *,
+    bots: list[str] | None = None,
+    webhook: str | None = None,
+) -> dict[str, Any]:
+    base = srv.config.public_url or str(request.base_url)
+    live, seats = await srv.registry.create(game, bots=bots, webhook=webhook, base_url=base)
+    return {
+        "id": live.record.id,
+        "seats": [
+            {
+                "player": s.player,
+                "bot": s.bot,
+                "token": s.token,
+                "url": None if s.token is None else seat_url(base, live.record.id, s.token),
+            }
+            for s in seats
+        ],
+    }
+
+
+def _imported(data: dict[str, Any]) -> Game:
+    """The game of a tresham save or an 18xx.games export (worker thread)."""
+    from tresham.io.site_export import ImportFailure
+    from tresham.io.site_import import import_export
+
+    if data.get("format") == FORMAT:
+        try:
+            return from_save(data)
+        except RuleError as exc:
+            raise BadRequest(f"the save does not replay: {exc.message}", exc.rule) from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadRequest(f"not a valid tresham save: {exc!r}", "save format") from None
+    try:
+        return import_export(data).game
+    except ImportFailure as exc:
+        raise BadRequest(f"not a tresham save, nor an importable export: {exc}", "import") from None
+
+
+def _seat(live: LiveGame, authorization: str | None) -> SeatRecord:
+    """The seat whose token the request carries (`Authorization: Bearer <token>`)."""
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Forbidden("a seat token is needed: Authorization: Bearer <token>", "seat")
+    seat = live.seat_for_token(token.strip())
+    if seat is None:
+        raise Forbidden("this is not a seat token of this game", "seat")
+    return seat
+
+
+def _raw_json(text: str) -> Response:
+    return Response(content=text, media_type="application/json")
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RuleError)
+    async def rule_error(_request: Request, exc: RuleError) -> JSONResponse:
+        return JSONResponse({"error": exc.message, "rule": exc.rule}, status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for err in exc.errors()[:5]:
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+            problems.append(f"{where}: {err.get('msg', 'invalid')}" if where else err["msg"])
+        return JSONResponse({"error": "; ".join(problems), "rule": "request"}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse(
+            {"error": str(exc.detail), "rule": "request"}, status_code=exc.status_code
+        )
+
+    @app.exception_handler(SQLAlchemyError)
+    async def database_error(_request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        log.error("database error: %s", exc)
+        error = Unavailable("the database is unavailable; nothing was changed", "storage")
+        return JSONResponse(error.body(), status_code=error.status)
+
+    @app.exception_handler(Exception)
+    async def crash(_request: Request, exc: Exception) -> JSONResponse:
+        log.error("internal error: %r", exc, exc_info=exc)
+        return JSONResponse({"error": "internal server error", "rule": "server"}, status_code=500)

@@ -1,0 +1,74 @@
+"""Bots in seats: when a bot's seat is to act, the server moves for it.
+
+A bot's move is :func:`tresham.bots.random_bot.choose` with a ``random.Random`` seeded from the
+game's seed and the log index, so any server process picks the same move. A bot's move goes
+through the same path as a person's (the log, the rules, the broadcast). The driver keeps at
+most one task per game; it waits ``delay`` seconds before each move so people can follow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+
+from tresham.bots.random_bot import choose
+from tresham.core.actions import Action
+from tresham.core.game import Game
+from tresham.server.errors import Stale
+
+log = logging.getLogger("tresham.server.bots")
+
+
+def bot_action(game: Game, index: int) -> Action:
+    """The bot's move in `game` at log index `index`."""
+    return choose(game, random.Random(f"tresham-bot:{game.seed}:{index}"))
+
+
+class BotDriver:
+    """Moves for bots. `acting(game_id)` says which bot is to act now (None: no bot), from
+    state that is safe to read at any time; `move(game_id)` makes that bot's move."""
+
+    def __init__(
+        self,
+        acting: Callable[[str], str | None],
+        move: Callable[[str], Awaitable[None]],
+        delay: float,
+    ) -> None:
+        self.acting = acting
+        self.move = move
+        self.delay = delay
+        self._running: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def poke(self, game_id: str) -> None:
+        """Start moving for the game's bots if one is to act (from the event loop)."""
+        if game_id in self._running or self.acting(game_id) is None:
+            return
+        self._running.add(game_id)
+        task = asyncio.get_running_loop().create_task(self._run(game_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, game_id: str) -> None:
+        # The check of `acting` and leaving `_running` happen with no await between them, so
+        # a poke after any change always finds either this loop still going or none.
+        try:
+            while self.acting(game_id) is not None:
+                await asyncio.sleep(self.delay)
+                try:
+                    await self.move(game_id)
+                except Stale:
+                    continue
+        except Exception:
+            log.exception("the bots of game %s stopped", game_id)
+        finally:
+            self._running.discard(game_id)
+
+    async def close(self) -> None:
+        """Stop every bot task."""
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -1,0 +1,81 @@
+"""The server's settings: where the database is, and the knobs of bots, webhooks and limits.
+
+The database is named by a URL: ``--db`` on the command line, else ``TRESHAM_DATABASE_URL``,
+else an SQLite file in the data folder (``TRESHAM_DATA_DIR``, else
+``$XDG_DATA_HOME/tresham``, else ``~/.local/share/tresham``). ``postgresql://`` URLs are used
+through SQLAlchemy with psycopg 3.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+SQLITE_FILE = "tresham.sqlite3"
+
+
+def data_dir() -> Path:
+    """The folder of the default SQLite database (not created here)."""
+    explicit = os.environ.get("TRESHAM_DATA_DIR")
+    if explicit:
+        return Path(explicit).expanduser()
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
+    return base / "tresham"
+
+
+def default_database_url() -> str:
+    """The SQLite file in the data folder, as a URL."""
+    return f"sqlite:///{data_dir() / SQLITE_FILE}"
+
+
+def resolve_database_url(given: str | None = None) -> str:
+    """The database URL to use: `given`, else ``TRESHAM_DATABASE_URL``, else the default."""
+    return given or os.environ.get("TRESHAM_DATABASE_URL") or default_database_url()
+
+
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, not {raw!r}") from None
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything a server process needs to know.
+
+    `bot_delay`: seconds a bot waits before it moves (so people can follow). `webhook_timeout`
+    and `webhook_attempts`: each webhook call's timeout and how often it is tried;
+    `webhook_backoff` is the wait before the first retry (doubled after each). `max_body` and
+    `max_import_body`: the largest request bodies accepted (imports carry whole games).
+    `max_live_games`: idle games beyond this many are dropped from memory (reloaded from the
+    log when asked for again). `public_url`: the address put in seat links and webhook
+    messages (default: the address a request came to). `worker_threads`: how many threads
+    run the database and engine work.
+    """
+
+    database_url: str
+    bot_delay: float = 0.5
+    webhook_timeout: float = 5.0
+    webhook_attempts: int = 3
+    webhook_backoff: float = 0.5
+    max_body: int = 256 * 1024
+    max_import_body: int = 32 * 1024 * 1024
+    max_live_games: int = 1000
+    public_url: str | None = None
+    worker_threads: int = 2
+
+    @classmethod
+    def from_env(cls, database_url: str | None = None) -> ServerConfig:
+        """Settings from the environment (``TRESHAM_BOT_DELAY``, ``TRESHAM_PUBLIC_URL``)."""
+        return cls(
+            database_url=resolve_database_url(database_url),
+            bot_delay=_env_float("TRESHAM_BOT_DELAY", 0.5),
+            public_url=os.environ.get("TRESHAM_PUBLIC_URL") or None,
+            worker_threads=max(1, int(_env_float("TRESHAM_WORKER_THREADS", 2))),
+        )

@@ -1,0 +1,325 @@
+"""The live games of one server process, and the one path by which entries join a log.
+
+A game is loaded into memory when first asked for (its log replayed) and then kept: each new
+entry is applied incrementally. Everything that reads or changes a game takes the game's lock
+and works in a worker thread. A read first catches up with the stored log (another process
+may have appended to it). A new entry is inserted at the game's next index and applied in
+memory inside one transaction: the database's unique (game, index) key decides who acted
+first, so a process whose game is behind the log can never append to it; its insert fails,
+and it catches up before answering 409. An entry the rules refuse is never stored. After each
+change the new entries are published to the game's websocket listeners, bots are given their
+turn, and the game's webhook hears whose turn it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import re
+import secrets
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from tresham.core.actions import Action
+from tresham.core.errors import RuleError
+from tresham.core.game import Game
+from tresham.server.bots import BotDriver, bot_action
+from tresham.server.config import ServerConfig
+from tresham.server.errors import ApiError, NotFound, Stale, Unavailable
+from tresham.server.live import Entry, LiveGame, parse_entry, token_hash
+from tresham.server.storage import GameRecord, IndexTaken, LogRow, SeatRecord, Storage
+from tresham.server.view import public_state
+from tresham.server.webhooks import WebhookSender, turn_message
+
+log = logging.getLogger("tresham.server")
+
+T = TypeVar("T")
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+@dataclass(frozen=True)
+class NewSeat:
+    """A seat of a game just created: its player, its secret token (None for a bot)."""
+
+    player: str
+    token: str | None
+    bot: bool
+
+
+def game_url(base: str, game_id: str) -> str:
+    """The table's address of a game."""
+    return f"{base.rstrip('/')}/games/{game_id}"
+
+
+def seat_url(base: str, game_id: str, token: str) -> str:
+    """A seat's link: the table's address with the seat token (in the fragment, which
+    browsers never send to the server)."""
+    return f"{game_url(base, game_id)}#seat={token}"
+
+
+class Registry:
+    """Live games by id, loaded on demand, with the bots and webhooks that follow them."""
+
+    def __init__(self, storage: Storage, config: ServerConfig) -> None:
+        self.storage = storage
+        self.config = config
+        self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        self.webhooks = WebhookSender(
+            config.webhook_timeout, config.webhook_attempts, config.webhook_backoff
+        )
+        self.bots = BotDriver(self._acting_bot, self._bot_move, config.bot_delay)
+        self._loading: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._executor = ThreadPoolExecutor(config.worker_threads, thread_name_prefix="tresham")
+
+    async def close(self) -> None:
+        """Stop bots, webhook calls and refreshes."""
+        await self.bots.close()
+        await self.webhooks.close()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run blocking work (the database, the engine) in the server's worker threads. They
+        are few: the work is mostly Python, and more threads would only starve the event
+        loop of the interpreter lock."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(fn, *args))
+
+    # ------------------------------------------------------------------ loading
+    async def get(self, game_id: str) -> LiveGame:
+        """The live game (loaded from the log if need be). Raises NotFound or Unplayable."""
+        live = self.games.get(game_id)
+        if live is not None and not live.broken:
+            self.games.move_to_end(game_id)
+            return live
+        if not GAME_ID.fullmatch(game_id):
+            raise NotFound(f"no game {game_id!r}")
+        lock = self._loading.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._loading[game_id] = lock
+        async with lock:
+            live = self.games.get(game_id)
+            if live is None or live.broken:
+                live = await self.run(self._load, game_id)
+                self._remember(live)
+                self.bots.poke(game_id)
+        return live
+
+    def _load(self, game_id: str) -> LiveGame:
+        record = self.storage.game(game_id)
+        if record is None:
+            raise NotFound(f"no game {game_id!r}")
+        return LiveGame.rebuild(record, self.storage.entries(game_id), public_state)
+
+    def _remember(self, live: LiveGame) -> None:
+        self.games[live.record.id] = live
+        self.games.move_to_end(live.record.id)
+        excess = len(self.games) - self.config.max_live_games
+        for game_id, other in list(self.games.items()):
+            if excess <= 0:
+                break
+            if other is not live and not other.subscribers and not other.lock.locked():
+                del self.games[game_id]
+                excess -= 1
+
+    async def resume_bots(self) -> None:
+        """Load the unfinished games with bots (after a start), so their bots play on."""
+        for game_id in await self.run(self.storage.games_with_bots):
+            try:
+                await self.get(game_id)
+            except ApiError as exc:
+                log.warning("game %s not resumed: %s", game_id, exc.message)
+
+    # ------------------------------------------------------------------ creating
+    async def create(
+        self,
+        game: Game,
+        *,
+        bots: list[str] | None = None,
+        webhook: str | None = None,
+        base_url: str | None = None,
+    ) -> tuple[LiveGame, list[NewSeat]]:
+        """Store a game built here (new, or imported with its actions) and make it live."""
+        bot_names = set(bots or [])
+        seats = [
+            NewSeat(p, None if p in bot_names else secrets.token_urlsafe(24), p in bot_names)
+            for p in game.player_names
+        ]
+        record = GameRecord(
+            id=secrets.token_hex(6),
+            title=game.title.name,
+            rules_version=game.title.rules_version,
+            seed=game.seed,
+            options=dict(game.options),
+            players=list(game.player_names),
+            seats=[
+                SeatRecord(s.player, None if s.token is None else token_hash(s.token), s.bot)
+                for s in seats
+            ],
+            webhook=webhook,
+            base_url=base_url,
+            finished=game.state.finished,
+        )
+        live = LiveGame.adopt(record, game, public_state)
+        await self.run(self.storage.create_game, record, live.rows)
+        self._remember(live)
+        self.bots.poke(record.id)
+        self._tell_turn(live, live.game.acting_player())
+        return live, seats
+
+    # ------------------------------------------------------------------ reading
+    async def refresh(self, live: LiveGame) -> None:
+        """Catch `live` up with the stored log (and publish what it learnt)."""
+        await self.read(live, lambda: None)
+
+    async def read(self, live: LiveGame, work: Callable[[], T], catch_up: bool = True) -> T:
+        """Catch `live` up with the stored log (unless told not to), then run `work` on it
+        (in a worker thread, with the game's lock held); publish what changed."""
+
+        def run() -> T:
+            if catch_up:
+                self._catch_up(live)
+            return work()
+
+        async with live.lock:
+            try:
+                return await self.run(run)
+            finally:
+                live.publish()
+                if live.broken:
+                    self.games.pop(live.record.id, None)
+
+    def _catch_up(self, live: LiveGame) -> None:
+        rows = self.storage.entries(live.record.id, live.index)
+        try:
+            live.apply_rows(rows)
+        except ApiError:
+            live.broken = True
+            raise
+
+    def on_news(self, game_id: str, index: int) -> None:
+        """Another process appended to a game's log (up to `index`): catch up if the game
+        is live here."""
+        live = self.games.get(game_id)
+        if live is None or live.index >= index or live.refresh_pending:
+            return
+        live.refresh_pending = True
+        self._spawn(self._refresh_news(live))
+
+    def on_reconnect(self) -> None:
+        """News may have been missed: catch up every game someone listens to."""
+        for live in list(self.games.values()):
+            if live.subscribers:
+                self._spawn(self.refresh(live))
+
+    async def _refresh_news(self, live: LiveGame) -> None:
+        live.refresh_pending = False
+        try:
+            await self.refresh(live)
+        except ApiError as exc:
+            log.warning("game %s: %s", live.record.id, exc.message)
+
+    def _spawn(self, coro: Any) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ appending
+    async def submit(self, live: LiveGame, player: str, index: int, raw: Any) -> int:
+        """Append an entry posted by `player`'s seat at `index`; returns the new index.
+        Raises Stale, Forbidden, RuleError (422) or Unavailable."""
+
+        def work() -> str | None:
+            # No read before the insert: if another process appended first, the insert at
+            # this index fails and the game catches up then. Only an index other than ours
+            # may mean we are behind.
+            if index != live.index:
+                self._catch_up(live)
+            if index != live.index:
+                raise Stale(
+                    f"the game is at index {live.index}, not {index}: someone acted first",
+                    "index",
+                    index=live.index,
+                )
+            return self._commit(live, player, parse_entry(raw, player))
+
+        await self._committing(live, work)
+        return index + 1
+
+    async def _bot_move(self, game_id: str) -> None:
+        live = await self.get(game_id)
+
+        def work() -> str | None:
+            bot = live.game.acting_player()
+            if bot is None or not live.is_bot(bot):
+                return None
+            action: Action = bot_action(live.game, live.index)
+            return self._commit(live, bot, action)
+
+        await self._committing(live, work)
+
+    async def _committing(self, live: LiveGame, work: Callable[[], str | None]) -> None:
+        turn_to = await self.read(live, work, catch_up=False)
+        if turn_to is not None:
+            self._tell_turn(live, turn_to)
+        self.bots.poke(live.record.id)
+
+    def _commit(self, live: LiveGame, player: str, entry: Entry) -> str | None:
+        """Store and apply one entry (worker thread, lock held); returns who acts next if
+        that changed (None: it did not, or the game is over)."""
+        live.check_seat(player, entry)
+        before = live.game.acting_player()
+        row = LogRow(live.index, entry.to_json(), player)
+        applied = False
+
+        def apply() -> bool:
+            nonlocal applied
+            finished = live.apply_posted(row, entry)
+            applied = True
+            return finished
+
+        try:
+            self.storage.append(live.record.id, row, apply)
+        except IndexTaken:
+            self._catch_up(live)
+            raise Stale(
+                f"someone acted first: the game is at index {live.index}",
+                "index",
+                index=live.index,
+            ) from None
+        except (RuleError, ApiError):
+            raise
+        except Exception as exc:
+            if applied:
+                live.broken = True
+            log.error("game %s: storing entry %d failed: %r", live.record.id, row.index, exc)
+            raise Unavailable("the database failed; nothing was changed", "storage") from None
+        live.refresh_snapshot()
+        after = live.game.acting_player()
+        return after if after != before else None
+
+    def _acting_bot(self, game_id: str) -> str | None:
+        live = self.games.get(game_id)
+        return None if live is None or live.broken else live.acting_bot()
+
+    def _tell_turn(self, live: LiveGame, player: str | None) -> None:
+        url = live.record.webhook
+        if url is None or player is None or live.is_bot(player):
+            return
+        base = self.config.public_url or live.record.base_url or ""
+        body = turn_message(
+            live.record.title, live.record.id, player, live.index, game_url(base, live.record.id)
+        )
+        self.webhooks.send(url, body)

@@ -1,0 +1,137 @@
+"""The public state of a game: everything a table draws, as JSON-ready data.
+
+It shows what the terminal table shows (round, phase, bank, players, corporations, privates,
+trains for sale, the map, the market, the last lines of the game log) plus the protocol facts:
+the log index, whose turn it is, who may undo or redo, the state hash, and the scores once the
+game is over. It only uses the engine's title-independent API.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from tresham.core.shares import POOL, treasury
+
+if TYPE_CHECKING:
+    from tresham.server.live import LiveGame
+
+EVENTS_SHOWN = 40
+
+
+def plain(value: Any) -> Any:
+    """`value` as JSON data: tuples and sets become lists (sets sorted), keys strings."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, set | frozenset):
+        return [plain(v) for v in sorted(value, key=str)]
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return plain(dataclasses.asdict(value))
+    if hasattr(value, "to_dict"):
+        return plain(value.to_dict())
+    return str(value)
+
+
+def public_state(live: LiveGame) -> dict[str, Any]:
+    """The public state of a live game."""
+    g = live.game
+    s = g.state
+    finished = s.finished
+    names = [p.name for p in s.players]
+    companies_of: dict[str, list[str]] = {}
+    for co in s.companies.values():
+        if co.owner is not None and not co.closed:
+            companies_of.setdefault(co.owner, []).append(co.sym)
+    round_info: dict[str, Any] = plain(s.round.to_dict()) if s.round is not None else {}
+    round_info.update(
+        {
+            "kind": s.round.kind if s.round is not None else None,
+            "stock_round": s.stock_round_no,
+            "operating_round": s.operating_round_no,
+            "or_in_set": s.or_in_set,
+            "ors_in_set": s.ors_in_set,
+        }
+    )
+    return {
+        "id": live.record.id,
+        "title": g.title.name,
+        "rules_version": g.title.rules_version,
+        "index": live.index,
+        "actions": len(g.actions),
+        "seats": [{"player": seat.player, "bot": seat.bot} for seat in live.seats],
+        "active_entity": g.active_entity(),
+        "acting_player": g.acting_player(),
+        "finished": finished,
+        "end_reason": s.end_reason,
+        "end_trigger": s.end_trigger,
+        "scores": g.title.scores(g) if finished else None,
+        "raw_scores": g.title.raw_scores(g) if finished else None,
+        "undo": live.undo_seat(),
+        "redo": live.redo_seat(),
+        "round": round_info,
+        "phase": g.phase.name,
+        "phases_reached": list(s.phases_reached),
+        "bank": {"cash": s.bank.cash, "broken": s.bank.broken},
+        "priority": names[s.priority] if 0 <= s.priority < len(names) else None,
+        "players": [
+            {
+                "name": p.name,
+                "cash": p.cash,
+                "loans": p.loans,
+                "bankrupt": p.bankrupt,
+                "shares": {sym: pct for sym in s.corps if (pct := s.shares.percent(p.name, sym))},
+                "companies": companies_of.get(p.name, []),
+            }
+            for p in s.players
+        ],
+        "corporations": [
+            {
+                "sym": sym,
+                "name": corp.name,
+                "kind": corp.kind,
+                "president": s.shares.president.get(sym),
+                "price": s.market.price(sym) if sym in s.market else None,
+                "par_price": corp.par_price,
+                "cash": corp.cash,
+                "trains": list(corp.trains),
+                "tokens": corp.tokens,
+                "placed": [[h, c] for h, c in corp.placed],
+                "home": corp.home,
+                "parred": corp.parred,
+                "floated": corp.floated,
+                "closed": corp.closed,
+                "operated": corp.operated,
+                "revenue_history": list(corp.revenue_history),
+                "treasury": s.shares.percent(treasury(sym), sym),
+                "pool": s.shares.percent(POOL, sym),
+                "companies": companies_of.get(sym, []),
+            }
+            for sym, corp in s.corps.items()
+        ],
+        "companies": [
+            {
+                "sym": co.sym,
+                "name": co.name,
+                "value": co.value,
+                "revenue": co.revenue,
+                "owner": co.owner,
+                "closed": co.closed,
+            }
+            for co in s.companies.values()
+        ],
+        "trains_for_sale": [
+            {"id": t.tid, "kind": t.kind, "price": s.depot.types[t.kind].price}
+            for t in s.depot.purchasable(set(s.phases_reached))
+        ],
+        "map": plain(s.map.to_dict()),
+        "market": plain(s.market.to_dict()),
+        "pending": [{"kind": kind, "entity": entity} for kind, entity in s.pending],
+        "extra": plain(g.title.describe_state(g)),
+        "events": list(s.events[-EVENTS_SHOWN:]),
+        "events_total": len(s.events),
+        "state_hash": g.state_hash(),
+    }

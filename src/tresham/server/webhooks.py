@@ -1,0 +1,108 @@
+"""Turn notifications: a game's webhook URL is POSTed to when it becomes a seat's turn.
+
+The body works for Discord (``content``) and Slack (``text``) incoming webhooks, and carries the
+facts for other receivers under ``tresham``. Calls run in the background with a timeout and a
+few retries (network errors, 429 and 5xx answers); a failing receiver is logged and forgotten:
+it never holds up a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+log = logging.getLogger("tresham.server.webhooks")
+
+
+def check_webhook_url(url: str) -> str | None:
+    """Why `url` cannot be a webhook (None: it can)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return "a webhook must be an http:// or https:// URL"
+    if len(url) > 2000:
+        return "the webhook URL is too long"
+    return None
+
+
+def turn_message(title: str, game_id: str, player: str, index: int, url: str) -> dict[str, Any]:
+    """The body sent when it becomes `player`'s turn."""
+    text = f"{player}: your turn in {title} game {game_id} at {url}"
+    return {
+        "content": text,
+        "text": text,
+        "tresham": {
+            "event": "turn",
+            "game": game_id,
+            "title": title,
+            "player": player,
+            "index": index,
+            "url": url,
+        },
+    }
+
+
+@dataclass
+class WebhookStats:
+    """Counts of calls delivered and given up on (for tests and monitoring)."""
+
+    delivered: int = 0
+    failed: int = 0
+    attempts: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class WebhookSender:
+    """Delivers webhook calls in background tasks."""
+
+    def __init__(self, timeout: float, attempts: int, backoff: float) -> None:
+        self.timeout = timeout
+        self.attempts = max(1, attempts)
+        self.backoff = backoff
+        self.stats = WebhookStats()
+        self._client: httpx.AsyncClient | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def send(self, url: str, body: dict[str, Any]) -> None:
+        """Start delivering `body` to `url` (from the event loop); returns at once."""
+        task = asyncio.get_running_loop().create_task(self._deliver(url, body))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _deliver(self, url: str, body: dict[str, Any]) -> None:
+        if self._client is None:
+            self._client = httpx.AsyncClient(timeout=self.timeout, follow_redirects=False)
+        problem = "not tried"
+        for attempt in range(self.attempts):
+            if attempt:
+                await asyncio.sleep(self.backoff * 2 ** (attempt - 1))
+            self.stats.attempts += 1
+            try:
+                answer = await self._client.post(url, json=body)
+            except httpx.HTTPError as exc:
+                problem = f"{type(exc).__name__}: {exc}"
+                continue
+            if answer.is_success:
+                self.stats.delivered += 1
+                return
+            problem = f"HTTP {answer.status_code}"
+            if answer.status_code != 429 and answer.status_code < 500:
+                break
+        self.stats.failed += 1
+        self.stats.errors.append(f"{url}: {problem}")
+        del self.stats.errors[:-20]
+        log.warning("webhook %s failed: %s", url, problem)
+
+    async def close(self) -> None:
+        """Stop pending deliveries and close connections."""
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None

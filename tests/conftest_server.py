@@ -1,0 +1,284 @@
+"""Helpers of the server tests: a throwaway PostgreSQL cluster, `tresham serve` processes,
+a webhook receiver, and playing legal moves through the API.
+
+The PostgreSQL cluster lives in a temporary folder, listens on a free port of 127.0.0.1 only,
+and is stopped and deleted after the tests. Run as root, it runs as the ``postgres`` user
+(PostgreSQL refuses root). ``make test`` installs PostgreSQL (tools/ensure_postgres.sh); where
+it is missing the PostgreSQL tests are skipped, except in CI (``CI`` set), where they fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import pwd
+import queue
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ---------------------------------------------------------------------- ports
+def free_port() -> int:
+    """A port nobody listens on now (the OS picks it)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# ---------------------------------------------------------------------- PostgreSQL
+def postgres_bindir() -> Path | None:
+    """The folder of initdb/pg_ctl/postgres: Debian's newest, else the PATH's."""
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda p: [int(x) for x in re.findall(r"\d+", p)],
+    )
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    if initdb and shutil.which("pg_ctl"):
+        return Path(initdb).resolve().parent
+    return None
+
+
+class PgCluster:
+    """A PostgreSQL server of the tests' own, on 127.0.0.1:`port`."""
+
+    def __init__(self, bindir: Path) -> None:
+        self.bindir = bindir
+        self.dir = Path(tempfile.mkdtemp(prefix="tresham-pg-"))
+        self.data = self.dir / "data"
+        self.port = 0
+        self.as_user: str | None = None
+        if os.geteuid() == 0:
+            try:
+                entry = pwd.getpwnam("postgres")
+            except KeyError:
+                raise RuntimeError("running as root, but there is no postgres user") from None
+            os.chown(self.dir, entry.pw_uid, entry.pw_gid)
+            self.as_user = "postgres"
+
+    def _run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        command = [str(self.bindir / args[0]), *args[1:]]
+        if self.as_user is not None:
+            runuser = shutil.which("runuser") or "/usr/sbin/runuser"
+            command = [runuser, "-u", self.as_user, "--", *command]
+        return subprocess.run(
+            command, cwd=self.dir, capture_output=True, text=True, timeout=120, check=False
+        )
+
+    def start(self) -> None:
+        """initdb and start; raises RuntimeError with PostgreSQL's words if it fails."""
+        done = self._run(
+            "initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
+            "--no-sync",
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise RuntimeError(f"initdb failed: {done.stderr.strip()}")
+        problem = ""
+        for _attempt in range(3):
+            self.port = free_port()
+            options = (
+                f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} "
+                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+                "-c max_connections=300"
+            )
+            started = self._run(
+                "pg_ctl", "-D", str(self.data), "-l", str(self.dir / "log"), "-w", "-t", "60",
+                "-o", options, "start",
+            )  # fmt: skip
+            if started.returncode == 0:
+                return
+            problem = started.stderr.strip() + " " + self.log_tail()
+        raise RuntimeError(f"PostgreSQL did not start: {problem}")
+
+    def log_tail(self) -> str:
+        """The end of the server's log."""
+        with contextlib.suppress(OSError):
+            return (self.dir / "log").read_text()[-2000:]
+        return ""
+
+    def stop(self) -> None:
+        """Stop the server and delete its files."""
+        with contextlib.suppress(Exception):
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def url(self, database: str = "postgres") -> str:
+        """The URL of one of its databases."""
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def new_database(self) -> str:
+        """A new, empty database; returns its URL."""
+        import psycopg
+
+        name = f"t_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+
+# ---------------------------------------------------------------------- server processes
+class ServerProcess:
+    """A `tresham serve` process on a free port of 127.0.0.1."""
+
+    def __init__(self, db_url: str, workdir: Path, extra_env: dict[str, str] | None = None):
+        self.db_url = db_url
+        self.workdir = workdir
+        self.env = {**os.environ, "TRESHAM_BOT_DELAY": "0", **(extra_env or {})}
+        self.proc: subprocess.Popen[str] | None = None
+        self.url = ""
+        self.log = workdir / f"server-{uuid.uuid4().hex[:6]}.log"
+
+    def start(self, timeout: float = 60.0) -> ServerProcess:
+        """Start and wait until it answers."""
+        command = [sys.executable, "-m", "tresham.cli", "serve", "--port", "0"]
+        command += ["--db", self.db_url]
+        with self.log.open("w") as err:
+            self.proc = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=err, text=True, env=self.env, cwd=ROOT
+            )
+        lines: queue.Queue[str] = queue.Queue()
+        stdout = self.proc.stdout
+        assert stdout is not None
+
+        def read() -> None:
+            for line in stdout:
+                lines.put(line)
+
+        threading.Thread(target=read, daemon=True).start()
+        deadline = time.monotonic() + timeout
+        while not self.url:
+            try:
+                line = lines.get(timeout=0.1)
+            except queue.Empty:
+                if self.proc.poll() is None and time.monotonic() < deadline:
+                    continue
+                self.kill()
+                raise RuntimeError(f"the server did not start: {self.log.read_text()}") from None
+            found = re.search(r"tresham server: (http://\S+?)/?$", line.strip())
+            if found:
+                self.url = found.group(1)
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/api/health", timeout=2).status_code == 200:
+                    return self
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.kill()
+        raise RuntimeError(f"the server did not answer: {self.log.read_text()}")
+
+    @property
+    def ws_url(self) -> str:
+        """The websocket base address."""
+        return "ws://" + self.url.removeprefix("http://")
+
+    def kill(self) -> None:
+        """kill -9."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        """A clean stop (SIGTERM), else kill -9."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+# ---------------------------------------------------------------------- webhook receiver
+class Receiver:
+    """A webhook receiver on 127.0.0.1: records every JSON body POSTed to it, and answers
+    the first `fail_first` of them with a 500."""
+
+    def __init__(self, fail_first: int = 0) -> None:
+        self.calls: queue.Queue[dict[str, Any]] = queue.Queue()
+        calls = self.calls
+        failures = [fail_first]
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                calls.put(json.loads(self.rfile.read(length)))
+                failing = failures[0] > 0
+                failures[0] -= 1
+                self.send_response(500 if failing else 204)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def next_call(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next call received."""
+        return self.calls.get(timeout=timeout)
+
+    def close(self) -> None:
+        """Stop receiving."""
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@contextlib.contextmanager
+def silent_receiver() -> Iterator[str]:
+    """A webhook URL whose server accepts connections and never answers."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(50)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/hook"
+    finally:
+        sock.close()
+
+
+# ---------------------------------------------------------------------- playing through the API
+def auth(token: str) -> dict[str, str]:
+    """The header of a seat token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def play(client: Any, game_id: str, tokens: dict[str, str], moves: int, seed: int = 0) -> int:
+    """Make `moves` moves, each a legal action of the acting seat chosen at random (seeded);
+    returns the index reached. `client` is an httpx-like client whose base URL is the
+    server."""
+    rng = random.Random(seed)
+    index = -1
+    for _ in range(moves):
+        state = client.get(f"/api/games/{game_id}").json()
+        token = tokens[state["acting_player"]]
+        legal = client.get(f"/api/games/{game_id}/legal", headers=auth(token)).json()
+        answer = client.post(
+            f"/api/games/{game_id}/actions",
+            json={"index": legal["index"], "action": rng.choice(legal["actions"])},
+            headers=auth(token),
+        )
+        assert answer.status_code == 200, answer.text
+        index = answer.json()["index"]
+    return index

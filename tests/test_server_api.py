@@ -1,0 +1,432 @@
+"""The server's HTTP and websocket API, in process (Starlette's httpx test client): creating
+games, state, legal actions, posting actions with every refusal (403, 409, 413, 422) leaving
+the game unchanged, undo/redo, log/export/import, live updates, bots and webhooks."""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest_server import Receiver, auth, play, silent_receiver
+from tresham.io.save import from_save
+from tresham.server import ServerConfig, create_app
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's advice to use httpx2 instead of httpx
+    from fastapi.testclient import TestClient
+
+PLAYERS = ["Ann", "Bob", "Cid"]
+SHARED_EXPORT = Path(__file__).resolve().parents[2] / "shared/reference/18xx-games/1849/27939.json"
+
+
+def make_client(db_url: str, **config: Any) -> TestClient:
+    settings = {"bot_delay": 0.0, "webhook_timeout": 0.5, "webhook_backoff": 0.05, **config}
+    return TestClient(create_app(ServerConfig(database_url=db_url, **settings)))
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    with make_client(sqlite_url) as c:
+        yield c
+
+
+def create(client: TestClient, **extra: Any) -> tuple[str, dict[str, str]]:
+    body = {"title": "1849", "players": PLAYERS, "seed": 7, **extra}
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 201, answer.text
+    data = answer.json()
+    return data["id"], {s["player"]: s["token"] for s in data["seats"] if s["token"]}
+
+
+def state(client: TestClient, game_id: str) -> dict[str, Any]:
+    answer = client.get(f"/api/games/{game_id}")
+    assert answer.status_code == 200, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def legal(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
+    answer = client.get(f"/api/games/{game_id}/legal", headers=auth(token))
+    assert answer.status_code == 200, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def post(client: TestClient, game_id: str, token: str | None, index: int, action: Any) -> Any:
+    headers = auth(token) if token else {}
+    return client.post(
+        f"/api/games/{game_id}/actions", json={"index": index, "action": action}, headers=headers
+    )
+
+
+def acting(client: TestClient, game_id: str, tokens: dict[str, str]) -> tuple[str, str]:
+    player = state(client, game_id)["acting_player"]
+    return player, tokens[player]
+
+
+# ---------------------------------------------------------------------- creating and reading
+def test_a_new_game_has_a_link_per_seat_and_a_public_state(client: TestClient) -> None:
+    answer = client.post("/api/games", json={"title": "1849", "players": PLAYERS, "seed": 7})
+    assert answer.status_code == 201
+    data = answer.json()
+    assert [s["player"] for s in data["seats"]] == PLAYERS
+    for seat in data["seats"]:
+        assert seat["url"].endswith(f"/games/{data['id']}#seat={seat['token']}")
+    s = state(client, data["id"])
+    assert s["index"] == 0 and s["finished"] is False and s["scores"] is None
+    assert s["acting_player"] in PLAYERS and s["title"] == "1849"
+    assert {p["name"] for p in s["players"]} == set(PLAYERS)
+    assert s["round"]["kind"] and s["phase"] and s["state_hash"]
+    assert {"corporations", "companies", "trains_for_sale", "map", "market", "bank"} <= set(s)
+    assert client.get(f"/games/{data['id']}").status_code == 200
+    assert client.get("/api/titles").json()[0]["title"] == "1849"
+    assert data["id"] in [g["id"] for g in client.get("/api/games").json()]
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"title": "1830", "players": PLAYERS}, "unknown title"),
+        ({"title": "1849", "players": ["Ann"]}, "players"),
+        ({"title": "1849", "players": ["Ann", "Ann", "Bob"]}, "distinct"),
+        ({"title": "1849", "players": PLAYERS, "bots": ["Zed"]}, "bots"),
+        ({"title": "1849", "players": PLAYERS, "webhook": "ftp://x"}, "webhook"),
+        ({"title": "1849", "players": PLAYERS, "seed": "7"}, "seed"),
+        ({"title": "1849", "players": PLAYERS, "colour": "red"}, "colour"),
+        ({"players": PLAYERS}, "title"),
+    ],
+)
+def test_a_game_that_cannot_be_set_up_is_refused(
+    client: TestClient, body: dict[str, Any], words: str
+) -> None:
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 422
+    assert words in answer.json()["error"]
+    assert set(answer.json()) >= {"error", "rule"}
+
+
+def test_unknown_games_are_404(client: TestClient) -> None:
+    for path in ["/api/games/nope", "/api/games/nope/log", "/api/games/../../etc/passwd"]:
+        answer = client.get(path)
+        assert answer.status_code == 404
+        assert "error" in answer.json()
+
+
+# ---------------------------------------------------------------------- seats and turns
+def test_legal_actions_are_the_acting_seats_only(client: TestClient) -> None:
+    game_id, tokens = create(client)
+    player, token = acting(client, game_id, tokens)
+    mine = legal(client, game_id, token)
+    assert mine["index"] == 0 and mine["actions"]
+    assert all(a["entity"] == player for a in mine["actions"])
+    other = next(p for p in PLAYERS if p != player)
+    assert legal(client, game_id, tokens[other]) == {"index": 0, "actions": []}
+    assert client.get(f"/api/games/{game_id}/legal").status_code == 403
+    wrong = client.get(f"/api/games/{game_id}/legal", headers=auth("not-a-token"))
+    assert wrong.status_code == 403
+
+
+def test_refused_posts_change_nothing(client: TestClient) -> None:
+    game_id, tokens = create(client)
+    play(client, game_id, tokens, 3)
+    before = state(client, game_id)
+    player, token = acting(client, game_id, tokens)
+    action = legal(client, game_id, token)["actions"][0]
+    _other_id, other_tokens = create(client)
+    other = next(p for p in PLAYERS if p != player)
+    illegal = {"type": "bid", "entity": player, "company": "NOPE", "price": 5}
+    cases = [
+        (post(client, game_id, None, 3, action), 403),
+        (post(client, game_id, other_tokens[player], 3, action), 403),
+        (post(client, game_id, tokens[other], 3, {**action, "entity": other}), 403),
+        (post(client, game_id, token, 2, action), 409),
+        (post(client, game_id, token, 4, action), 409),
+        (post(client, game_id, token, 3, illegal), 422),
+        (post(client, game_id, token, 3, {"type": "fly", "entity": player}), 422),
+        (post(client, game_id, token, 3, {"type": "bid", "entity": player}), 422),
+        (post(client, game_id, token, 3, "pass"), 422),
+        (post(client, game_id, token, "3", action), 422),
+        (post(client, game_id, token, -1, action), 422),
+    ]
+    for answer, status in cases:
+        assert answer.status_code == status, answer.text
+        body = answer.json()
+        assert set(body) >= {"error", "rule"} and "Traceback" not in answer.text
+    assert cases[3][0].json()["index"] == 3
+    assert "NOPE" in cases[5][0].json()["error"] or cases[5][0].json()["rule"]
+    not_json = client.post(
+        f"/api/games/{game_id}/actions",
+        content=b"{index: 3",
+        headers={**auth(token), "content-type": "application/json"},
+    )
+    assert not_json.status_code == 422
+    assert state(client, game_id) == before
+    assert client.get(f"/api/games/{game_id}/log").json()["index"] == 3
+    assert post(client, game_id, token, 3, action).status_code == 200
+
+
+def test_oversized_bodies_are_413(sqlite_url: str) -> None:
+    with make_client(sqlite_url, max_body=2000, max_import_body=4000) as client:
+        game_id, tokens = create(client)
+        player, token = acting(client, game_id, tokens)
+        big = {"index": 0, "action": {"type": "pass", "entity": player, "x": "y" * 5000}}
+        answer = client.post(f"/api/games/{game_id}/actions", json=big, headers=auth(token))
+        assert answer.status_code == 413 and "error" in answer.json()
+
+        def chunks() -> Iterator[bytes]:
+            yield b'{"index": 0, "action": {"type": "pass", "entity": "' + player.encode()
+            for _ in range(10):
+                yield b" " * 500
+            yield b'"}}'
+
+        streamed = client.post(
+            f"/api/games/{game_id}/actions",
+            content=chunks(),
+            headers={**auth(token), "content-type": "application/json"},
+        )
+        assert streamed.status_code == 413
+        assert client.post("/api/games/import", content=b"x" * 5000).status_code == 413
+        assert state(client, game_id)["index"] == 0
+
+
+def test_an_illegal_action_leaves_the_state_hash_unchanged(client: TestClient) -> None:
+    game_id, tokens = create(client)
+    play(client, game_id, tokens, 5, seed=3)
+    before = state(client, game_id)
+    _player, token = acting(client, game_id, tokens)
+    for action in legal(client, game_id, token)["actions"]:
+        for field in ("price", "percent"):
+            if field in action:
+                bad = {**action, field: action[field] + 10_000}
+                answer = post(client, game_id, token, before["index"], bad)
+                assert answer.status_code == 422, answer.text
+                assert answer.json()["rule"]
+    after = state(client, game_id)
+    assert after["state_hash"] == before["state_hash"] and after == before
+
+
+# ---------------------------------------------------------------------- undo and redo
+def test_undo_and_redo_are_log_entries_with_limits(client: TestClient) -> None:
+    game_id, tokens = create(client)
+    player, token = acting(client, game_id, tokens)
+    start = state(client, game_id)
+    action = legal(client, game_id, token)["actions"][0]
+    assert post(client, game_id, token, 0, action).status_code == 200
+    moved = state(client, game_id)
+    assert moved["undo"] == player
+    others = [p for p in PLAYERS if p != player]
+    assert post(client, game_id, tokens[others[0]], 1, {"type": "undo"}).status_code == 403
+    assert post(client, game_id, token, 1, {"type": "redo"}).status_code == 422
+    assert post(client, game_id, token, 1, {"type": "undo", "entity": others[0]}).status_code == 422
+    assert post(client, game_id, token, 1, {"type": "undo"}).json() == {"index": 2}
+    undone = state(client, game_id)
+    assert undone["state_hash"] == start["state_hash"] and undone["redo"] == player
+    assert undone["actions"] == 0 and undone["index"] == 2
+    assert post(client, game_id, token, 2, {"type": "redo"}).status_code == 200
+    assert state(client, game_id)["state_hash"] == moved["state_hash"]
+    assert post(client, game_id, token, 3, {"type": "undo"}).status_code == 200
+    assert post(client, game_id, token, 4, {"type": "undo"}).status_code == 422
+    entries = client.get(f"/api/games/{game_id}/log").json()["entries"]
+    assert [e["entry"]["type"] for e in entries][1:] == ["undo", "redo", "undo"]
+    assert all(e["seat"] == player for e in entries)
+    # another action ends the chance to redo
+    assert post(client, game_id, token, 4, action).status_code == 200
+    assert post(client, game_id, token, 5, {"type": "redo"}).status_code == 422
+
+
+def test_a_game_reloaded_from_its_log_is_the_same(sqlite_url: str) -> None:
+    with make_client(sqlite_url) as client:
+        game_id, tokens = create(client)
+        play(client, game_id, tokens, 12, seed=5)
+        player, token = acting(client, game_id, tokens)
+        last = client.get(f"/api/games/{game_id}/log").json()["entries"][-1]
+        if last["seat"] == player:
+            assert post(client, game_id, token, 12, {"type": "undo"}).status_code == 200
+        before = state(client, game_id)
+    with make_client(sqlite_url) as client:
+        assert state(client, game_id) == before
+        play(client, game_id, tokens, 2, seed=6)
+
+
+def test_a_server_behind_the_log_catches_up_before_it_appends(sqlite_url: str) -> None:
+    """Two apps on one database, as two processes would be: each sees the other's moves."""
+    with make_client(sqlite_url) as one, make_client(sqlite_url) as two:
+        game_id, tokens = create(one)
+        assert state(two, game_id)["index"] == 0
+        play(one, game_id, tokens, 1)
+        _player, token = acting(one, game_id, tokens)
+        action = legal(one, game_id, token)["actions"][0]
+        # `two` still holds the game at index 0: its insert there is refused by the database
+        assert post(two, game_id, token, 0, action).status_code == 409
+        play(one, game_id, tokens, 1)
+        # asked for index 2, `two` catches up from the log first, then appends
+        _player, token = acting(one, game_id, tokens)
+        action = legal(one, game_id, token)["actions"][0]
+        assert post(two, game_id, token, 2, action).json() == {"index": 3}
+        assert state(one, game_id) == state(two, game_id)
+
+
+# ---------------------------------------------------------------------- log, export, import
+def test_export_then_import_gives_the_same_game(client: TestClient) -> None:
+    game_id, tokens = create(client)
+    play(client, game_id, tokens, 10, seed=8)
+    saved = client.get(f"/api/games/{game_id}/export").json()
+    assert saved["format"] == "tresham-save" and len(saved["actions"]) == 10
+    assert from_save(saved).state_hash() == state(client, game_id)["state_hash"]
+    answer = client.post("/api/games/import", json=saved)
+    assert answer.status_code == 201, answer.text
+    copy_id = answer.json()["id"]
+    assert copy_id != game_id
+    copy = state(client, copy_id)
+    assert copy["state_hash"] == state(client, game_id)["state_hash"] and copy["index"] == 10
+    copy_tokens = {s["player"]: s["token"] for s in answer.json()["seats"]}
+    _player, token = acting(client, copy_id, copy_tokens)
+    assert post(client, copy_id, token, 10, {"type": "undo"}).status_code == 422
+    assert play(client, copy_id, copy_tokens, 2) == 12
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"format": "tresham-save", "version": 1, "title": "1849"},
+        {"format": "tresham-save", "version": 9},
+        {"something": "else"},
+        [],
+    ],
+)
+def test_a_bad_import_is_refused(client: TestClient, body: Any) -> None:
+    answer = client.post("/api/games/import", json=body)
+    assert answer.status_code == 422, answer.text
+    assert "error" in answer.json()
+
+
+@pytest.mark.skipif(not SHARED_EXPORT.exists(), reason="needs ../shared's 18xx.games export")
+def test_an_18xx_games_export_imports(client: TestClient) -> None:
+    answer = client.post("/api/games/import", content=SHARED_EXPORT.read_bytes())
+    assert answer.status_code == 201, answer.text
+    game_id = answer.json()["id"]
+    s = state(client, game_id)
+    assert s["index"] > 100
+    saved = client.get(f"/api/games/{game_id}/export").json()
+    assert from_save(saved).state_hash() == s["state_hash"]
+
+
+# ---------------------------------------------------------------------- live updates
+def test_the_websocket_sends_the_state_then_every_entry(client: TestClient) -> None:
+    game_id, tokens = create(client)
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as ws:
+        first = ws.receive_json()
+        assert first["type"] == "state" and first["index"] == 0
+        assert first["state"] == state(client, game_id)
+        for expected in (1, 2, 3):
+            play(client, game_id, tokens, 1, seed=expected)
+            message = ws.receive_json()
+            assert message["type"] == "log" and message["index"] == expected
+            assert [e["index"] for e in message["entries"]] == [expected - 1]
+            assert message["state"]["index"] == expected
+        player, token = acting(client, game_id, tokens)
+        assert post(client, game_id, token, 0, {"type": "pass", "entity": player}).status_code
+        assert state(client, game_id)["index"] == 3
+
+
+def test_the_websocket_of_an_unknown_game_is_closed(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect("/api/games/nope/ws") as ws:
+        ws.receive_json()
+
+
+# ---------------------------------------------------------------------- bots
+def test_bots_take_their_turns(client: TestClient) -> None:
+    game_id, tokens = create(client, bots=["Bob", "Cid"])
+    assert set(tokens) == {"Ann"}
+    deadline = time.monotonic() + 20
+    moves = 0
+    while moves < 6 and time.monotonic() < deadline:
+        s = state(client, game_id)
+        if s["acting_player"] != "Ann":
+            time.sleep(0.02)
+            continue
+        play(client, game_id, tokens, 1, seed=moves)
+        moves += 1
+    assert moves == 6
+    seats = {e["seat"] for e in client.get(f"/api/games/{game_id}/log").json()["entries"]}
+    assert seats == {"Ann", "Bob", "Cid"}
+
+
+def test_a_game_of_bots_plays_by_itself(client: TestClient) -> None:
+    game_id, _tokens = create(client, bots=PLAYERS)
+    deadline = time.monotonic() + 20
+    while state(client, game_id)["index"] < 60 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert state(client, game_id)["index"] >= 60
+
+
+# ---------------------------------------------------------------------- webhooks
+def test_the_webhook_hears_whose_turn_it_is(client: TestClient) -> None:
+    receiver = Receiver()
+    try:
+        game_id, tokens = create(client, webhook=receiver.url)
+        first = receiver.next_call()
+        s = state(client, game_id)
+        assert first["tresham"]["player"] == s["acting_player"]
+        assert first["tresham"]["game"] == game_id
+        assert s["acting_player"] in first["content"] and first["text"] == first["content"]
+        for _ in range(4):
+            before = state(client, game_id)["acting_player"]
+            play(client, game_id, tokens, 1)
+            after = state(client, game_id)["acting_player"]
+            if after != before:
+                call = receiver.next_call()
+                assert call["tresham"]["player"] == after
+        assert receiver.calls.empty()
+    finally:
+        receiver.close()
+
+
+def test_a_failed_webhook_call_is_tried_again(client: TestClient) -> None:
+    receiver = Receiver(fail_first=1)
+    try:
+        game_id, _tokens = create(client, webhook=receiver.url)
+        first, second = receiver.next_call(), receiver.next_call()
+        assert first == second and first["tresham"]["game"] == game_id
+    finally:
+        receiver.close()
+
+
+def test_a_dead_webhook_never_holds_up_the_game(sqlite_url: str) -> None:
+    with (
+        silent_receiver() as silent,
+        make_client(sqlite_url, webhook_timeout=2.0, webhook_attempts=2) as client,
+    ):
+        for url in (silent, "http://127.0.0.1:9/closed"):
+            game_id, tokens = create(client, webhook=url)
+            started = time.monotonic()
+            play(client, game_id, tokens, 6)
+            assert time.monotonic() - started < 2.0
+        server: Any = client.app.state.holder["server"]  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 15
+        while server.registry.webhooks.stats.failed < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.registry.webhooks.stats.failed >= 2
+        assert server.registry.webhooks.stats.delivered == 0
+
+
+def test_the_api_works_the_same_on_postgresql(pg_url: str) -> None:
+    with make_client(pg_url) as client:
+        game_id, tokens = create(client)
+        assert play(client, game_id, tokens, 5) == 5
+        player, token = acting(client, game_id, tokens)
+        stale = post(client, game_id, token, 3, {"type": "pass", "entity": player})
+        assert stale.status_code == 409
+        before = state(client, game_id)
+    with make_client(pg_url) as client:
+        assert state(client, game_id) == before
+        saved = client.get(f"/api/games/{game_id}/export").json()
+        assert json.dumps(saved)
