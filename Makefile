@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve test lint unit postgres clean bench-peers
+.PHONY: run serve play test lint unit postgres clean bench-peers
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,12 +14,15 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/tresham play 1849 --players 3
+# The main job: the game server (prints its address; the SQLite file's place is in the README).
+run: serve
 
-# The game server (prints its address; the SQLite file's place is in the README).
 serve: $(STAMP)
 	$(BIN)/tresham serve
+
+# A hotseat game of 1849 in the terminal.
+play: $(STAMP)
+	$(BIN)/tresham play 1849 --players 3
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks tools
