@@ -15,6 +15,7 @@ from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
 from tresham.sim import check_invariants
+from tresham.titles.t1883 import concessions
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 
 
@@ -146,3 +147,78 @@ def test_random_games_finish(seed: int) -> None:
         g.apply(choose(g, rng))
         assert check_invariants(g, total) == []
     assert g.state.finished and g.state.end_reason in ("bank", "bankrupt")
+
+
+def lay_track(g: Game, coord: str, exits: set[int]) -> None:
+    """Lay (without the lay rules) the yellow tile of the 1883 manifest with the fewest exits
+    that has `exits` and keeps the hex's printed track and kind of stop."""
+    s = g.state
+    old = s.map.tile(coord)
+    kinds = sorted(n.kind for n in old.nodes)
+    need = exits | set(s.map.exits(coord))
+    best = None
+    for tid in TITLE.data["tiles"]:
+        tile = s.map.catalogue.get(tid)
+        if tile is None or tile.color != "yellow" or tile.labels != old.labels:
+            continue
+        if sorted(n.kind for n in tile.nodes) != kinds:
+            continue
+        for rot in range(6):
+            have = {e for e in range(6) if tile.exit_mask(rot) >> e & 1}
+            if need <= have and (best is None or len(have) < best[2]):
+                best = (tid, rot, len(have))
+    assert best is not None, coord
+    s.map.lay_tile(coord, best[0], best[1], check=False)
+
+
+def casalecchio_to_vignola(g: Game) -> None:
+    """Track Casalecchio (R10) - Zola (Q9) - Bazzano (R8) - Vignola (S7)."""
+    lay_track(g, "R10", {2})
+    lay_track(g, "Q9", {5, 1})
+    lay_track(g, "R8", {4, 1})
+    lay_track(g, "S7", {4})
+
+
+# 1883 §5.6.1: once a route from one of the owner's stations joins the concession's places
+# in order, the owner receives the bonus of the phase (App. 3: concession 1, L.100 in phase 2)
+def test_concession_fulfilled() -> None:
+    g = floated("FBV", (2, 8))
+    s = g.state
+    s.map.place_token("FBV", "R10", 0)
+    s.corps["FBV"].placed.append(("R10", 0))
+    s.extra["concessions"]["1"].update(owner="FBV", due=2)
+    casalecchio_to_vignola(g)
+    cash = s.corps["FBV"].cash
+    concessions.after_lay(g, "FBV")
+    assert s.corps["FBV"].cash == cash + 100
+    assert s.extra["concessions"]["1"]["removed"]
+    assert s.extra["concessions_fulfilled"] == 1
+
+
+# 1883 §5.6.1: no station of the owner on the route, no bonus; an unowned concession joined
+# by track leaves play (ruling R6)
+def test_concession_needs_a_station_and_unowned_ones_leave() -> None:
+    g = floated("FBV", (2, 8))
+    s = g.state
+    s.map.place_token("FMV", "S7", 0)  # the track belongs to FMV's network, not FBV's
+    s.extra["concessions"]["1"].update(owner="FBV", due=2)
+    casalecchio_to_vignola(g)
+    concessions.after_lay(g, "FBV")
+    assert s.extra["concessions"]["1"]["owner"] == "FBV"
+    s.extra["concessions"]["1"].update(owner=None, due=None)
+    concessions.after_lay(g, "FMV")
+    assert s.extra["concessions"]["1"]["removed"]
+
+
+# 1883 §6.12: the deadline moves down at the end of each OR; when it runs out the concession
+# goes back to the pool and its owner pays twice its cost
+def test_concession_deadline_and_penalty() -> None:
+    g = floated("FBV", (2, 8))
+    s = g.state
+    s.corps["FBV"].cash = 100
+    s.extra["concessions"]["1"].update(owner="FBV", due=2)
+    concessions.end_of_operating_round(g)
+    assert s.extra["concessions"]["1"]["due"] == 1 and s.corps["FBV"].cash == 100
+    concessions.end_of_operating_round(g)
+    assert s.extra["concessions"]["1"] == {"owner": None, "removed": False, "due": None}
+    assert s.corps["FBV"].cash == 100 - 2 * 15

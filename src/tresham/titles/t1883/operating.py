@@ -33,6 +33,7 @@ from tresham.core.shares import POOL, treasury
 from tresham.core.stock import bundle_price, sell_to_pool, sellable_bundles
 from tresham.core.tiles import JUNCTION
 from tresham.routes.runs import action_revenue, runs_action
+from tresham.titles.t1883 import concessions
 from tresham.titles.t1883.track_rules import TrackRules1883
 
 if TYPE_CHECKING:
@@ -99,6 +100,7 @@ class Operating1883:
         )
         game.state.map.lay_tile(action.hex, action.tile, action.rotation)
         game.transfer(corp, "bank", cost)
+        concessions.after_lay(game, corp)
         return cost
 
     def token_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[PlaceToken]:

@@ -7,8 +7,9 @@ where the rulebook is silent the rulings there say what tresham decided.
 The operating round runs the railway corporations (``operating.py``): track, stations, runs,
 dividends, trains with the compulsory purchase and bankruptcy, issuing; phases, rusting, the
 privates' revenue and closing, closing corporations, and the game end (the bank, one player
-left). Not built yet (see the issue's note): events and Political Support plays, FS routes,
-2GT, ports, concessions' fulfilment and deadlines, the privates' powers, the CCFR's operation
+left), and the Government Concessions' fulfilment, deadlines and penalties
+(``concessions.py``). Not built yet (see the issue's note): events and Political Support plays,
+FS routes, 2GT, ports, the privates' powers, the CCFR's operation
 and capitalisation, SARSA's buses and the SEFTA merger. The title is therefore not yet
 offered by the registry.
 """
@@ -42,6 +43,7 @@ from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.routes import RouteSolution, solve
+from tresham.titles.t1883 import concessions
 from tresham.titles.t1883.actions import BuyConcession, BuySupport
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 
@@ -59,6 +61,8 @@ BID_FREE_AT: Final = 0
 NOT_STARTABLE: Final = ("cooperative", "merger")
 #: 3.4: the privates close after the purchase of the first 5T (or the SEFTA merger).
 PRIVATES_CLOSE_ON: Final = "5"
+#: 5.6.2: the first 8T sold removes the unsold concessions.
+CONCESSIONS_END_ON: Final = "8"
 #: What a player receives with a private in the auction (3.1): a 10% share of a corporation.
 SHARE_WITH_PRIVATE: Final = "share"
 
@@ -175,6 +179,7 @@ class Title1883(Title):
             "coop": coop,
             "coop_president": None,
             "pool_over_limit": [],
+            "concessions_fulfilled": 0,
         }
         return state
 
@@ -208,6 +213,7 @@ class Title1883(Title):
                 s.extra["final_set"] = True
             return self._new_operating_round(game)
         assert isinstance(rnd, OperatingRound)
+        concessions.end_of_operating_round(game)
         if s.or_in_set < s.ors_in_set:
             return self._new_operating_round(game)
         return self._new_stock_round(game)
@@ -611,6 +617,8 @@ class Title1883(Title):
         s = game.state
         if not first_purchase(game, kind):
             return
+        if kind == CONCESSIONS_END_ON:
+            concessions.remove_unsold(game)
         if kind == PRIVATES_CLOSE_ON:
             for c in s.companies.values():
                 c.closed = True

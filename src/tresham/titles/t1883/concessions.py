@@ -1,0 +1,134 @@
+"""1883's Government Concessions: fulfilment, bonuses, deadlines and penalties (§5.6, §6.12).
+
+A concession is fulfilled as soon as a route can be traced, from one of the owning
+corporation's stations, through all its places in the order of the table (other cities may lie
+between), by a train with no limit on stops that other corporations' full cities block (5.6.1).
+The red FS track is not track a route can use (it is never laid on the board). The search is
+depth-first over the owner's network of stop-to-stop chains, in both directions of the list.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tresham.routes.network import Network, network_of
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game
+    from tresham.titles.t1883.rules import Title1883
+
+RULE = "1883 §5.6"
+#: Bound on the search's steps per check (deterministic; a position that needs more is not
+#: treated as fulfilled, ruling R7).
+MAX_STEPS = 200_000
+
+
+def _title(game: Game) -> Title1883:
+    return game.title  # type: ignore[return-value]
+
+
+def facts(game: Game, number: str) -> dict[str, Any]:
+    """The concession's row of the table (App. 3)."""
+    row: dict[str, Any] = next(
+        c for c in _title(game).data["concessions"] if str(c["number"]) == number
+    )
+    return row
+
+
+def connects(game: Game, corp: str, places: list[str], *, station: bool = True) -> bool:
+    """Whether `corp`'s network holds a route through `places` (hexes) in order, from one of
+    its stations when `station` is true."""
+    net = network_of(game.state.map, corp)
+    for ordered in (places, places[::-1]):
+        targets = [{i for i, (h, _n) in enumerate(net.stops) if h == p} for p in ordered]
+        if any(not t for t in targets):
+            return False
+        if _search(net, targets, station):
+            return True
+    return False
+
+
+def _search(net: Network, targets: list[set[int]], station: bool) -> bool:
+    steps = 0
+
+    def dfs(v: int, first: bool, visited: int, used: int, k: int, token: bool) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > MAX_STEPS:
+            return False
+        if k < len(targets) and v in targets[k]:
+            k += 1
+        token = token or net.token[v]
+        if k == len(targets) and (token or not station):
+            return True
+        if not first and not net.passable[v]:
+            return False
+        for cid, w, _fwd in net.adj[v]:
+            mask = net.chains[cid].mask
+            if visited >> w & 1 or used & mask:
+                continue
+            if dfs(w, False, visited | 1 << w, used | mask, k, token):
+                return True
+        return False
+
+    return any(dfs(s, True, 1 << s, 0, 0, False) for s in range(len(net.stops)))
+
+
+def after_lay(game: Game, corp: str) -> None:
+    """5.6.1: after every lay, each owned concession now fulfilled pays its owner the bonus of
+    the phase; an unowned one whose places the laying corporation's track now joins is
+    removed from play (ruling R6)."""
+    s = game.state
+    for number, status in s.extra["concessions"].items():
+        if status["removed"]:
+            continue
+        places = [p["hex"] for p in facts(game, number)["route"]]
+        owner = status["owner"]
+        if owner is not None and connects(game, owner, places):
+            level = _title(game).phase_facts[game.phase.name]["concession_bonus"]
+            bonus = int(facts(game, number)["bonus"][level])
+            game.transfer("bank", owner, bonus)
+            status.update(owner=None, removed=True, due=None)
+            s.extra["concessions_fulfilled"] += 1
+            game.log(f"{owner} fulfils Government Concession {number}: L.{bonus}")
+        elif owner is None and connects(game, corp, places, station=False):
+            status.update(removed=True)
+            game.log(f"Government Concession {number} is joined unowned and leaves play")
+
+
+def end_of_operating_round(game: Game) -> None:
+    """6.12: each owned concession's deadline moves down; one that runs out goes back to the
+    pool and its owner pays twice its cost, the president adding what the treasury lacks and
+    going bankrupt if even that is short (6.9.6, ruling R8); owners in share-price order."""
+    s = game.state
+    title = _title(game)
+    owned = [n for n, st in s.extra["concessions"].items() if st["owner"] is not None]
+    owners = {s.extra["concessions"][n]["owner"] for n in owned}
+    for corp in s.market.operating_order([c for c in owners if c in s.market]):
+        for number in owned:
+            status = s.extra["concessions"][number]
+            if status["owner"] != corp:
+                continue
+            status["due"] -= 1
+            if status["due"] > 0:
+                continue
+            penalty = 2 * int(facts(game, number)["cost"])
+            status.update(owner=None, due=None)
+            game.log(f"{corp} fails Government Concession {number}: penalty L.{penalty}")
+            c = s.corps[corp]
+            pres = s.shares.president[corp]
+            short = penalty - c.cash
+            if short > 0 and pres is not None:
+                if game.player(pres).cash >= short:
+                    game.transfer(pres, corp, short)
+                else:
+                    title.bankrupt(game, pres, corp)
+                    continue
+            game.transfer(corp, "bank", penalty)
+
+
+def remove_unsold(game: Game) -> None:
+    """5.6.2: when the first 8T is sold, every unsold concession leaves play."""
+    for status in game.state.extra["concessions"].values():
+        if status["owner"] is None:
+            status["removed"] = True
