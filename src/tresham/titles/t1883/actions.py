@@ -23,3 +23,11 @@ class BuyConcession(Action):
     type: ClassVar[str] = "buy_concession"
     corporation: str
     concession: int
+
+
+@dataclass(frozen=True)
+class PlaceBus(Action):
+    """SARSA places a bus token in `hex` (1883 §8.3.1)."""
+
+    type: ClassVar[str] = "place_bus"
+    hex: str

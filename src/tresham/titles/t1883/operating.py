@@ -34,6 +34,7 @@ from tresham.core.stock import bundle_price, sell_to_pool, sellable_bundles
 from tresham.core.tiles import JUNCTION
 from tresham.routes.runs import action_revenue, runs_action
 from tresham.titles.t1883 import concessions
+from tresham.titles.t1883.sarsa import BusStep
 from tresham.titles.t1883.track_rules import TrackRules1883
 
 if TYPE_CHECKING:
@@ -46,6 +47,10 @@ POOL_CAP = 50
 
 def _title(game: Game) -> Title1883:
     return game.title  # type: ignore[return-value]
+
+
+def _is_bus(game: Game, corp: str) -> bool:
+    return game.state.corps[corp].kind == "bus"
 
 
 def rules_for(game: Game) -> TrackRules1883:
@@ -80,6 +85,8 @@ class Operating1883:
     """1883's rules for the shared steps."""
 
     def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile] | None:
+        if game.state.corps[corp].kind == "bus":
+            return None  # SARSA never lays track (8.3)
         cash = game.state.corps[corp].cash
         return [
             LayTile(corp, t.hex, t.tile, t.rotation)
@@ -105,7 +112,7 @@ class Operating1883:
 
     def token_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[PlaceToken]:
         cost = station_cost(game, corp)
-        if cost is None or cost > game.state.corps[corp].cash:
+        if cost is None or cost > game.state.corps[corp].cash or _is_bus(game, corp):
             return []
         return [PlaceToken(corp, h, city) for h, city in token_slots(game.state.map, corp)]
 
@@ -170,8 +177,8 @@ class TrainStep1883(Step):
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
         s = game.state
         c = s.corps[corp]
-        if not self._room(game, corp):
-            return []
+        if _is_bus(game, corp) or not self._room(game, corp):
+            return []  # SARSA never buys trains (8.3)
         out: list[Action] = [
             BuyTrain(corp, tid, price) for tid, price in self.offers(game, corp) if price <= c.cash
         ]
@@ -308,10 +315,11 @@ class IssueStep1883(Step):
 
 
 OPERATING = Operating1883()
-STEPS: tuple[str, ...] = ("track", "token", "routes", "dividend", "trains", "issue")
+STEPS: tuple[str, ...] = ("bus", "track", "token", "routes", "dividend", "trains", "issue")
 STEP_OBJECTS: dict[str, Step] = {
     s.name: s
     for s in (
+        BusStep(),
         TrackStep(OPERATING, f"{OR}.4"),
         TokenStep(OPERATING, f"{OR}.5"),
         RouteStep(OPERATING, f"{OR}.8"),

@@ -9,8 +9,8 @@ dividends, trains with the compulsory purchase and bankruptcy, issuing; phases, 
 privates' revenue and closing, closing corporations, and the game end (the bank, one player
 left), and the Government Concessions' fulfilment, deadlines and penalties
 (``concessions.py``). Not built yet (see the issue's note): events and Political Support plays,
-FS routes, 2GT, ports, the privates' powers, the CCFR's operation
-and capitalisation, SARSA's buses and the SEFTA merger. The title is therefore not yet
+FS routes, 2GT, ports, the privates' powers, the CCFR's operation and capitalisation, and the
+SEFTA merger. SARSA's buses are in ``sarsa.py``. The title is therefore not yet
 offered by the registry.
 """
 
@@ -61,6 +61,8 @@ BID_FREE_AT: Final = 0
 NOT_STARTABLE: Final = ("cooperative", "merger")
 #: 3.4: the privates close after the purchase of the first 5T (or the SEFTA merger).
 PRIVATES_CLOSE_ON: Final = "5"
+#: 10.0: the market cell whose reaching by SARSA ends the game.
+SARSA_MAX: Final = "sarsa_max"
 #: 5.6.2: the first 8T sold removes the unsold concessions.
 CONCESSIONS_END_ON: Final = "8"
 #: What a player receives with a private in the auction (3.1): a 10% share of a corporation.
@@ -180,6 +182,7 @@ class Title1883(Title):
             "coop_president": None,
             "pool_over_limit": [],
             "concessions_fulfilled": 0,
+            "bus_tokens": {},
         }
         return state
 
@@ -229,7 +232,7 @@ class Title1883(Title):
         floated = [
             c
             for c, corp in s.corps.items()
-            if corp.floated and not corp.closed and corp.kind == "railway"
+            if corp.floated and not corp.closed and corp.kind in ("railway", "bus")
         ]
         order = s.market.operating_order(floated)
         return OperatingRound(game, order, list(STEPS), f"{RULES} §6")
@@ -604,11 +607,15 @@ class Title1883(Title):
         return solve(game.state.map, corp, train_specs(game, corp), rules_for(game))
 
     def move_price(self, game: Game, sym: str, direction: str, steps: int = 1) -> None:
-        """Move a share price; a corporation entering the Closed section closes (5.8)."""
+        """Move a share price; a corporation entering the Closed section closes (5.8);
+        SARSA reaching the table's maximum ends the game at once (10.0)."""
         s = game.state
         s.market.move(sym, direction, steps)
-        if "close" in s.market.zones_of(sym):
+        zones = s.market.zones_of(sym)
+        if "close" in zones:
             self.close_corporation(game, sym)
+        elif SARSA_MAX in zones and s.corps[sym].kind == "bus":
+            self.finish(game, "stock_market")
 
     def on_train_bought(self, game: Game, kind: str) -> None:
         """4.0 / 9.0: the first train of a type starts its phase and rusts older trains; the
@@ -643,6 +650,8 @@ class Title1883(Title):
         for c in s.companies.values():
             if c.owner == sym:
                 c.closed = True
+        if corp.kind == "bus":
+            s.extra["bus_tokens"] = {}  # 5.8: its bus tokens leave the board
         for status in s.extra["concessions"].values():
             if status["owner"] == sym:
                 status["owner"] = None
