@@ -46,6 +46,10 @@ class OperatingRules(Protocol):
         """Lay the tile and pay for it; returns the cost."""
         ...
 
+    def more_lays(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
+        """Whether the corporation may lay another tile this turn (most may lay one)."""
+        ...
+
     def token_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[PlaceToken]:
         """Every station the corporation may place now (empty: the step is skipped)."""
         ...
@@ -71,9 +75,13 @@ class OperatingRules(Protocol):
         """Move the corporation's share price one step (and apply what the new cell does)."""
         ...
 
+    def may_withhold(self, game: Game, corp: str) -> bool:
+        """Whether the corporation may withhold (some must always pay out)."""
+        ...
+
 
 class TrackStep(Step):
-    """Lay one tile, or pass."""
+    """Lay a tile (more where the title allows), or pass."""
 
     name = "track"
 
@@ -101,6 +109,7 @@ class TrackStep(Step):
                 f"{corp} lays tile {action.tile} on {action.hex} "
                 f"(rotation {action.rotation}) for L.{cost}"
             )
+            return not self.rules.more_lays(game, rnd, corp)
         return True
 
 
@@ -167,6 +176,8 @@ class DividendStep(Step):
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
         if rnd.turn.get("revenue", 0) <= 0:
             return []
+        if not self.rules.may_withhold(game, corp):
+            return [Dividend(corp, "payout")]
         return [Dividend(corp, "payout"), Dividend(corp, "withhold")]
 
     def skip(self, game: Game, rnd: OperatingRound, corp: str) -> None:

@@ -47,6 +47,10 @@ class Operating1849:
         _title(game)._check_afg(game)
         return cost
 
+    def more_lays(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
+        """One tile a turn (1849 §OR Lay track)."""
+        return False
+
     def token_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[PlaceToken]:
         if game.state.corps[corp].unplaced_tokens <= 0 or _sms_spent(rnd):
             return []
@@ -73,6 +77,9 @@ class Operating1849:
 
     def move_price(self, game: Game, corp: str, direction: str) -> None:
         _title(game).move_price(game, corp, direction)
+
+    def may_withhold(self, game: Game, corp: str) -> bool:
+        return True
 
 
 OPERATING = Operating1849()

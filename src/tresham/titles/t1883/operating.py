@@ -33,9 +33,9 @@ from tresham.core.shares import POOL, treasury
 from tresham.core.stock import bundle_price, sell_to_pool, sellable_bundles
 from tresham.core.tiles import JUNCTION
 from tresham.routes.runs import action_revenue, runs_action
-from tresham.titles.t1883 import concessions
+from tresham.titles.t1883 import concessions, coop
 from tresham.titles.t1883.sarsa import BusStep
-from tresham.titles.t1883.track_rules import TrackRules1883
+from tresham.titles.t1883.track_rules import TrackRules1883, north_of_fs
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -53,12 +53,17 @@ def _is_bus(game: Game, corp: str) -> bool:
     return game.state.corps[corp].kind == "bus"
 
 
-def rules_for(game: Game) -> TrackRules1883:
-    """The track hooks for the current phase."""
+def rules_for(game: Game, corp: str) -> TrackRules1883:
+    """The track hooks for the current phase and this corporation (the Co-operative keeps
+    south of the FS line and pays no terrain)."""
+    south = coop.is_coop(game, corp)
     return TrackRules1883(
         phase=game.phase.name,
         colors=game.phase.tiles,
         upgrades=_title(game).data["tile_upgrades"],
+        board=game.state.map.board,
+        south_only=south,
+        free_terrain=south,
     )
 
 
@@ -90,31 +95,42 @@ class Operating1883:
         cash = game.state.corps[corp].cash
         return [
             LayTile(corp, t.hex, t.tile, t.rotation)
-            for t in legal_tile_lays(game.state.map, corp, rules_for(game))
+            for t in legal_tile_lays(game.state.map, corp, rules_for(game, corp))
             if t.cost <= cash
         ]
 
     def check_lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> None:
         cost = check_tile_lay(
-            game.state.map, corp, action.hex, action.tile, action.rotation, rules_for(game)
+            game.state.map, corp, action.hex, action.tile, action.rotation, rules_for(game, corp)
         )
         if cost > game.state.corps[corp].cash:
             raise TrackError(f"{corp} cannot pay L.{cost} for the terrain", f"{OR}.4.1")
 
     def lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> int:
         cost = check_tile_lay(
-            game.state.map, corp, action.hex, action.tile, action.rotation, rules_for(game)
+            game.state.map, corp, action.hex, action.tile, action.rotation, rules_for(game, corp)
         )
         game.state.map.lay_tile(action.hex, action.tile, action.rotation)
         game.transfer(corp, "bank", cost)
+        rnd.turn["lays"] = rnd.turn.get("lays", 0) + 1
         concessions.after_lay(game, corp)
         return cost
+
+    def more_lays(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
+        """One tile a turn; the Co-operative two (8.1.4)."""
+        return coop.is_coop(game, corp) and rnd.turn.get("lays", 0) < coop.COOP_LAYS
 
     def token_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[PlaceToken]:
         cost = station_cost(game, corp)
         if cost is None or cost > game.state.corps[corp].cash or _is_bus(game, corp):
             return []
-        return [PlaceToken(corp, h, city) for h, city in token_slots(game.state.map, corp)]
+        board = game.state.map.board
+        south = coop.is_coop(game, corp)
+        return [
+            PlaceToken(corp, h, city)
+            for h, city in token_slots(game.state.map, corp)
+            if not (south and north_of_fs(board, h))
+        ]
 
     def place_token(self, game: Game, rnd: OperatingRound, corp: str, action: PlaceToken) -> None:
         cost = station_cost(game, corp)
@@ -128,7 +144,7 @@ class Operating1883:
 
     def runs_revenue(self, game: Game, corp: str, action: RunRoutes) -> int:
         return action_revenue(
-            game.state.map, corp, train_specs(game, corp), action, rules_for(game)
+            game.state.map, corp, train_specs(game, corp), action, rules_for(game, corp)
         )
 
     def dividend_payee(self, game: Game, corp: str, holder: str) -> str | None:
@@ -139,6 +155,10 @@ class Operating1883:
 
     def move_price(self, game: Game, corp: str, direction: str) -> None:
         _title(game).move_price(game, corp, direction)
+
+    def may_withhold(self, game: Game, corp: str) -> bool:
+        """8.1.3: the Co-operative always pays out."""
+        return not coop.is_coop(game, corp)
 
 
 # ====================================================================== trains
@@ -157,19 +177,21 @@ class TrainStep1883(Step):
         return len(train_specs(game, corp)) < game.phase.limit(c.kind)
 
     def offers(self, game: Game, corp: str) -> list[tuple[str, int]]:
-        """(train, price) of the bank's next trains and the pool's, 2GT aside."""
+        """(train, price) of the bank's next trains and the pool's, 2GT aside; the
+        Co-operative buys from the bank only (8.1.3)."""
         s = game.state
         gravity = _title(game).gravity_kinds
+        bank_only = coop.is_coop(game, corp)
         return [
             (t.tid, s.depot.types[t.kind].price)
             for t in s.depot.purchasable(set(s.phases_reached))
-            if t.kind not in gravity
+            if t.kind not in gravity and not (bank_only and t.owner == POOL)
         ]
 
     def must_buy(self, game: Game, corp: str) -> bool:
         """6.9: no train, and a legal route (two stops reachable from its stations)."""
-        if train_specs(game, corp) or not self.offers(game, corp):
-            return False
+        if coop.is_coop(game, corp) or train_specs(game, corp) or not self.offers(game, corp):
+            return False  # the Co-operative receives its trains (8.1.5)
         graph = track_graph(game.state.map)
         stops = [k for k in reach(game.state.map, corp).nodes if graph.nodes[k].kind != JUNCTION]
         return len(stops) >= 2
@@ -182,7 +204,7 @@ class TrainStep1883(Step):
         out: list[Action] = [
             BuyTrain(corp, tid, price) for tid, price in self.offers(game, corp) if price <= c.cash
         ]
-        if c.cash >= 1:
+        if c.cash >= 1 and not coop.is_coop(game, corp):
             for other, oc in s.corps.items():
                 if other == corp or oc.closed or oc.kind != "railway":
                     continue
@@ -291,6 +313,8 @@ class IssueStep1883(Step):
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
         s = game.state
+        if coop.is_coop(game, corp):
+            return []  # 8.1.3: the Co-operative may not issue
         available = [c for c in s.shares.held(treasury(corp), corp) if not c.president]
         room = (POOL_CAP - s.shares.percent(POOL, corp)) // 10
         n = min(len(available), room)
@@ -315,7 +339,16 @@ class IssueStep1883(Step):
 
 
 OPERATING = Operating1883()
-STEPS: tuple[str, ...] = ("bus", "track", "token", "routes", "dividend", "trains", "issue")
+STEPS: tuple[str, ...] = (
+    "bus",
+    "track",
+    "token",
+    "routes",
+    "loot",
+    "dividend",
+    "trains",
+    "issue",
+)
 STEP_OBJECTS: dict[str, Step] = {
     s.name: s
     for s in (
@@ -323,6 +356,7 @@ STEP_OBJECTS: dict[str, Step] = {
         TrackStep(OPERATING, f"{OR}.4"),
         TokenStep(OPERATING, f"{OR}.5"),
         RouteStep(OPERATING, f"{OR}.8"),
+        coop.LootStep(),
         DividendStep(OPERATING, f"{OR}.8.3"),
         TrainStep1883(),
         IssueStep1883(),

@@ -9,8 +9,8 @@ dividends, trains with the compulsory purchase and bankruptcy, issuing; phases, 
 privates' revenue and closing, closing corporations, and the game end (the bank, one player
 left), and the Government Concessions' fulfilment, deadlines and penalties
 (``concessions.py``). Not built yet (see the issue's note): events and Political Support plays,
-FS routes, 2GT, ports, the privates' powers, the CCFR's operation and capitalisation, and the
-SEFTA merger. SARSA's buses are in ``sarsa.py``. The title is therefore not yet
+FS routes, 2GT, ports, the privates' powers and the SEFTA merger. SARSA's buses are in
+``sarsa.py``, the CCFR Co-operative in ``coop.py``. The title is therefore not yet
 offered by the registry.
 """
 
@@ -43,7 +43,7 @@ from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.routes import RouteSolution, solve
-from tresham.titles.t1883 import concessions
+from tresham.titles.t1883 import concessions, coop
 from tresham.titles.t1883.actions import BuyConcession, BuySupport
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 
@@ -123,14 +123,13 @@ class Title1883(Title):
             )
             shares.add_corporation(c["sym"], c["shares"], False, treasury(c["sym"]))
         market = MarketState(self.market_def)
-        coop = next(sym for sym, c in corps.items() if c.kind == "cooperative")
+        coop_sym = next(sym for sym, c in corps.items() if c.kind == "cooperative")
         for i, p in enumerate(players, start=1):
-            shares.move(f"{coop}_{i}", p.name)
-        market.place(coop, self.market_def.cells_with("ccfr_start")[0].pos)
-        corps[coop].parred = corps[coop].floated = True
-        corps[coop].par_price = next(
-            int(c["nominal_value"]) for c in d["corporations"] if c["sym"] == coop
-        )
+            shares.move(f"{coop_sym}_{i}", p.name)
+        market.place(coop_sym, self.market_def.cells_with("ccfr_start")[0].pos)
+        corps[coop_sym].parred = corps[coop_sym].floated = True
+        coop_facts = next(c for c in d["corporations"] if c["sym"] == coop_sym)
+        corps[coop_sym].par_price = int(coop_facts["nominal_value"])
         companies = {
             c["sym"]: Company(c["sym"], c["name"], c["value"], c["revenue"]) for c in d["companies"]
         }
@@ -178,12 +177,19 @@ class Title1883(Title):
             },
             "concession_bought": [],
             "started_in_sr": {},
-            "coop": coop,
+            "coop": coop_sym,
             "coop_president": None,
             "pool_over_limit": [],
             "concessions_fulfilled": 0,
             "bus_tokens": {},
         }
+        for coord, node in self._home_cities()[coop_sym]:  # 8.1.1: active from the start
+            map_state.place_token(coop_sym, coord, node)
+            corps[coop_sym].placed.append((coord, node))
+        for kind in coop_facts["start_trains"]:  # 8.1.5
+            train = next(t for t in depot.in_bank() if t.kind == kind)
+            train.owner = coop_sym
+            corps[coop_sym].trains.append(train.tid)
         return state
 
     def _home_cities(self) -> dict[str, list[tuple[str, int]]]:
@@ -217,6 +223,7 @@ class Title1883(Title):
             return self._new_operating_round(game)
         assert isinstance(rnd, OperatingRound)
         concessions.end_of_operating_round(game)
+        coop.rotate(game)
         if s.or_in_set < s.ors_in_set:
             return self._new_operating_round(game)
         return self._new_stock_round(game)
@@ -232,7 +239,8 @@ class Title1883(Title):
         floated = [
             c
             for c, corp in s.corps.items()
-            if corp.floated and not corp.closed and corp.kind in ("railway", "bus")
+            if (corp.floated and not corp.closed and corp.kind in ("railway", "bus"))
+            or (corp.kind == "cooperative" and not coop.frozen(game))
         ]
         order = s.market.operating_order(floated)
         return OperatingRound(game, order, list(STEPS), f"{RULES} §6")
@@ -270,8 +278,7 @@ class Title1883(Title):
         """8.1.2: most railway presidencies; then most certificates (privates count); then
         most money; then a die roll (the game's generator)."""
         s = game.state
-        coop = s.extra["coop"]
-        holders = [p.name for p in s.players if s.shares.percent(p.name, coop)]
+        holders = coop.holders(game)
         if not holders:
             return
 
@@ -286,8 +293,8 @@ class Title1883(Title):
         best = max(key(n) for n in holders)
         tied = [n for n in holders if key(n) == best]
         chosen = tied[0] if len(tied) == 1 else s.rng.permutation(tied)[0]
-        s.extra["coop_president"] = chosen
-        game.log(f"{chosen} is the first president of the {coop} Co-operative")
+        coop.set_president(game, chosen)
+        game.log(f"{chosen} is the first president of the {s.extra['coop']} Co-operative")
 
     # ================================================================ auction hooks
     def on_company_bought(self, game: Game, company: str, player: str) -> None:
@@ -604,7 +611,7 @@ class Title1883(Title):
         """6.8: the optimal runs of the corporation's trains (2GT aside)."""
         from tresham.titles.t1883.operating import rules_for, train_specs
 
-        return solve(game.state.map, corp, train_specs(game, corp), rules_for(game))
+        return solve(game.state.map, corp, train_specs(game, corp), rules_for(game, corp))
 
     def move_price(self, game: Game, sym: str, direction: str, steps: int = 1) -> None:
         """Move a share price; a corporation entering the Closed section closes (5.8);
@@ -624,6 +631,7 @@ class Title1883(Title):
         s = game.state
         if not first_purchase(game, kind):
             return
+        coop.on_first_purchase(game, kind)
         if kind == CONCESSIONS_END_ON:
             concessions.remove_unsold(game)
         if kind == PRIVATES_CLOSE_ON:

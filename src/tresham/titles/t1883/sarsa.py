@@ -22,13 +22,13 @@ from tresham.core.actions import Action, Pass
 from tresham.core.errors import RuleError
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.titles.t1883.actions import PlaceBus
+from tresham.titles.t1883.track_rules import north_of_fs as track_north_of_fs
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
     from tresham.titles.t1883.rules import Title1883
 
 RULE = "1883 §8.3"
-VIA_EMILIA = "Parma-Bologna (Via Emilia)"
 CITY_WITHOUT_TILE = 20
 TOWN_WITHOUT_TILE = 10
 
@@ -49,13 +49,8 @@ def homes(game: Game, corp: str) -> list[str]:
 
 
 def north_of_fs(game: Game, coord: str) -> bool:
-    """8.1.3 / 8.3.1: whether a hex lies north of the FS Parma-Bologna line (the line's hex in
-    the same column, or the nearest column's where the line has none)."""
-    board = game.state.map.board
-    line = [board.hexes[h] for h in board.extra["fs"]["lines"][VIA_EMILIA]]
-    hx = board.hexes[coord]
-    ref = min(line, key=lambda h: abs(h.x - hx.x))
-    return hx.y < ref.y
+    """Whether a hex lies north of the FS Parma-Bologna line (see ``track_rules``)."""
+    return track_north_of_fs(game.state.map.board, coord)
 
 
 def _neighbours(game: Game, coord: str) -> list[str]:

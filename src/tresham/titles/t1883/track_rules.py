@@ -4,6 +4,8 @@
 - A tile upgrades only to the tiles the upgrade chart lists for it (Appendix 4); the
   special cities take only their own tiles (6.4.3), through their labels.
 - Terrain (hills, mountains, rivers) is paid only for the first tile laid on a hex (6.4.1).
+- The Co-operative builds, stations and runs only on or south of the FS Parma-Bologna line,
+  and pays no terrain (8.1.3-8.1.4).
 - Trains count stops: a train visits at most its number of stations and off-board
   locations, all of which pay (6.8.1-6.8.2); off-boards pay their low, middle or high value
   by phase (6.8.5, on the board as values by phase).
@@ -11,12 +13,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
-from tresham.core.errors import TrackError
-from tresham.core.rules_protocols import BasicTrackRules, LayContext
+from tresham.core.board import BoardDef
+from tresham.core.errors import RouteError, TrackError
+from tresham.core.rules_protocols import BasicTrackRules, LayContext, Stop, TrainSpec
 
 RULE_UPGRADE = "1883 Appendix 4 (upgrade chart)"
+RULE_SOUTH = "1883 §8.1.3"
+VIA_EMILIA = "Parma-Bologna (Via Emilia)"
+
+
+def north_of_fs(board: BoardDef, coord: str) -> bool:
+    """8.1.3 / 8.3.1: whether a hex lies north of the FS Parma-Bologna line (the line's hex in
+    the same column, or the nearest column's where the line has none); hexes on the line are
+    not north of it."""
+    line = [board.hexes[h] for h in board.extra["fs"]["lines"][VIA_EMILIA]]
+    hx = board.hexes[coord]
+    ref = min(line, key=lambda h: abs(h.x - hx.x))
+    return hx.y < ref.y
 
 
 class TrackRules1883(BasicTrackRules):
@@ -24,13 +39,26 @@ class TrackRules1883(BasicTrackRules):
     upgrade chart."""
 
     def __init__(
-        self, *, phase: str, colors: Iterable[str], upgrades: Mapping[str, list[str]]
+        self,
+        *,
+        phase: str,
+        colors: Iterable[str],
+        upgrades: Mapping[str, list[str]],
+        board: BoardDef,
+        south_only: bool = False,
+        free_terrain: bool = False,
     ) -> None:
         super().__init__(frozenset(colors), phase)
         self.upgrades = upgrades
+        self.board = board
+        self.south_only = south_only
+        self.free_terrain = free_terrain
 
     def check_lay(self, ctx: LayContext) -> TrackError | None:
-        """Appendix 4: a laid tile upgrades only to the tiles its row of the chart lists."""
+        """Appendix 4: a laid tile upgrades only to the tiles its row of the chart lists; the
+        Co-operative builds only on or south of the FS Parma-Bologna line (8.1.3)."""
+        if self.south_only and north_of_fs(self.board, ctx.coord):
+            return TrackError("the Co-operative may not build north of the FS line", RULE_SOUTH)
         laid = ctx.state.tiles.get(ctx.coord)
         if laid is None:
             return None
@@ -44,5 +72,16 @@ class TrackRules1883(BasicTrackRules):
         return None
 
     def lay_cost(self, ctx: LayContext) -> int:
-        """6.4.1: the terrain cost is paid for the first tile laid on a hex only."""
-        return 0 if ctx.coord in ctx.state.tiles else ctx.terrain_cost
+        """6.4.1: the terrain cost is paid for the first tile laid on a hex only; the
+        Co-operative pays none (8.1.4)."""
+        if self.free_terrain or ctx.coord in ctx.state.tiles:
+            return 0
+        return ctx.terrain_cost
+
+    def check_run(
+        self, train: TrainSpec, corporation: str, stops: Sequence[Stop]
+    ) -> RouteError | None:
+        """8.1.3: the Co-operative traces no route north of the FS line (its stops)."""
+        if self.south_only and any(north_of_fs(self.board, s.hex) for s in stops):
+            return RouteError("the Co-operative may not run north of the FS line", RULE_SOUTH)
+        return None

@@ -1,0 +1,100 @@
+"""1883's CCFR Railway Co-operative (§8.1) and its capitalisation (§8.2)."""
+
+from __future__ import annotations
+
+from test_1883_operating import turn_at
+from test_1883_start import game, sell_privates
+from tresham.core.actions import Choose, Dividend, Pass
+from tresham.core.game import Game
+from tresham.core.shares import POOL, treasury
+from tresham.titles.t1883 import coop
+from tresham.titles.t1883.operating import STEP_OBJECTS
+
+
+def started() -> Game:
+    g = game()
+    sell_privates(g)
+    coop.set_president(g, "A")
+    return g
+
+
+# 1883 §8.1.1, §8.1.5: the Co-operative starts with its two home stations, two 2T and two 2GT
+def test_starting_position() -> None:
+    g = game()
+    s = g.state
+    assert s.map.has_token("CCFR", "M1", 0) and s.map.has_token("CCFR", "I3", 0)
+    kinds = sorted(s.depot.trains[t].kind for t in s.corps["CCFR"].trains)
+    assert kinds == ["2", "2", "2G", "2G"]
+    assert s.corps["CCFR"].cash == 0
+
+
+# 1883 §8.1.2: the presidency rotates left among the players holding their share
+def test_presidency_rotates() -> None:
+    g = started()
+    coop.rotate(g)
+    assert g.state.extra["coop_president"] == "B"
+    g.state.shares.move("CCFR_3", POOL)  # C's share is gone (looted)
+    coop.rotate(g)
+    assert g.state.extra["coop_president"] == "D"
+
+
+# 1883 §8.1.3: the Co-operative always pays out; §8.1.6 its president may loot instead: the
+# revenue to the president, the president's share to the pool for half its value, the price
+# one column left, and the president is ousted
+def test_loot() -> None:
+    g = started()
+    s = g.state
+    rnd = turn_at(g, "CCFR", "loot")
+    rnd.turn["revenue"] = 40
+    assert STEP_OBJECTS["loot"].actions(g, rnd, "CCFR") == [Choose("CCFR", "loot"), Pass("CCFR")]
+    assert STEP_OBJECTS["dividend"].actions(g, rnd, "CCFR") == [Dividend("CCFR", "payout")]
+    cash = g.player("A").cash
+    price = s.market.price("CCFR")
+    STEP_OBJECTS["loot"].process(g, rnd, "CCFR", Choose("CCFR", "loot"))
+    assert g.player("A").cash == cash + 40 + price // 2
+    assert s.shares.percent("A", "CCFR") == 0 and s.shares.percent(POOL, "CCFR") == 10
+    STEP_OBJECTS["dividend"].skip(g, rnd, "CCFR")
+    assert s.market.price("CCFR") < price
+    assert "A" not in coop.holders(g)
+
+
+# 1883 §8.1.5: the first 3T puts one of its 2T in the pool and gives it a 3T
+def test_trains_with_the_first_3t() -> None:
+    g = started()
+    s = g.state
+    g.title.on_train_bought(g, "3")  # type: ignore[attr-defined]
+    kinds = sorted(s.depot.trains[t].kind for t in s.corps["CCFR"].trains)
+    assert kinds == ["2", "2G", "2G", "3"]
+    assert any(t.kind == "2" and t.owner == POOL for t in s.depot.trains.values())
+
+
+# 1883 §8.2.1: the first 5T capitalises it: L.100 and a 5T, its other trains and unowned
+# shares to the pool; a sole remaining holder exchanges the share for the president's
+# certificate
+def test_capitalisation_with_one_holder() -> None:
+    g = started()
+    s = g.state
+    for cid in ("CCFR_2", "CCFR_3", "CCFR_4"):
+        s.shares.move(cid, POOL)  # only A still holds a share
+    coop.capitalise(g)
+    c = s.corps["CCFR"]
+    assert c.kind == "railway" and c.cash == 100
+    assert [s.depot.trains[t].kind for t in c.trains] == ["5"]
+    assert s.shares.president["CCFR"] == "A" and s.shares.percent("A", "CCFR") == 20
+    assert s.shares.percent(treasury("CCFR"), "CCFR") == 0
+    assert s.shares.percent(POOL, "CCFR") == 80
+
+
+# 1883 §8.1.7 / §8.2.2: frozen (no player holds a share) it closes at capitalisation and can
+# be floated, its stations staying on the map
+def test_frozen_coop_closes_at_capitalisation() -> None:
+    g = started()
+    s = g.state
+    for cid in ("CCFR_1", "CCFR_2", "CCFR_3", "CCFR_4"):
+        s.shares.move(cid, POOL)
+    assert coop.frozen(g)
+    coop.capitalise(g)
+    c = s.corps["CCFR"]
+    assert c.kind == "railway" and not c.floated and "CCFR" not in s.market
+    assert s.shares.percent(treasury("CCFR"), "CCFR") == 100
+    assert s.map.has_token("CCFR", "M1", 0)
