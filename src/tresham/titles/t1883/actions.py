@@ -31,3 +31,11 @@ class PlaceBus(Action):
 
     type: ClassVar[str] = "place_bus"
     hex: str
+
+
+@dataclass(frozen=True)
+class PlacePort(Action):
+    """A corporation places one of its port tokens in the port city `hex` (1883 §6.6)."""
+
+    type: ClassVar[str] = "place_port"
+    hex: str

@@ -141,7 +141,8 @@ def capitalise(game: Game) -> None:
         for cert in s.shares.corp_certs(coop):
             s.shares.move(cert.cid, treasury(coop))
         s.shares.president[coop] = None
-        s.market.remove(coop)
+        if coop in s.market:  # not when it had already closed in the Closed section (R12)
+            s.market.remove(coop)
         corp.parred = corp.floated = False
         corp.par_price = 0
         game.log(f"{coop} was frozen: it closes and may be floated")

@@ -33,7 +33,7 @@ from tresham.core.shares import POOL, treasury
 from tresham.core.stock import bundle_price, sell_to_pool, sellable_bundles
 from tresham.core.tiles import JUNCTION
 from tresham.routes.runs import action_revenue, runs_action
-from tresham.titles.t1883 import concessions, coop
+from tresham.titles.t1883 import concessions, coop, ports
 from tresham.titles.t1883.sarsa import BusStep
 from tresham.titles.t1883.track_rules import TrackRules1883, north_of_fs
 
@@ -57,13 +57,16 @@ def rules_for(game: Game, corp: str) -> TrackRules1883:
     """The track hooks for the current phase and this corporation (the Co-operative keeps
     south of the FS line and pays no terrain)."""
     south = coop.is_coop(game, corp)
+    title = _title(game)
     return TrackRules1883(
         phase=game.phase.name,
         colors=game.phase.tiles,
-        upgrades=_title(game).data["tile_upgrades"],
+        upgrades=title.data["tile_upgrades"],
         board=game.state.map.board,
         south_only=south,
         free_terrain=south,
+        ports=ports.placed(game, corp),
+        port_bonus=int(title.phase_facts[game.phase.name]["port_bonus"]),
     )
 
 
@@ -241,8 +244,8 @@ class TrainStep1883(Step):
         s = game.state
         out: list[SellShares] = []
         for sym, oc in s.corps.items():
-            if oc.closed or oc.kind == "cooperative" or not s.shares.percent(pres, sym):
-                continue
+            if oc.kind == "cooperative" or sym not in s.market or not s.shares.percent(pres, sym):
+                continue  # unstarted corporations (a private's share) cannot be sold
             bundles = []
             for pct, last in sorted(sellable_bundles(game, pres, sym, POOL_CAP)):
                 if sym == corp and s.shares.percent(pres, sym) - pct < max(

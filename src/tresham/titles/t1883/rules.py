@@ -6,12 +6,12 @@ where the rulebook is silent the rulings there say what tresham decided.
 
 The operating round runs the railway corporations (``operating.py``): track, stations, runs,
 dividends, trains with the compulsory purchase and bankruptcy, issuing; phases, rusting, the
-privates' revenue and closing, closing corporations, and the game end (the bank, one player
-left), and the Government Concessions' fulfilment, deadlines and penalties
-(``concessions.py``). Not built yet (see the issue's note): events and Political Support plays,
-FS routes, 2GT, ports, the privates' powers and the SEFTA merger. SARSA's buses are in
-``sarsa.py``, the CCFR Co-operative in ``coop.py``. The title is therefore not yet
-offered by the registry.
+privates' revenue and closing, closing corporations, and the game end (the bank, SARSA at the
+top, one player left). Its parts: the Government Concessions (``concessions.py``), SARSA's
+buses (``sarsa.py``), the CCFR Co-operative (``coop.py``) and port tokens (``ports.py``).
+Not built yet (see the issue's note): events and Political Support plays, FS routes, 2GT, the
+privates' powers and the SEFTA merger; the title is therefore not yet offered by the
+registry.
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.routes import RouteSolution, solve
-from tresham.titles.t1883 import concessions, coop
-from tresham.titles.t1883.actions import BuyConcession, BuySupport
+from tresham.titles.t1883 import concessions, coop, ports
+from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlacePort
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 
 if TYPE_CHECKING:
@@ -182,6 +182,15 @@ class Title1883(Title):
             "pool_over_limit": [],
             "concessions_fulfilled": 0,
             "bus_tokens": {},
+            "ports": {
+                c["sym"]: {
+                    "unplaced": c["port_tokens"],
+                    "placed": [],
+                    "second_waits": c["port_tokens"] > 1,  # 6.6: FSF's second from phase 3
+                }
+                for c in d["corporations"]
+                if c.get("port_tokens")
+            },
         }
         for coord, node in self._home_cities()[coop_sym]:  # 8.1.1: active from the start
             map_state.place_token(coop_sym, coord, node)
@@ -202,6 +211,15 @@ class Title1883(Title):
 
     # ================================================================ sequence
     step_objects = STEP_OBJECTS
+    anytime_types = frozenset({PlacePort.type})
+
+    def anytime_actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        """6.3: at any time of its turn a corporation may place a port token (6.6)."""
+        return list(ports.options(game, corp))
+
+    def anytime_process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        assert isinstance(action, PlacePort)
+        ports.place(game, corp, action)
 
     def next_round(self, game: Game) -> Round:
         """Phase 1: the private auction; then a stock round and a set of 1 to 3 operating
@@ -497,6 +515,8 @@ class Title1883(Title):
                     game.log(f"{sym} receives L.{bonus} for the share given with {comp['sym']}")
         if corp.kind != "bus":  # SARSA's homes take bus tokens in its first OR (8.3.1)
             for coord, node in self._home_cities().get(sym, []):
+                if s.map.has_token(sym, coord, node):
+                    continue  # a frozen Co-operative's stations stay on the map (8.2.2)
                 s.map.place_token(sym, coord, node)
                 corp.placed.append((coord, node))
         game.log(f"{player} floats {sym} at L.{price}")
@@ -660,6 +680,7 @@ class Title1883(Title):
                 c.closed = True
         if corp.kind == "bus":
             s.extra["bus_tokens"] = {}  # 5.8: its bus tokens leave the board
+        s.extra["ports"].pop(sym, None)  # 5.8: its port tokens leave play for good
         for status in s.extra["concessions"].values():
             if status["owner"] == sym:
                 status["owner"] = None

@@ -6,6 +6,8 @@
 - Terrain (hills, mountains, rivers) is paid only for the first tile laid on a hex (6.4.1).
 - The Co-operative builds, stations and runs only on or south of the FS Parma-Bologna line,
   and pays no terrain (8.1.3-8.1.4).
+- A corporation's port tokens add L.20 (L.10 from the first 4T) to each run visiting their
+  city (6.6).
 - Trains count stops: a train visits at most its number of stations and off-board
   locations, all of which pay (6.8.1-6.8.2); off-boards pay their low, middle or high value
   by phase (6.8.5, on the board as values by phase).
@@ -47,12 +49,16 @@ class TrackRules1883(BasicTrackRules):
         board: BoardDef,
         south_only: bool = False,
         free_terrain: bool = False,
+        ports: Sequence[str] = (),
+        port_bonus: int = 0,
     ) -> None:
         super().__init__(frozenset(colors), phase)
         self.upgrades = upgrades
         self.board = board
         self.south_only = south_only
         self.free_terrain = free_terrain
+        self.ports = tuple(ports)
+        self.port_bonus = port_bonus
 
     def check_lay(self, ctx: LayContext) -> TrackError | None:
         """Appendix 4: a laid tile upgrades only to the tiles its row of the chart lists; the
@@ -77,6 +83,12 @@ class TrackRules1883(BasicTrackRules):
         if self.free_terrain or ctx.coord in ctx.state.tiles:
             return 0
         return ctx.terrain_cost
+
+    def run_bonus(self, train: TrainSpec, corporation: str, stops: Sequence[Stop]) -> int:
+        """6.6: each of the corporation's port tokens in a city the run visits adds L.20 to
+        the run (L.10 from the first 4T)."""
+        visited = {s.hex for s in stops}
+        return self.port_bonus * sum(1 for h in self.ports if h in visited)
 
     def check_run(
         self, train: TrainSpec, corporation: str, stops: Sequence[Stop]

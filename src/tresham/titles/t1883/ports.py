@@ -1,0 +1,49 @@
+"""1883's port tokens (1883 §6.6).
+
+- A port token goes, at any time of its owner's OR turn, on a city with the anchor symbol;
+  cities may hold the tokens of several corporations, never two of one.
+- FSF begins with two: the first placeable from its first OR, the second only after the first
+  3T is sold. (The CNP's token, which a corporation buying the CNP or the SV trading it in
+  receives, comes with the privates' powers, not built yet.)
+- Each of a corporation's port tokens adds L.20, L.10 from the first 4T, to every run of its
+  trains visiting that city (``track_rules.TrackRules1883.run_bonus``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tresham.titles.t1883.actions import PlacePort
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game
+    from tresham.titles.t1883.rules import Title1883
+
+
+def _title(game: Game) -> Title1883:
+    return game.title  # type: ignore[return-value]
+
+
+def placed(game: Game, corp: str) -> list[str]:
+    """Port cities holding one of `corp`'s port tokens."""
+    entry = game.state.extra["ports"].get(corp)
+    return list(entry["placed"]) if entry else []
+
+
+def options(game: Game, corp: str) -> list[PlacePort]:
+    """Where `corp` may place a port token now."""
+    s = game.state
+    entry = s.extra["ports"].get(corp)
+    if not entry or entry["unplaced"] <= 0:
+        return []
+    phase = _title(game).phase_facts[game.phase.name]
+    if entry["placed"] and entry["second_waits"] and not phase["fsf_second_port"]:
+        return []
+    return [PlacePort(corp, h) for h in s.map.board.extra["ports"] if h not in entry["placed"]]
+
+
+def place(game: Game, corp: str, action: PlacePort) -> None:
+    entry = game.state.extra["ports"][corp]
+    entry["unplaced"] -= 1
+    entry["placed"].append(action.hex)
+    game.log(f"{corp} places a port token in {action.hex}")
