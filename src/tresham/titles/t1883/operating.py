@@ -33,7 +33,7 @@ from tresham.core.shares import POOL, treasury
 from tresham.core.stock import bundle_price, sell_to_pool, sellable_bundles
 from tresham.core.tiles import JUNCTION
 from tresham.routes.runs import action_revenue, runs_action
-from tresham.titles.t1883 import concessions, coop, ports
+from tresham.titles.t1883 import concessions, coop, ports, privates
 from tresham.titles.t1883.sarsa import BusStep
 from tresham.titles.t1883.track_rules import TrackRules1883, north_of_fs
 
@@ -89,39 +89,80 @@ def train_specs(game: Game, corp: str) -> list[TrainSpec]:
     return out
 
 
+def _normal_lays_left(game: Game, rnd: OperatingRound, corp: str) -> bool:
+    limit = coop.COOP_LAYS if coop.is_coop(game, corp) else 1
+    lays: int = rnd.turn.get("lays", 0)
+    return lays < limit
+
+
+def _private_lays(rnd: OperatingRound) -> list[str]:
+    used: list[str] = rnd.turn.setdefault("private_lays", [])
+    return used
+
+
 class Operating1883:
     """1883's rules for the shared steps."""
 
     def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile] | None:
+        """The normal lay (two for the Co-operative) while left, and the extra lays the
+        corporation's privates give in their hexes (FRV free; no connection needed, R14)."""
         if game.state.corps[corp].kind == "bus":
             return None  # SARSA never lays track (8.3)
-        cash = game.state.corps[corp].cash
-        return [
-            LayTile(corp, t.hex, t.tile, t.rotation)
-            for t in legal_tile_lays(game.state.map, corp, rules_for(game, corp))
-            if t.cost <= cash
-        ]
+        s = game.state
+        cash = s.corps[corp].cash
+        rules = rules_for(game, corp)
+        out: list[LayTile] = []
+        if _normal_lays_left(game, rnd, corp):
+            out += [
+                LayTile(corp, t.hex, t.tile, t.rotation)
+                for t in legal_tile_lays(s.map, corp, rules)
+                if t.cost <= cash
+            ]
+        for coord, free in privates.lay_hexes(game, corp, _private_lays(rnd)).items():
+            for t in legal_tile_lays(s.map, corp, rules, hexes=[coord], require_connection=False):
+                lay = LayTile(corp, t.hex, t.tile, t.rotation)
+                if (free or t.cost <= cash) and lay not in out:
+                    out.append(lay)
+        return out
 
     def check_lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> None:
+        if action in (self.lay_options(game, rnd, corp) or []):
+            return
         cost = check_tile_lay(
             game.state.map, corp, action.hex, action.tile, action.rotation, rules_for(game, corp)
         )
         if cost > game.state.corps[corp].cash:
             raise TrackError(f"{corp} cannot pay L.{cost} for the terrain", f"{OR}.4.1")
+        raise TrackError(f"{corp} has no tile lay left this turn", f"{OR}.4")
 
     def lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> int:
+        used = _private_lays(rnd)
+        company = privates.lay_private(game, corp, action.hex, used)
         cost = check_tile_lay(
-            game.state.map, corp, action.hex, action.tile, action.rotation, rules_for(game, corp)
+            game.state.map,
+            corp,
+            action.hex,
+            action.tile,
+            action.rotation,
+            rules_for(game, corp),
+            require_connection=company is None,
         )
+        if company is not None:
+            used.append(company)
+            if company == privates.FREE_LAY:
+                cost = 0
+        else:
+            rnd.turn["lays"] = rnd.turn.get("lays", 0) + 1
         game.state.map.lay_tile(action.hex, action.tile, action.rotation)
         game.transfer(corp, "bank", cost)
-        rnd.turn["lays"] = rnd.turn.get("lays", 0) + 1
         concessions.after_lay(game, corp)
         return cost
 
     def more_lays(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
-        """One tile a turn; the Co-operative two (8.1.4)."""
-        return coop.is_coop(game, corp) and rnd.turn.get("lays", 0) < coop.COOP_LAYS
+        """One tile a turn; the Co-operative two (8.1.4); and the privates' extra lays."""
+        return _normal_lays_left(game, rnd, corp) or bool(
+            privates.lay_hexes(game, corp, _private_lays(rnd))
+        )
 
     def token_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[PlaceToken]:
         cost = station_cost(game, corp)

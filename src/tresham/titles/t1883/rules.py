@@ -9,9 +9,9 @@ dividends, trains with the compulsory purchase and bankruptcy, issuing; phases, 
 privates' revenue and closing, closing corporations, and the game end (the bank, SARSA at the
 top, one player left). Its parts: the Government Concessions (``concessions.py``), SARSA's
 buses (``sarsa.py``), the CCFR Co-operative (``coop.py``) and port tokens (``ports.py``).
-Not built yet (see the issue's note): events and Political Support plays, FS routes, 2GT, the
-privates' powers and the SEFTA merger; the title is therefore not yet offered by the
-registry.
+Privates bought by corporations and their powers are in ``privates.py``. Not built yet (see
+the issue's note): events and Political Support plays, FS routes, 2GT, the CNP's trade-in and
+the SEFTA merger; the title is therefore not yet offered by the registry.
 """
 
 from __future__ import annotations
@@ -20,7 +20,14 @@ import json
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
-from tresham.core.actions import Action, BuyShares, DiscardTrain, Par, SellShares
+from tresham.core.actions import (
+    Action,
+    BuyCompany,
+    BuyShares,
+    DiscardTrain,
+    Par,
+    SellShares,
+)
 from tresham.core.bank import Bank
 from tresham.core.board import BoardDef
 from tresham.core.entities import Company, Corporation, Player
@@ -43,7 +50,7 @@ from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.routes import RouteSolution, solve
-from tresham.titles.t1883 import concessions, coop, ports
+from tresham.titles.t1883 import concessions, coop, ports, privates
 from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlacePort
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 
@@ -211,13 +218,24 @@ class Title1883(Title):
 
     # ================================================================ sequence
     step_objects = STEP_OBJECTS
-    anytime_types = frozenset({PlacePort.type})
+    anytime_types = frozenset({PlacePort.type, BuyCompany.type})
 
     def anytime_actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
-        """6.3: at any time of its turn a corporation may place a port token (6.6)."""
-        return list(ports.options(game, corp))
+        """6.3: at any time of its turn a corporation may place a port token (6.6) and buy
+        privates (6.11; the lowest and highest offers stand for the range)."""
+        return [*ports.options(game, corp), *privates.options(game, corp)]
+
+    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        """Any price in the range buys a private (6.11)."""
+        if not isinstance(action, BuyCompany):
+            return False
+        privates.check(game, corp, action)
+        return True
 
     def anytime_process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        if isinstance(action, BuyCompany):
+            privates.buy(game, corp, action)
+            return
         assert isinstance(action, PlacePort)
         ports.place(game, corp, action)
 

@@ -1,0 +1,65 @@
+"""1883's privates in the operating round (§3.1, §3.3, §6.11)."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_1883_operating import turn_at
+from test_1883_start import TITLE, game, sell_privates
+from tresham.core.actions import BuyCompany, LayTile
+from tresham.core.errors import RuleError
+from tresham.core.game import Game
+from tresham.titles.t1883 import privates
+from tresham.titles.t1883.operating import OPERATING
+
+
+def with_cash(corp: str, cash: int = 500) -> Game:
+    g = game()
+    sell_privates(g)  # B owns FRV, C CNP, D TMM
+    g.state.corps[corp].cash = cash
+    return g
+
+
+# 1883 §3.3 / §6.11: before the first 3T only the FRV, for half to its face value
+def test_frv_before_the_first_3t() -> None:
+    g = with_cash("FSF")
+    assert privates.price_range(g, "FSF", "FRV") == (20, 40)
+    assert privates.price_range(g, "FSF", "TMM") is None
+    with pytest.raises(RuleError, match=r"§6\.11"):
+        privates.check(g, "FSF", BuyCompany("FSF", "FRV", 45))
+
+
+# 1883 §6.11: from the first 3T, any player's private (FSF's presidency aside) for half to
+# double its face value; the Co-operative never buys one (8.1.3)
+def test_from_the_first_3t() -> None:
+    g = with_cash("FSF")
+    TITLE.on_train_bought(g, "3")
+    assert privates.price_range(g, "FSF", "TMM") == (40, 160)
+    assert privates.price_range(g, "FSF", "CNP") == (30, 120)
+    assert privates.price_range(g, "CCFR", "TMM") is None
+
+
+# 1883 §6.6: a corporation buying the CNP receives its port token
+def test_cnp_brings_its_port_token() -> None:
+    g = with_cash("FSF")
+    TITLE.on_train_bought(g, "3")
+    privates.buy(g, "FSF", BuyCompany("FSF", "CNP", 60))
+    assert g.state.companies["CNP"].owner == "FSF"
+    assert g.state.extra["ports"]["FSF"]["unplaced"] == 3
+
+
+# 1883 §3.1 P2: the FRV's owner may lay a tile in hex 20 at no cost, besides its normal lay
+def test_frv_extra_free_lay() -> None:
+    g = with_cash("SAFRE", 0)
+    s = g.state
+    s.corps["SAFRE"].parred = s.corps["SAFRE"].floated = True
+    privates.buy(g, "SAFRE", BuyCompany("SAFRE", "FRV", 0))
+    rnd = turn_at(g, "SAFRE", "track")
+    lays = OPERATING.lay_options(g, rnd, "SAFRE") or []
+    frv = [a for a in lays if a.hex == "K3"]
+    assert frv  # no connection needed, no money needed
+    OPERATING.lay(g, rnd, "SAFRE", frv[0])
+    assert s.corps["SAFRE"].cash == 0
+    assert not [a for a in OPERATING.lay_options(g, rnd, "SAFRE") or [] if a.hex == "K3"]
+    assert OPERATING.more_lays(g, rnd, "SAFRE")  # its normal lay is still to come
+    assert all(isinstance(a, LayTile) for a in lays)
