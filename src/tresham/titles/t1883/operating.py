@@ -35,6 +35,7 @@ from tresham.core.tiles import JUNCTION
 from tresham.routes.runs import action_revenue, runs_action
 from tresham.titles.t1883 import concessions, coop, ports, privates
 from tresham.titles.t1883.sarsa import BusStep
+from tresham.titles.t1883.sefta import MergeStep
 from tresham.titles.t1883.track_rules import TrackRules1883, north_of_fs
 
 if TYPE_CHECKING:
@@ -392,6 +393,7 @@ STEPS: tuple[str, ...] = (
     "dividend",
     "trains",
     "issue",
+    "merge",
 )
 STEP_OBJECTS: dict[str, Step] = {
     s.name: s
@@ -404,5 +406,6 @@ STEP_OBJECTS: dict[str, Step] = {
         DividendStep(OPERATING, f"{OR}.8.3"),
         TrainStep1883(),
         IssueStep1883(),
+        MergeStep(),
     )
 }

@@ -9,9 +9,9 @@ dividends, trains with the compulsory purchase and bankruptcy, issuing; phases, 
 privates' revenue and closing, closing corporations, and the game end (the bank, SARSA at the
 top, one player left). Its parts: the Government Concessions (``concessions.py``), SARSA's
 buses (``sarsa.py``), the CCFR Co-operative (``coop.py``) and port tokens (``ports.py``).
-Privates bought by corporations and their powers are in ``privates.py``. Not built yet (see
-the issue's note): events and Political Support plays, FS routes, 2GT, the CNP's trade-in and
-the SEFTA merger; the title is therefore not yet offered by the registry.
+Privates bought by corporations and their powers are in ``privates.py``, the SEFTA merger in
+``sefta.py``. Not built yet (see the issue's note): events and Political Support plays, FS
+routes, 2GT and the CNP's trade-in; the title is therefore not yet offered by the registry.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from tresham.core.actions import (
     Action,
     BuyCompany,
     BuyShares,
+    Choose,
     DiscardTrain,
     Par,
     SellShares,
@@ -50,7 +51,7 @@ from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.routes import RouteSolution, solve
-from tresham.titles.t1883 import concessions, coop, ports, privates
+from tresham.titles.t1883 import concessions, coop, ports, privates, sefta
 from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlacePort
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 
@@ -188,6 +189,7 @@ class Title1883(Title):
             "coop_president": None,
             "pool_over_limit": [],
             "concessions_fulfilled": 0,
+            "mergers": 0,
             "bus_tokens": {},
             "ports": {
                 c["sym"]: {
@@ -252,6 +254,9 @@ class Title1883(Title):
         if isinstance(rnd, StockRound):
             s.priority = rnd.next_priority(game)
             self.end_of_stock_round(game)
+            if self.nothing_can_happen(game):
+                self.finish(game, "no_play")
+                return rnd
             s.ors_in_set = self.phases[s.phase_index].operating_rounds
             s.or_in_set = 0
             if s.extra.pop("bank_broke_in_sr", False):
@@ -263,6 +268,18 @@ class Title1883(Title):
         if s.or_in_set < s.ors_in_set:
             return self._new_operating_round(game)
         return self._new_stock_round(game)
+
+    def nothing_can_happen(self, game: Game) -> bool:
+        """Ruling R18: no corporation (nor the Co-operative) runs, no private pays anyone,
+        and no player can afford a president's certificate at the lowest par: nothing can
+        ever change again, so the game ends."""
+        s = game.state
+        if any(c.floated and not c.closed for c in s.corps.values()):
+            return False
+        if any(c.owner and not c.closed and c.revenue for c in s.companies.values()):
+            return False
+        cheapest = 2 * min(self.par_prices(game))
+        return all(p.bankrupt or p.cash < cheapest for p in s.players)
 
     def _new_operating_round(self, game: Game) -> OperatingRound:
         """6.0: the privates pay, then the railway corporations operate from the highest
@@ -377,9 +394,18 @@ class Title1883(Title):
             return [Par(entity, sym, price) for price in self.par_prices(game)]
         if kind == "discard":
             return [DiscardTrain(entity, t) for t in game.state.corps[entity].trains]
+        if kind == "sefta_consent":
+            return sefta.consent_actions(entity)
+        if kind == "sefta_leftover":
+            return sefta.leftover_actions(game, entity)
         raise RuleError(f"unknown prompt {kind}", RULES)
 
     def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
+        if kind in ("sefta_consent", "sefta_leftover"):
+            assert isinstance(action, Choose)
+            handler = sefta.on_consent if kind == "sefta_consent" else sefta.on_leftover
+            handler(game, entity, action)
+            return
         if kind == "discard":
             assert isinstance(action, DiscardTrain)
             s = game.state

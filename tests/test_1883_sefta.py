@@ -1,0 +1,79 @@
+"""1883's SEFTA merger (§8.4)."""
+
+from __future__ import annotations
+
+from test_1883_operating import floated
+from tresham.core.actions import Choose
+from tresham.core.game import Game
+from tresham.core.shares import POOL
+from tresham.titles.t1883 import sefta
+
+
+def pair_at_65() -> Game:
+    """FMV (A president) and FSMMF (B president), both at L.65 in the same column."""
+    g = floated("FMV", (2, 2), president="A")
+    s = g.state
+    s.market.place("FSMMF", (2, 2))
+    s.corps["FSMMF"].parred = s.corps["FSMMF"].floated = True
+    s.corps["FSMMF"].par_price = 65
+    s.shares.move("FSMMF_0", "B")
+    s.shares.president["FSMMF"] = "B"
+    for cid in ("FMV_2", "FMV_3"):
+        s.shares.move(cid, "A")
+    for cid in ("FSMMF_1", "FMV_4"):
+        s.shares.move(cid, "B")
+    for sym, coord in (("FMV", "S7"), ("FSMMF", "L6")):
+        s.map.place_token(sym, coord, 0)
+        s.corps[sym].placed.append((coord, 0))
+        s.corps[sym].cash = 100
+    return g
+
+
+# 1883 §8.4 step B EXAMPLE: 65 + 65 = 130 is on neither chart; the nearest lower value, 125,
+# stands in four boxes and SEFTA goes in the rightmost
+def test_step_b_example() -> None:
+    g = pair_at_65()
+    sefta.merge(g, "FMV")
+    s = g.state
+    assert s.market.price("SEFTA") == 125
+    assert s.market.position("SEFTA") == (3, 11)
+    assert s.corps["SEFTA"].par_price == 125
+
+
+# 1883 §8.4 steps A, C, F, G: assets move to SEFTA; every president's certificate and every
+# pair of 10% shares becomes a 10% SEFTA share (the first player reaching 20% takes the
+# president's certificate); FMV and FSMMF leave; their stations become SEFTA's
+def test_merger_exchanges() -> None:
+    g = pair_at_65()
+    s = g.state
+    # A: 20% + 2 x 10% FMV -> 2 units; B: 20% FSMMF + 10% FSMMF + 10% FMV -> 2 units; D
+    # holds the odd FMV share that came with the TMM
+    sefta.merge(g, "FMV")
+    assert s.pending == [("sefta_leftover", "D")]
+    cash = g.player("D").cash
+    g.apply(Choose("D", sefta.DISCARD))
+    assert g.player("D").cash == cash + 63
+    assert s.shares.president["SEFTA"] == "A"
+    assert s.shares.percent("A", "SEFTA") == 20 and s.shares.percent("B", "SEFTA") == 20
+    assert s.corps["SEFTA"].cash == 200
+    assert s.corps["FMV"].closed and s.corps["FSMMF"].closed
+    assert "FMV" not in s.market and not s.shares.corp_certs("FMV")
+    assert s.map.has_token("SEFTA", "L6", 0) and s.map.has_token("SEFTA", "S7", 0)
+    assert not s.map.tokens_of("FMV")
+    assert all(c.closed for c in s.companies.values())  # §3.4
+    assert s.extra["mergers"] == 1
+    assert s.shares.percent(POOL, "SEFTA") == 0
+
+
+# 1883 §8.4 step D: an odd 10% share is converted for half a SEFTA share (rounded up) or
+# given up for the same amount from the bank
+def test_leftover_share() -> None:
+    g = pair_at_65()
+    s = g.state
+    s.shares.move("FMV_5", "C")  # C: one odd FMV share
+    sefta.merge(g, "FMV")
+    assert ("sefta_leftover", "C") in s.pending
+    cash = g.player("C").cash
+    g.apply(Choose("C", sefta.CONVERT))
+    assert g.player("C").cash == cash - 63  # half of 125, rounded up
+    assert s.shares.percent("C", "SEFTA") == 10
