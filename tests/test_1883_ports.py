@@ -41,3 +41,18 @@ def test_port_bonus() -> None:
     for kind in ("3", "3bis", "4"):
         TITLE.on_train_bought(g, kind)
     assert rules_for(g, "FSF").run_bonus(T2, "FSF", stops) == 10
+
+
+# 1883 §6.8.4: Sassuolo's brown and grey city pays its higher value when a run starts or ends
+# there, its lower one when the run passes through
+def test_sassuolo_two_values() -> None:
+    from tresham.core.tiles import NodeDef
+
+    g = game()
+    sassuolo = Stop("L4", 0, NodeDef("city", 30, 2, (), 50))
+    a = Stop("L6", 0, g.state.map.tile("L6").nodes[0])
+    b = Stop("M5", 0, NodeDef("town", 10))
+    rules = rules_for(g, "SAFRE")
+    assert rules.run_bonus(T2, "SAFRE", [sassuolo, a]) == 20
+    assert rules.run_bonus(T2, "SAFRE", [a, sassuolo]) == 20
+    assert rules.run_bonus(T2, "SAFRE", [a, sassuolo, b]) == 0

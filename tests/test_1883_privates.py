@@ -63,3 +63,26 @@ def test_frv_extra_free_lay() -> None:
     assert not [a for a in OPERATING.lay_options(g, rnd, "SAFRE") or [] if a.hex == "K3"]
     assert OPERATING.more_lays(g, rnd, "SAFRE")  # its normal lay is still to come
     assert all(isinstance(a, LayTile) for a in lays)
+
+
+# 1883 §6.4.4: until the first 4T the FSF lays two tiles, on F hexes only; a first tile on
+# another hex leaves it no second one
+def test_fsf_two_f_hex_lays() -> None:
+    g = game()
+    sell_privates(g)
+    flood = set(g.state.map.board.extra["flood_hexes"])
+    rnd = turn_at(g, "FSF", "track")
+    lays = OPERATING.lay_options(g, rnd, "FSF") or []
+    on_f = [a for a in lays if a.hex in flood]
+    off_f = [a for a in lays if a.hex not in flood]
+    assert on_f and off_f
+    OPERATING.lay(g, rnd, "FSF", on_f[0])
+    assert OPERATING.more_lays(g, rnd, "FSF")
+    second = OPERATING.lay_options(g, rnd, "FSF") or []
+    assert second and all(a.hex in flood for a in second)
+    g2 = game()
+    sell_privates(g2)
+    rnd2 = turn_at(g2, "FSF", "track")
+    first = [a for a in OPERATING.lay_options(g2, rnd2, "FSF") or [] if a.hex not in flood]
+    OPERATING.lay(g2, rnd2, "FSF", first[0])
+    assert not OPERATING.more_lays(g2, rnd2, "FSF")

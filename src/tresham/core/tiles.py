@@ -93,12 +93,15 @@ class NodeDef:
 
     ``revenue_by_phase`` (phase name → revenue) overrides ``revenue`` where the board prints a
     value per phase (e.g. 1849's gray cities); it is empty for ordinary tiles.
+    ``revenue_terminal`` is a second printed value a run earns when it starts or ends here
+    (1883's Sassuolo); 0 when the tile has none.
     """
 
     kind: str
     revenue: int = 0
     slots: int = 0
     revenue_by_phase: tuple[tuple[str, int], ...] = ()
+    revenue_terminal: int = 0
 
     def revenue_in(self, phase: str | None) -> int:
         """Revenue in ``phase``: the per-phase value when the board lists one, else ``revenue``."""
@@ -119,6 +122,8 @@ class NodeDef:
             d["slots"] = self.slots
         if self.revenue_by_phase:
             d["revenue_by_phase"] = dict(self.revenue_by_phase)
+        if self.revenue_terminal:
+            d["revenue_terminal"] = self.revenue_terminal
         return d
 
     @staticmethod
@@ -133,6 +138,7 @@ class NodeDef:
             int(data.get("revenue", 0)),
             slots,
             tuple((str(k), int(v)) for k, v in by_phase.items()),
+            int(data.get("revenue_terminal", 0)),
         )
 
 

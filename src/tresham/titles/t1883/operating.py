@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 OR = "1883 §6"
 POOL_CAP = 50
+FSF = "FSF"  # the corporation with two F-hex lays until the first 4T (6.4.4)
 
 
 def _title(game: Game) -> Title1883:
@@ -90,10 +91,23 @@ def train_specs(game: Game, corp: str) -> list[TrainSpec]:
     return out
 
 
+def _two_f_lays(game: Game, corp: str) -> bool:
+    """6.4.4: until the first 4T the FSF may lay two tiles, the second on an F hex after a
+    first one on an F hex."""
+    return corp == FSF and "4" not in game.state.extra.get("types_bought", [])
+
+
 def _normal_lays_left(game: Game, rnd: OperatingRound, corp: str) -> bool:
-    limit = coop.COOP_LAYS if coop.is_coop(game, corp) else 1
     lays: int = rnd.turn.get("lays", 0)
-    return lays < limit
+    if coop.is_coop(game, corp):
+        return lays < coop.COOP_LAYS
+    if _two_f_lays(game, corp) and lays == 1:
+        return bool(rnd.turn.get("f_lay"))
+    return lays < 1
+
+
+def _f_hex_only(game: Game, rnd: OperatingRound, corp: str) -> bool:
+    return _two_f_lays(game, corp) and rnd.turn.get("lays", 0) == 1
 
 
 def _private_lays(rnd: OperatingRound) -> list[str]:
@@ -114,9 +128,10 @@ class Operating1883:
         rules = rules_for(game, corp)
         out: list[LayTile] = []
         if _normal_lays_left(game, rnd, corp):
+            flood = s.map.board.extra["flood_hexes"] if _f_hex_only(game, rnd, corp) else None
             out += [
                 LayTile(corp, t.hex, t.tile, t.rotation)
-                for t in legal_tile_lays(s.map, corp, rules)
+                for t in legal_tile_lays(s.map, corp, rules, hexes=flood)
                 if t.cost <= cash
             ]
         for coord, free in privates.lay_hexes(game, corp, _private_lays(rnd)).items():
@@ -154,6 +169,8 @@ class Operating1883:
                 cost = 0
         else:
             rnd.turn["lays"] = rnd.turn.get("lays", 0) + 1
+            if action.hex in game.state.map.board.extra["flood_hexes"]:
+                rnd.turn["f_lay"] = True
         game.state.map.lay_tile(action.hex, action.tile, action.rotation)
         game.transfer(corp, "bank", cost)
         concessions.after_lay(game, corp)

@@ -7,7 +7,7 @@
 - The Co-operative builds, stations and runs only on or south of the FS Parma-Bologna line,
   and pays no terrain (8.1.3-8.1.4).
 - A corporation's port tokens add L.20 (L.10 from the first 4T) to each run visiting their
-  city (6.6).
+  city (6.6); Sassuolo's brown and grey city pays its higher value at a run's ends (6.8.4).
 - Trains count stops: a train visits at most its number of stations and off-board
   locations, all of which pay (6.8.1-6.8.2); off-boards pay their low, middle or high value
   by phase (6.8.5, on the board as values by phase).
@@ -86,9 +86,15 @@ class TrackRules1883(BasicTrackRules):
 
     def run_bonus(self, train: TrainSpec, corporation: str, stops: Sequence[Stop]) -> int:
         """6.6: each of the corporation's port tokens in a city the run visits adds L.20 to
-        the run (L.10 from the first 4T)."""
+        the run (L.10 from the first 4T). 6.8.4: a run starting or ending in Sassuolo's
+        brown or grey city takes its higher value (the lower one is the stop's own)."""
         visited = {s.hex for s in stops}
-        return self.port_bonus * sum(1 for h in self.ports if h in visited)
+        bonus = self.port_bonus * sum(1 for h in self.ports if h in visited)
+        ends = {stops[0], stops[-1]} if stops else set()
+        for stop in ends:
+            if stop.info.revenue_terminal:
+                bonus += stop.info.revenue_terminal - stop.info.revenue
+        return bonus
 
     def check_run(
         self, train: TrainSpec, corporation: str, stops: Sequence[Stop]
