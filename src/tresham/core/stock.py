@@ -12,6 +12,7 @@ Standard 18xx rules modelled here:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tresham.core.errors import RuleError
@@ -248,3 +249,40 @@ def sellable_bundles(game: Game, seller: str, corp: str, pool_cap: int) -> list[
 def treasury_certs(game: Game, corp: str) -> list[Certificate]:
     """The corporation's own certificates still in its treasury."""
     return game.state.shares.held(treasury(corp), corp)
+
+
+def emergency_bundles(
+    game: Game,
+    seller: str,
+    buyer: str,
+    corps: Sequence[str],
+    shortfall: int,
+    pool_cap: int,
+    *,
+    keep: int = 0,
+) -> list[tuple[str, int, bool]]:
+    """(corporation, percent, includes the last certificate) of each sale a president may make
+    to raise `shortfall` for the corporation `buyer` (the compulsory train purchase): only in
+    `corps`, the pool within `pool_cap`, never giving up `buyer`'s presidency (nor holding less
+    than `keep` of it), and never more than needed: a bundle only if no smaller one of that
+    corporation would cover the shortfall."""
+    s = game.state
+    out: list[tuple[str, int, bool]] = []
+    for sym in corps:
+        held = s.shares.percent(seller, sym)
+        if not held:
+            continue
+        others = max(
+            (s.shares.percent(p.name, sym) for p in s.players if p.name != seller), default=0
+        )
+        bundles = [
+            (pct, last)
+            for pct, last in sorted(sellable_bundles(game, seller, sym, pool_cap))
+            if sym != buyer or (held - pct >= others and held - pct >= keep)
+        ]
+        for pct, last in bundles:
+            smaller = [bundle_price(game, sym, q) for q, _ in bundles if q < pct]
+            if smaller and max(smaller) >= shortfall:
+                break
+            out.append((sym, pct, last))
+    return out

@@ -27,7 +27,7 @@ from tresham.core.errors import RuleError
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackStep, buy_train
 from tresham.core.shares import POOL, Certificate, treasury
-from tresham.core.stock import bundle_price, sell_to_pool, sellable_bundles, treasury_certs
+from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool, treasury_certs
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.operating import OPERATING
 
@@ -185,28 +185,14 @@ class TrainStep(Step):
         within 50%, never giving up this corporation's presidency, and never more than
         needed: a bundle only if the next smaller one would not cover the shortfall (rule
         details §5.10)."""
-        out: list[SellShares] = []
         s = game.state
-        for sym, oc in s.corps.items():
-            if oc.closed or oc.operated == 0 or not s.shares.percent(pres, sym):
-                continue
-            bundles = []
-            for pct, last in sorted(sellable_bundles(game, pres, sym, POOL_CAP)):
-                if sym == corp:
-                    after = s.shares.percent(pres, sym) - pct
-                    others = max(
-                        (s.shares.percent(p.name, sym) for p in s.players if p.name != pres),
-                        default=0,
-                    )
-                    if after < others or after < 20:
-                        continue
-                bundles.append((pct, last))
-            for pct, last in bundles:
-                smaller = [bundle_price(game, sym, q) for q, _ in bundles if q < pct]
-                if smaller and max(smaller) >= shortfall:
-                    break
-                out.append(SellShares(corp, sym, pct, last))
-        return out
+        operated = [sym for sym, oc in s.corps.items() if not oc.closed and oc.operated > 0]
+        return [
+            SellShares(corp, sym, pct, last)
+            for sym, pct, last in emergency_bundles(
+                game, pres, corp, operated, shortfall, POOL_CAP, keep=20
+            )
+        ]
 
     def _largest_sales(self, game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
         """The most the president may sell in each corporation, in operating order."""

@@ -30,7 +30,7 @@ from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackStep, buy_train
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.shares import POOL, treasury
-from tresham.core.stock import bundle_price, sell_to_pool, sellable_bundles
+from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool
 from tresham.core.tiles import JUNCTION
 from tresham.routes.runs import action_revenue, runs_action
 from tresham.titles.t1883 import concessions, coop, ports, privates
@@ -301,24 +301,13 @@ class TrainStep1883(Step):
         never giving up this corporation's presidency; a bundle only if the next smaller one
         would not cover the shortfall."""
         s = game.state
-        out: list[SellShares] = []
-        for sym, oc in s.corps.items():
-            if oc.kind == "cooperative" or sym not in s.market or not s.shares.percent(pres, sym):
-                continue  # unstarted corporations (a private's share) cannot be sold
-            bundles = []
-            for pct, last in sorted(sellable_bundles(game, pres, sym, POOL_CAP)):
-                if sym == corp and s.shares.percent(pres, sym) - pct < max(
-                    (s.shares.percent(p.name, sym) for p in s.players if p.name != pres),
-                    default=0,
-                ):
-                    continue
-                bundles.append((pct, last))
-            for pct, last in bundles:
-                smaller = [bundle_price(game, sym, q) for q, _ in bundles if q < pct]
-                if smaller and max(smaller) >= shortfall:
-                    break
-                out.append(SellShares(corp, sym, pct, last))
-        return out
+        started = [
+            sym for sym, oc in s.corps.items() if oc.kind != "cooperative" and sym in s.market
+        ]  # unstarted corporations (a private's share) cannot be sold
+        return [
+            SellShares(corp, sym, pct, last)
+            for sym, pct, last in emergency_bundles(game, pres, corp, started, shortfall, POOL_CAP)
+        ]
 
     def _cannot_raise(self, game: Game, corp: str, pres: str, shortfall: int) -> bool:
         best: dict[str, int] = {}
