@@ -38,7 +38,8 @@ def check_invariants(game: Game, total_cash: int) -> list[str]:
         if c.cash < 0:
             out.append(f"{sym} has negative cash {c.cash}")
         discarding = any(k == "discard" and e == sym for k, e in s.pending)
-        if len(c.trains) > game.phase.limit(c.kind) and not discarding:
+        over = game.title.trains_toward_limit(game, sym) > game.phase.limit(c.kind)
+        if over and not discarding:
             out.append(f"{sym} holds {len(c.trains)} trains over the limit")
         if c.unplaced_tokens < 0:
             out.append(f"{sym} placed more tokens than it owns")

@@ -63,6 +63,10 @@ class Title:
         """Apply one of `other_purchases`."""
         raise NotImplementedError
 
+    def trains_toward_limit(self, game: Game, corp: str) -> int:
+        """How many of `corp`'s trains count toward its train limit (all, by default)."""
+        return len(game.state.corps[corp].trains)
+
     def pool_may_exceed(self, game: Game, corp: str) -> bool:
         """Whether the rules have let the pool hold more than 50% of `corp` (e.g. 1883's
         bankrupt player's shares)."""

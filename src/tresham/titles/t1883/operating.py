@@ -33,7 +33,7 @@ from tresham.core.shares import POOL, treasury
 from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool
 from tresham.core.tiles import JUNCTION
 from tresham.routes.runs import action_revenue, runs_action
-from tresham.titles.t1883 import concessions, coop, ports, privates
+from tresham.titles.t1883 import concessions, coop, gravity, ports, privates
 from tresham.titles.t1883.sarsa import BusStep
 from tresham.titles.t1883.sefta import MergeStep
 from tresham.titles.t1883.track_rules import TrackRules1883, north_of_fs
@@ -239,15 +239,16 @@ class TrainStep1883(Step):
         return len(train_specs(game, corp)) < game.phase.limit(c.kind)
 
     def offers(self, game: Game, corp: str) -> list[tuple[str, int]]:
-        """(train, price) of the bank's next trains and the pool's, 2GT aside; the
-        Co-operative buys from the bank only (8.1.3)."""
+        """(train, price) of the bank's next trains and the pool's, 2GT while the corporation
+        may own another (6.9.5); the Co-operative buys from the bank only (8.1.3)."""
         s = game.state
-        gravity = _title(game).gravity_kinds
+        gravity_kinds = _title(game).gravity_kinds
         bank_only = coop.is_coop(game, corp)
+        with_gravity = gravity.may_buy(game, corp)
         return [
             (t.tid, s.depot.types[t.kind].price)
             for t in s.depot.purchasable(set(s.phases_reached))
-            if t.kind not in gravity and not (bank_only and t.owner == POOL)
+            if (t.kind not in gravity_kinds or with_gravity) and not (bank_only and t.owner == POOL)
         ]
 
     def must_buy(self, game: Game, corp: str) -> bool:
@@ -261,11 +262,17 @@ class TrainStep1883(Step):
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
         s = game.state
         c = s.corps[corp]
-        if _is_bus(game, corp) or not self._room(game, corp):
+        if _is_bus(game, corp):
             return []  # SARSA never buys trains (8.3)
+        room = self._room(game, corp)
+        gravity_kinds = _title(game).gravity_kinds
         out: list[Action] = [
-            BuyTrain(corp, tid, price) for tid, price in self.offers(game, corp) if price <= c.cash
+            BuyTrain(corp, tid, price)
+            for tid, price in self.offers(game, corp)
+            if price <= c.cash and (room or s.depot.trains[tid].kind in gravity_kinds)
         ]
+        if not room:
+            return [*out, Pass(corp)] if out else []  # 2GT do not count toward the limit
         if c.cash >= 1 and not coop.is_coop(game, corp):
             for other, oc in s.corps.items():
                 if other == corp or oc.closed or oc.kind != "railway":
@@ -395,6 +402,7 @@ STEPS: tuple[str, ...] = (
     "track",
     "token",
     "routes",
+    "gravity",
     "loot",
     "dividend",
     "trains",
@@ -408,6 +416,7 @@ STEP_OBJECTS: dict[str, Step] = {
         TrackStep(OPERATING, f"{OR}.4"),
         TokenStep(OPERATING, f"{OR}.5"),
         RouteStep(OPERATING, f"{OR}.8"),
+        gravity.GravityStep(),
         coop.LootStep(),
         DividendStep(OPERATING, f"{OR}.8.3"),
         TrainStep1883(),

@@ -10,8 +10,9 @@ privates' revenue and closing, closing corporations, and the game end (the bank,
 top, one player left). Its parts: the Government Concessions (``concessions.py``), SARSA's
 buses (``sarsa.py``), the CCFR Co-operative (``coop.py``) and port tokens (``ports.py``).
 Privates bought by corporations and their powers are in ``privates.py``, the SEFTA merger in
-``sefta.py``. Not built yet (see the issue's note): events and Political Support plays, FS
-routes, 2GT and the CNP's trade-in; the title is therefore not yet offered by the registry.
+``sefta.py``, the 2GT in ``gravity.py``. Not built yet (see the issue's note): events and
+Political Support plays, FS routes and the CNP's trade-in; the title is therefore not yet
+offered by the registry.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.routes import RouteSolution, solve
-from tresham.titles.t1883 import concessions, coop, ports, privates, sefta
+from tresham.titles.t1883 import concessions, coop, gravity, ports, privates, sefta
 from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlacePort
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 
@@ -393,7 +394,13 @@ class Title1883(Title):
             sym = self._fsf()
             return [Par(entity, sym, price) for price in self.par_prices(game)]
         if kind == "discard":
-            return [DiscardTrain(entity, t) for t in game.state.corps[entity].trains]
+            kinds = self.gravity_kinds
+            s = game.state
+            return [
+                DiscardTrain(entity, t)
+                for t in s.corps[entity].trains
+                if s.depot.trains[t].kind not in kinds
+            ]
         if kind == "sefta_consent":
             return sefta.consent_actions(entity)
         if kind == "sefta_leftover":
@@ -412,7 +419,7 @@ class Title1883(Title):
             s.corps[entity].trains.remove(action.train)
             s.depot.trains[action.train].owner = POOL
             game.log(f"{entity} puts {action.train} in the pool (6.9.4)")
-            if len(s.corps[entity].trains) > game.phase.limit(s.corps[entity].kind):
+            if self.trains_toward_limit(game, entity) > game.phase.limit(s.corps[entity].kind):
                 s.pending.insert(0, ("discard", entity))
             return
         assert kind == "fsf_par" and isinstance(action, Par)
@@ -703,9 +710,17 @@ class Title1883(Title):
                 c.closed = True
             game.log("The private companies close")
         phase = self.phases[s.phase_index]
-        for sym in s.market.operating_order([c for c in s.corps if s.corps[c].floated]):
-            if len(s.corps[sym].trains) > phase.limit(s.corps[sym].kind):
+        gravity.return_excess(game)
+        live = [c for c in s.corps if s.corps[c].floated and c in s.market]
+        for sym in s.market.operating_order(live):
+            if self.trains_toward_limit(game, sym) > phase.limit(s.corps[sym].kind):
                 s.pending.append(("discard", sym))
+
+    def trains_toward_limit(self, game: Game, corp: str) -> int:
+        """6.9.5: 2GT do not count toward the train limit."""
+        from tresham.titles.t1883.operating import train_specs
+
+        return len(train_specs(game, corp))
 
     def close_corporation(self, game: Game, sym: str) -> None:
         """5.8: its money goes to the bank and its concessions to the pool; its stations

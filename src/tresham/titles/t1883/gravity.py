@@ -1,0 +1,148 @@
+"""1883's 2G gravity trains (1883 §6.9.5).
+
+- A corporation may buy a 2GT only while it owns a 2T, 3T or 3bisT, and never more 2GT than
+  those; 2GT do not count toward the train limit nor satisfy the need for a train.
+- After its regular trains, each 2GT runs between two consecutive stations (no station
+  between), one of them the corporation's, downhill: from mountains to hills or plains, from
+  hills to plains, never climbing (hexes of the same kind may follow each other); an
+  off-board with a hill or mountain symbol counts as such. It may reuse the regular trains'
+  track. The run is worth half its stations' values, rounded up.
+- A d10 per 2GT that ran: 1-7 it earns, 8-9 it earns nothing, 10 it is destroyed and goes back
+  to the bank (the game's generator rolls).
+
+Ruling R19: the step offers the best runs for the corporation's 2GT (two 2GT never share a
+stretch); as every 2GT run is worth only its own revenue, no other choice could pay more.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import TYPE_CHECKING
+
+from tresham.core.actions import Action, RunRoutes
+from tresham.core.errors import RuleError
+from tresham.core.graph import track_graph
+from tresham.core.rounds.operating import OperatingRound, Step
+from tresham.core.rules_protocols import TrainSpec
+from tresham.routes.network import network_of, to_run
+from tresham.routes.runs import Run, runs_action
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game
+    from tresham.titles.t1883.rules import Title1883
+
+RULE = "1883 §6.9.5"
+#: The trains a 2GT needs beside it (6.9.5).
+PULLERS = ("2", "3", "3bis")
+SUCCESS = range(1, 8)
+DESTROYED = 10
+
+
+def _title(game: Game) -> Title1883:
+    return game.title  # type: ignore[return-value]
+
+
+def gravity_trains(game: Game, corp: str) -> list[str]:
+    s = game.state
+    kinds = _title(game).gravity_kinds
+    return [t for t in s.corps[corp].trains if s.depot.trains[t].kind in kinds]
+
+
+def may_buy(game: Game, corp: str) -> bool:
+    """6.9.5: fewer 2GT than 2T, 3T and 3bisT owned."""
+    s = game.state
+    pullers = sum(1 for t in s.corps[corp].trains if s.depot.trains[t].kind in PULLERS)
+    return len(gravity_trains(game, corp)) < pullers
+
+
+def return_excess(game: Game) -> None:
+    """6.9.5: 2GT beyond a corporation's 2T, 3T and 3bisT go back to the bank."""
+    s = game.state
+    for sym, corp in s.corps.items():
+        excess = len(gravity_trains(game, sym)) - sum(
+            1 for t in corp.trains if s.depot.trains[t].kind in PULLERS
+        )
+        for tid in gravity_trains(game, sym)[: max(0, excess)]:
+            corp.trains.remove(tid)
+            s.depot.trains[tid].owner = None
+            game.log(f"{sym} returns {tid} to the bank")
+
+
+def altitude(game: Game, coord: str) -> int:
+    """Mountain 2, hill 1, plains 0; an off-board by its symbol."""
+    extra = game.state.map.board.extra
+    if coord in extra["mountains"]:
+        return 2
+    if coord in extra["hills"]:
+        return 1
+    for box in extra["offboards"].values():
+        if box["hex"] == coord:
+            return {"mountain": 2, "hill": 1}.get(box["symbol"] or "", 0)
+    return 0
+
+
+def best_runs(game: Game, corp: str) -> list[Run]:
+    """The best downhill run for each 2GT, on distinct stretches, worth half (rounded up)."""
+    from tresham.titles.t1883.operating import rules_for
+
+    s = game.state
+    trains = gravity_trains(game, corp)
+    if not trains:
+        return []
+    net = network_of(s.map, corp)
+    rules = rules_for(game, corp)
+    spec = TrainSpec(trains[0], s.depot.trains[trains[0]].kind, 2)
+    options: list[tuple[int, int, bool]] = []
+    for cid, chain in enumerate(net.chains):
+        if not (net.token[chain.a] or net.token[chain.b]):
+            continue
+        heights = [altitude(game, h) for h in chain.hexes]
+        if heights[0] > heights[-1] and all(x >= y for x, y in pairwise(heights)):
+            forward = True
+        elif heights[-1] > heights[0] and all(x <= y for x, y in pairwise(heights)):
+            forward = False
+        else:
+            continue
+        value = sum(rules.stop_revenue(spec, net.stop_recs[i]) for i in (chain.a, chain.b))
+        options.append((-(-value // 2), cid, forward))
+    options.sort(key=lambda o: (-o[0], o[1]))
+    graph = track_graph(s.map)
+    runs = []
+    for tid, (value, cid, forward) in zip(trains, options, strict=False):
+        chain = net.chains[cid]
+        start = chain.a if forward else chain.b
+        runs.append(to_run(graph, net, tid, start, [(cid, forward)], value))
+    return runs
+
+
+class GravityStep(Step):
+    """The 2GT run after the regular trains (6.9.5), then the d10 for each."""
+
+    name = "gravity"
+    rule = RULE
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        runs = best_runs(game, corp)
+        return [runs_action(corp, runs)] if runs else []
+
+    def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        if action not in self.actions(game, rnd, corp):
+            raise RuleError("2GT run their best downhill stretches (ruling R19)", self.rule)
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        assert isinstance(action, RunRoutes)
+        s = game.state
+        earned = 0
+        for run in best_runs(game, corp):
+            roll = s.rng.permutation(range(1, 11))[0]
+            if roll in SUCCESS:
+                earned += run.revenue
+                game.log(f"{corp}'s {run.train} runs downhill for L.{run.revenue} (d10: {roll})")
+            elif roll == DESTROYED:
+                s.corps[corp].trains.remove(run.train)
+                s.depot.trains[run.train].owner = None
+                game.log(f"{corp}'s {run.train} crashes and goes back to the bank (d10: {roll})")
+            else:
+                game.log(f"{corp}'s {run.train} does not run (d10: {roll})")
+        rnd.turn["revenue"] = rnd.turn.get("revenue", 0) + earned
+        return True
