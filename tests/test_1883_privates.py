@@ -86,3 +86,42 @@ def test_fsf_two_f_hex_lays() -> None:
     first = [a for a in OPERATING.lay_options(g2, rnd2, "FSF") or [] if a.hex not in flood]
     OPERATING.lay(g2, rnd2, "FSF", first[0])
     assert not OPERATING.more_lays(g2, rnd2, "FSF")
+
+
+# 1883 §3.1 P3: the CNP's owner trades it in for a 10% SV share from the initial offering (SV
+# receives its par); the CNP closes and its port token goes to SV (ruling R20: as a turn)
+def test_cnp_trade_in() -> None:
+    from tresham.core.actions import Par, UseCompany
+
+    g = game()
+    sell_privates(g)  # C owns the CNP
+    first = g.active_entity()
+    g.apply(Par(first, "SV", 85))
+    s = g.state
+    later = s.round
+    assert later is not None
+    later.index = later.order.index("C")  # type: ignore[attr-defined]
+    cash = s.corps["SV"].cash
+    held = s.shares.percent("C", "SV")
+    assert UseCompany("C", "CNP", "SV") in g.legal_actions()
+    g.apply(UseCompany("C", "CNP", "SV"))
+    assert s.shares.percent("C", "SV") == held + 10
+    assert s.corps["SV"].cash == cash + 85
+    assert s.companies["CNP"].closed
+    assert s.extra["ports"]["SV"]["unplaced"] == 1
+
+
+# 1883 §3.4.1: at the privates' closing an untraded CNP sends a 10% SV share to the pool; an
+# unfloated SV receives its par when it floats
+def test_cnp_at_the_closing() -> None:
+    from tresham.core.shares import POOL
+
+    g = game()
+    sell_privates(g)
+    s = g.state
+    for kind in ("3", "3bis", "4", "5"):
+        TITLE.on_train_bought(g, kind)
+    assert s.shares.percent(POOL, "SV") == 10
+    assert all(c.closed for c in s.companies.values())
+    TITLE._start(g, "A", "SV", 100, paid_by="A")
+    assert s.corps["SV"].cash == 200 + 100

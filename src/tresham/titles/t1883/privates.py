@@ -7,22 +7,31 @@
   its normal lay; one owning the TMM a tile in Maranello (hex 43), paying the terrain (3.1).
 - A corporation buying the CNP receives its port token (6.6).
 
-Not built yet: the CNP's trade-in for an SV share, the automatic FRV lay when the privates
-close (3.1), and the CNP's share for the SV at the closing (3.4.1).
+- The CNP's owner may trade it in for a 10% SV share from the initial offering (SV then
+  receives its par) or the pool; the CNP closes and its port token goes to SV (3.1 P3). In
+  tresham the trade is a stock-round turn's action (ruling R20).
+- When the privates close (the first 5T or the SEFTA merger), a CNP not traded in sends a 10%
+  SV share from the initial offering to the pool (within 50%) and SV receives its par; if SV has
+  not floated, the share goes to the pool and its par is paid to SV when it floats (3.4.1).
+
+Not built yet: the automatic FRV lay when the privates close (3.1).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tresham.core.actions import BuyCompany
+from tresham.core.actions import BuyCompany, UseCompany
 from tresham.core.errors import RuleError
+from tresham.core.shares import POOL, treasury
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
     from tresham.titles.t1883.rules import Title1883
 
 RULE = "1883 §6.11"
+TRADE = "CNP"  # traded in for a share of SV (3.1 P3)
+TRADE_FOR = "SV"
 EARLY = "FRV"  # the private a corporation may buy before the first 3T (3.3)
 FREE_LAY = "FRV"  # its extra lay is free (3.1 P2)
 
@@ -75,11 +84,8 @@ def buy(game: Game, corp: str, action: BuyCompany) -> None:
     game.log(f"{corp} buys {comp.sym} from {comp.owner} for L.{action.price}")
     comp.owner = corp
     facts = next(f for f in _title(game).data["companies"] if f["sym"] == comp.sym)
-    if facts.get("port_tokens"):
-        entry = s.extra["ports"].setdefault(
-            corp, {"unplaced": 0, "placed": [], "second_waits": False}
-        )
-        entry["unplaced"] += int(facts["port_tokens"])
+    for _ in range(int(facts.get("port_tokens", 0))):
+        _port_to(game, corp)
 
 
 def lay_hexes(game: Game, corp: str, used: list[str]) -> dict[str, bool]:
@@ -103,3 +109,70 @@ def lay_private(game: Game, corp: str, coord: str, used: list[str]) -> str | Non
         if h == coord and coord in lay_hexes(game, corp, used):
             return company
     return None
+
+
+def trade_options(game: Game, player: str) -> list[UseCompany]:
+    """3.1 P3: the CNP's owner may trade it in for an SV share (from the initial offering
+    once SV has a par price, or from the pool), within the 60% holding cap."""
+    s = game.state
+    comp = s.companies.get(TRADE)
+    if comp is None or comp.closed or comp.owner != player:
+        return []
+    sv = s.corps[TRADE_FOR]
+    if s.shares.percent(player, TRADE_FOR) + 10 > 60:
+        return []
+    ipo = sv.par_price and any(
+        c.percent == 10 for c in s.shares.held(treasury(TRADE_FOR), TRADE_FOR)
+    )
+    pool = any(c.percent == 10 for c in s.shares.held(POOL, TRADE_FOR))
+    return [UseCompany(player, TRADE, TRADE_FOR)] if ipo or pool else []
+
+
+def trade_in(game: Game, player: str) -> None:
+    """The trade: the share (from the initial offering first), SV's par, the port token."""
+    s = game.state
+    sv = s.corps[TRADE_FOR]
+    ipo = [c for c in s.shares.held(treasury(TRADE_FOR), TRADE_FOR) if c.percent == 10]
+    if sv.par_price and ipo:
+        s.shares.move(ipo[0].cid, player)
+        game.transfer("bank", TRADE_FOR, sv.par_price)
+    else:
+        cert = next(c for c in s.shares.held(POOL, TRADE_FOR) if c.percent == 10)
+        s.shares.move(cert.cid, player)
+    s.companies[TRADE].closed = True
+    _port_to(game, TRADE_FOR)
+    game.log(f"{player} trades {TRADE} in for 10% of {TRADE_FOR}")
+
+
+def _port_to(game: Game, corp: str) -> None:
+    entry = game.state.extra["ports"].setdefault(
+        corp, {"unplaced": 0, "placed": [], "second_waits": False}
+    )
+    entry["unplaced"] += 1
+
+
+def close_all(game: Game) -> None:
+    """3.4: the privates close; 3.4.1: an untraded CNP gives SV a share in the pool."""
+    s = game.state
+    cnp = s.companies.get(TRADE)
+    if cnp is not None and not cnp.closed:
+        cnp_share_to_pool(game)
+    for comp in s.companies.values():
+        comp.closed = True
+    game.log("The private companies close")
+
+
+def cnp_share_to_pool(game: Game) -> None:
+    """3.4.1 (and 5.8 for a closing corporation owning the CNP): a 10% SV share from the
+    initial offering to the pool, within 50%; SV receives its par now, or when it floats."""
+    s = game.state
+    ipo = [c for c in s.shares.held(treasury(TRADE_FOR), TRADE_FOR) if c.percent == 10]
+    if not ipo or s.shares.percent(POOL, TRADE_FOR) + 10 > 50:
+        return
+    s.shares.move(ipo[0].cid, POOL)
+    sv = s.corps[TRADE_FOR]
+    if sv.par_price:
+        game.transfer("bank", TRADE_FOR, sv.par_price)
+    else:
+        s.extra["sv_par_owed"] = s.extra.get("sv_par_owed", 0) + 1
+    game.log(f"a 10% {TRADE_FOR} share goes to the pool for the {TRADE}")

@@ -11,8 +11,8 @@ top, one player left). Its parts: the Government Concessions (``concessions.py``
 buses (``sarsa.py``), the CCFR Co-operative (``coop.py``) and port tokens (``ports.py``).
 Privates bought by corporations and their powers are in ``privates.py``, the SEFTA merger in
 ``sefta.py``, the 2GT in ``gravity.py``. Not built yet (see the issue's note): events and
-Political Support plays, FS routes and the CNP's trade-in; the title is therefore not yet
-offered by the registry.
+Political Support plays, and FS routes; the title is therefore not yet offered by the
+registry.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from tresham.core.actions import (
     DiscardTrain,
     Par,
     SellShares,
+    UseCompany,
 )
 from tresham.core.bank import Bank
 from tresham.core.board import BoardDef
@@ -554,6 +555,10 @@ class Title1883(Title):
         corp.parred = corp.floated = True
         corp.par_price = price
         s.extra["started_in_sr"][sym] = s.stock_round_no
+        if sym == privates.TRADE_FOR:
+            owed = s.extra.pop("sv_par_owed", 0)
+            if owed:
+                game.transfer("bank", sym, owed * price)  # 3.4.1: the CNP's share, paid now
         for comp in self.data["companies"]:
             if comp.get(SHARE_WITH_PRIVATE) == sym:
                 bonus = sum(
@@ -587,6 +592,7 @@ class Title1883(Title):
         cost = self.support_cost(game, player)
         if cost is not None and cost <= game.player(player).cash and s.extra["support_supply"]:
             out.append(BuySupport(player))
+        out.extend(privates.trade_options(game, player))
         for sym, corp in s.corps.items():
             if s.shares.president.get(sym) != player or corp.kind != "railway" or corp.closed:
                 continue
@@ -602,6 +608,9 @@ class Title1883(Title):
 
     def other_purchase(self, game: Game, player: str, action: Action) -> None:
         s = game.state
+        if isinstance(action, UseCompany):
+            privates.trade_in(game, player)
+            return
         if isinstance(action, BuySupport):
             cost = self.support_cost(game, player)
             assert cost is not None
@@ -705,10 +714,8 @@ class Title1883(Title):
         coop.on_first_purchase(game, kind)
         if kind == CONCESSIONS_END_ON:
             concessions.remove_unsold(game)
-        if kind == PRIVATES_CLOSE_ON:
-            for c in s.companies.values():
-                c.closed = True
-            game.log("The private companies close")
+        if kind == PRIVATES_CLOSE_ON and not all(c.closed for c in s.companies.values()):
+            privates.close_all(game)
         phase = self.phases[s.phase_index]
         gravity.return_excess(game)
         live = [c for c in s.corps if s.corps[c].floated and c in s.market]
@@ -735,7 +742,9 @@ class Title1883(Title):
         corp.trains.clear()
         s.map.remove_all_tokens(sym)
         for c in s.companies.values():
-            if c.owner == sym:
+            if c.owner == sym and not c.closed:
+                if c.sym == privates.TRADE and sym != privates.TRADE_FOR:
+                    privates.cnp_share_to_pool(game)  # 5.8
                 c.closed = True
         if corp.kind == "bus":
             s.extra["bus_tokens"] = {}  # 5.8: its bus tokens leave the board

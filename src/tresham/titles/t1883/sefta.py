@@ -29,6 +29,7 @@ from tresham.core.graph import reach
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.shares import POOL, treasury
 from tresham.core.stock import bundle_price, update_president
+from tresham.titles.t1883.privates import close_all
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -249,7 +250,7 @@ def _finish(game: Game) -> None:
     for coord, node in cities[: int(f["max_station_exchange"])]:
         s.map.place_token(sym, coord, node)
         s.corps[sym].placed.append((coord, node))
-    for comp in s.companies.values():
-        comp.closed = True
+    if not all(c.closed for c in s.companies.values()):
+        close_all(game)
     s.extra["mergers"] = s.extra.get("mergers", 0) + 1
     game.log(f"FMV and FSMMF have merged into {sym}; the privates close")
