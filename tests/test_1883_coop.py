@@ -98,3 +98,35 @@ def test_frozen_coop_closes_at_capitalisation() -> None:
     assert c.kind == "railway" and not c.floated and "CCFR" not in s.market
     assert s.shares.percent(treasury("CCFR"), "CCFR") == 100
     assert s.map.has_token("CCFR", "M1", 0)
+
+
+# 1883 §8.1.4: after its lays the Co-operative may lay a free yellow tile in a hill or
+# mountain hex connected to its network, last
+def test_free_hill_tile() -> None:
+    from test_1883_operating import turn_at as at
+    from tresham.titles.t1883.operating import OPERATING
+
+    g = started()
+    s = g.state
+    rnd = at(g, "CCFR", "track")
+    extra = s.map.board.extra
+    hills = set(extra["hills"]) | set(extra["mountains"])
+    rnd.turn["lays"] = 2  # its two lays are made
+    free = OPERATING.lay_options(g, rnd, "CCFR") or []
+    assert free and all(a.hex in hills for a in free)
+    cash = s.corps["CCFR"].cash
+    assert OPERATING.lay(g, rnd, "CCFR", free[0]) == 0
+    assert s.corps["CCFR"].cash == cash
+    assert not OPERATING.more_lays(g, rnd, "CCFR")
+
+
+# 1883 §3.1 P2: when the privates close, hex 20 gets the Reggio Emilia - Sassuolo connection
+# if nobody built it (ruling R21)
+def test_frv_connection_at_the_closing() -> None:
+    g = started()
+    s = g.state
+    for kind in ("3", "3bis", "4", "5"):
+        g.title.on_train_bought(g, kind)  # type: ignore[attr-defined]
+    assert "K3" in s.map.tiles
+    exits = s.map.exits("K3")
+    assert 3 in exits and 5 in exits  # towards Reggio (I3) and Sassuolo (L4)

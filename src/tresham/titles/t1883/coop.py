@@ -15,8 +15,8 @@
   and a 5T, its other trains and unowned shares go to the pool, and a president is chosen; frozen,
   it closes and may be floated like any other corporation, its stations staying on the map.
 
-Not built yet: the free yellow tile in a hill or mountain hex (8.1.4), and laying one tile from
-each home city rather than any two connected tiles (ruling R9).
+Its free yellow tile in a hill or mountain hex (8.1.4) is in ``operating.py``. Not built yet:
+laying one tile from each home city rather than any two connected tiles (ruling R9).
 """
 
 from __future__ import annotations

@@ -110,6 +110,21 @@ def _f_hex_only(game: Game, rnd: OperatingRound, corp: str) -> bool:
     return _two_f_lays(game, corp) and rnd.turn.get("lays", 0) == 1
 
 
+def _free_hill_lay(game: Game, rnd: OperatingRound, corp: str) -> bool:
+    """8.1.4 / 8.2.3: the CCFR (Co-operative or corporation) may lay, after its other lays, a
+    free yellow tile in a hill or mountain hex connected to its network."""
+    return (
+        corp == game.state.extra["coop"]
+        and not _normal_lays_left(game, rnd, corp)
+        and not rnd.turn.get("free_hill_lay")
+    )
+
+
+def _hill_hexes(game: Game) -> list[str]:
+    extra = game.state.map.board.extra
+    return [*extra["hills"], *extra["mountains"]]
+
+
 def _private_lays(rnd: OperatingRound) -> list[str]:
     used: list[str] = rnd.turn.setdefault("private_lays", [])
     return used
@@ -139,6 +154,12 @@ class Operating1883:
                 lay = LayTile(corp, t.hex, t.tile, t.rotation)
                 if (free or t.cost <= cash) and lay not in out:
                     out.append(lay)
+        if _free_hill_lay(game, rnd, corp):
+            hills = _hill_hexes(game)
+            for t in legal_tile_lays(s.map, corp, rules, hexes=hills):
+                lay = LayTile(corp, t.hex, t.tile, t.rotation)
+                if s.map.catalogue[t.tile].color == "yellow" and lay not in out:
+                    out.append(lay)
         return out
 
     def check_lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> None:
@@ -154,6 +175,11 @@ class Operating1883:
     def lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> int:
         used = _private_lays(rnd)
         company = privates.lay_private(game, corp, action.hex, used)
+        if company is None and _free_hill_lay(game, rnd, corp):
+            rnd.turn["free_hill_lay"] = True  # 8.1.4: laid last, so it is this one
+            game.state.map.lay_tile(action.hex, action.tile, action.rotation)
+            concessions.after_lay(game, corp)
+            return 0
         cost = check_tile_lay(
             game.state.map,
             corp,
@@ -177,9 +203,12 @@ class Operating1883:
         return cost
 
     def more_lays(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
-        """One tile a turn; the Co-operative two (8.1.4); and the privates' extra lays."""
-        return _normal_lays_left(game, rnd, corp) or bool(
-            privates.lay_hexes(game, corp, _private_lays(rnd))
+        """One tile a turn; the Co-operative two and its free hill tile (8.1.4); and the
+        privates' extra lays."""
+        return (
+            _normal_lays_left(game, rnd, corp)
+            or bool(privates.lay_hexes(game, corp, _private_lays(rnd)))
+            or _free_hill_lay(game, rnd, corp)
         )
 
     def token_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[PlaceToken]:

@@ -14,7 +14,9 @@
   SV share from the initial offering to the pool (within 50%) and SV receives its par; if SV has
   not floated, the share goes to the pool and its par is paid to SV when it floats (3.4.1).
 
-Not built yet: the automatic FRV lay when the privates close (3.1).
+- When the privates close and hex 20 still has no tile, the Reggio Emilia - Sassuolo
+  connection is laid there for nothing, if a tile that joins the two is in the supply (3.1
+  P2; the first such tile and rotation in the catalogue's order, ruling R21).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from tresham.core.actions import BuyCompany, UseCompany
 from tresham.core.errors import RuleError
+from tresham.core.graph import legal_tile_lays
 from tresham.core.shares import POOL, treasury
 
 if TYPE_CHECKING:
@@ -152,11 +155,13 @@ def _port_to(game: Game, corp: str) -> None:
 
 
 def close_all(game: Game) -> None:
-    """3.4: the privates close; 3.4.1: an untraded CNP gives SV a share in the pool."""
+    """3.4: the privates close; 3.4.1: an untraded CNP gives SV a share in the pool; 3.1 P2:
+    the FRV's connection is made if not yet built."""
     s = game.state
     cnp = s.companies.get(TRADE)
     if cnp is not None and not cnp.closed:
         cnp_share_to_pool(game)
+    _frv_connection(game)
     for comp in s.companies.values():
         comp.closed = True
     game.log("The private companies close")
@@ -176,3 +181,25 @@ def cnp_share_to_pool(game: Game) -> None:
     else:
         s.extra["sv_par_owed"] = s.extra.get("sv_par_owed", 0) + 1
     game.log(f"a 10% {TRADE_FOR} share goes to the pool for the {TRADE}")
+
+
+def _frv_connection(game: Game) -> None:
+    """3.1 P2: a yellow tile in hex 20 joining both neighbours it was meant to join."""
+    from tresham.titles.t1883.operating import rules_for
+
+    s = game.state
+    coord = s.map.board.extra.get("private_hexes", {}).get(FREE_LAY)
+    if coord is None or coord in s.map.tiles:
+        return
+    ends = [
+        e for e in range(6) if s.map.board.neighbor(coord, e) in s.map.board.extra["two_city_hexes"]
+    ]
+    corp = s.extra["coop"]
+    for t in legal_tile_lays(
+        s.map, corp, rules_for(game, corp), hexes=[coord], require_connection=False
+    ):
+        mask = s.map.catalogue[t.tile].exit_mask(t.rotation)
+        if all(mask >> e & 1 for e in ends):
+            s.map.lay_tile(coord, t.tile, t.rotation)
+            game.log(f"The Reggio Emilia - Sassuolo connection is laid in {coord} (tile {t.tile})")
+            return
