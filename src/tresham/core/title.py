@@ -233,6 +233,16 @@ class Title:
             s.end_reason = reason
             game.log(f"Game over ({reason})")
 
+    def begin_operating_set(self, game: Game) -> None:
+        """A set of operating rounds begins: as many as the phase gives now; if the bank
+        broke during the stock round just ended, this set is the last (see
+        :meth:`bank_break_end`)."""
+        s = game.state
+        s.ors_in_set = self.phases[s.phase_index].operating_rounds
+        s.or_in_set = 0
+        if s.extra.pop("bank_broke_in_sr", False):
+            s.extra["final_set"] = True
+
     def bank_break_end(self, game: Game, round_over: bool) -> bool:
         """The common 18xx end when the bank breaks: broken in a stock round, one more complete
         set of operating rounds is played; broken in an operating round, the current set is

@@ -228,3 +228,20 @@ def buy_train(game: Game, corp: str, action: BuyTrain) -> str:
     c.trains.append(train.tid)
     game.log(f"{corp} buys train {train.tid} for L.{action.price}")
     return train.kind
+
+
+def check_train_from_corporation(
+    game: Game, corp: str, action: BuyTrain, room: bool, rule: str
+) -> bool:
+    """For a train another corporation owns: raise unless the buyer has room and pays L.1
+    up to its cash (the common rule); returns whether the train was another corporation's
+    (False: the title's own checks apply)."""
+    s = game.state
+    train = s.depot.trains.get(action.train)
+    if train is None or train.owner not in s.corps or train.owner == corp:
+        return False
+    if not room:
+        raise RuleError("the corporation is at its train limit", rule)
+    if not 1 <= action.price <= s.corps[corp].cash:
+        raise RuleError("a train from another corporation costs L.1 up to the buyer's cash", rule)
+    return True

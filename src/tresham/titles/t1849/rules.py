@@ -188,11 +188,7 @@ class Title1849(Title):
             if self.no_play_possible(game):
                 self.finish(game, "no_play")
                 return rnd
-            s.ors_in_set = self.phases[s.phase_index].operating_rounds
-            s.or_in_set = 0
-            if s.extra.get("bank_broke_in_sr"):
-                s.extra["bank_broke_in_sr"] = False
-                s.extra["final_set"] = True
+            self.begin_operating_set(game)
             return self._new_operating_round(game)
         assert isinstance(rnd, OperatingRound)
         if s.or_in_set < s.ors_in_set:

@@ -25,7 +25,14 @@ from tresham.core.actions import (
 )
 from tresham.core.errors import RuleError
 from tresham.core.rounds.operating import OperatingRound, Step
-from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackStep, buy_train
+from tresham.core.rounds.steps import (
+    DividendStep,
+    RouteStep,
+    TokenStep,
+    TrackStep,
+    buy_train,
+    check_train_from_corporation,
+)
 from tresham.core.shares import POOL, Certificate, treasury
 from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool, treasury_certs
 from tresham.titles.t1849 import map_glue
@@ -211,18 +218,10 @@ class TrainStep(Step):
         return raised < shortfall
 
     def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
-        s = game.state
-        if isinstance(action, BuyTrain) and action.train in s.depot.trains:
-            owner = s.depot.trains[action.train].owner
-            if owner in s.corps and owner != corp:
-                if not self._room(game, corp):
-                    raise RuleError("the corporation is at its train limit", self.rule)
-                if not 1 <= action.price <= s.corps[corp].cash:
-                    raise RuleError(
-                        "a train from another corporation costs L.1 up to the buyer's cash",
-                        self.rule,
-                    )
-                return
+        if isinstance(action, BuyTrain) and check_train_from_corporation(
+            game, corp, action, self._room(game, corp), self.rule
+        ):
+            return
         super().validate(game, rnd, corp, action)
 
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:

@@ -24,10 +24,17 @@ from tresham.core.actions import (
     RunRoutes,
     SellShares,
 )
-from tresham.core.errors import RuleError, TrackError
+from tresham.core.errors import TrackError
 from tresham.core.graph import check_tile_lay, legal_tile_lays, reach, token_slots, track_graph
 from tresham.core.rounds.operating import OperatingRound, Step
-from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackStep, buy_train
+from tresham.core.rounds.steps import (
+    DividendStep,
+    RouteStep,
+    TokenStep,
+    TrackStep,
+    buy_train,
+    check_train_from_corporation,
+)
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.shares import POOL, treasury
 from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool
@@ -356,15 +363,18 @@ class TrainStep1883(Step):
     def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         s = game.state
         if isinstance(action, BuyTrain) and action.train in s.depot.trains:
-            owner = s.depot.trains[action.train].owner
-            if owner in s.corps and owner != corp:
-                if not self._room(game, corp):
-                    raise RuleError("the corporation is at its train limit", f"{OR}.9.4")
-                if not 1 <= action.price <= s.corps[corp].cash:
-                    raise RuleError(
-                        "a train from another corporation costs L.1 up to the buyer's cash",
-                        f"{OR}.9.2",
-                    )
+            train = s.depot.trains[action.train]
+            seller = s.corps.get(train.owner or "")
+            tradable = (
+                seller is not None
+                and seller.kind == "railway"
+                and train.kind not in _title(game).gravity_kinds
+                and not coop.is_coop(game, corp)
+                and not _is_bus(game, corp)
+            )  # 6.9.2; never the Co-operative's trains, never 2GT (8.1.3, 6.9.5)
+            if tradable and check_train_from_corporation(
+                game, corp, action, self._room(game, corp), f"{OR}.9.2"
+            ):
                 return
         super().validate(game, rnd, corp, action)
 

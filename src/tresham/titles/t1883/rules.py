@@ -259,10 +259,7 @@ class Title1883(Title):
             if self.nothing_can_happen(game):
                 self.finish(game, "no_play")
                 return rnd
-            s.ors_in_set = self.phases[s.phase_index].operating_rounds
-            s.or_in_set = 0
-            if s.extra.pop("bank_broke_in_sr", False):
-                s.extra["final_set"] = True
+            self.begin_operating_set(game)
             return self._new_operating_round(game)
         assert isinstance(rnd, OperatingRound)
         concessions.end_of_operating_round(game)
