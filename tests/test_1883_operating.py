@@ -10,7 +10,7 @@ import pytest
 
 from test_1883_start import TITLE, game, sell_privates
 from tresham.bots.random_bot import choose
-from tresham.core.actions import Dividend, IssueShares
+from tresham.core.actions import Choose, Dividend, IssueShares
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
@@ -190,10 +190,34 @@ def test_concession_fulfilled() -> None:
     s.extra["concessions"]["1"].update(owner="FBV", due=2)
     casalecchio_to_vignola(g)
     cash = s.corps["FBV"].cash
+    pres = s.shares.president["FBV"]
+    s.extra["support"][pres] = 0  # no card to play: the bonus goes to the treasury at once
     concessions.after_lay(g, "FBV")
     assert s.corps["FBV"].cash == cash + 100
     assert s.extra["concessions"]["1"]["removed"]
     assert s.extra["concessions_fulfilled"] == 1
+
+
+# 1883 §5.6.1: the president may play a Political Support card to pay the bonus to the
+# stockholders as a dividend; shares in the initial offering and the pool pay the treasury
+def test_concession_bonus_as_dividend() -> None:
+    g = floated("FBV", (2, 8))
+    s = g.state
+    s.map.place_token("FBV", "R10", 0)
+    s.corps["FBV"].placed.append(("R10", 0))
+    s.extra["concessions"]["1"].update(owner="FBV", due=2)
+    casalecchio_to_vignola(g)
+    pres = s.shares.president["FBV"]
+    held = s.shares.percent(pres, "FBV")
+    cards = s.extra["support"][pres]
+    treasury_cash, pres_cash = s.corps["FBV"].cash, g.player(pres).cash
+    concessions.after_lay(g, "FBV")
+    assert s.pending[0] == ("concession_bonus", "FBV")
+    assert g.acting_player() == pres
+    g.apply(Choose("FBV", "dividend"))
+    assert g.player(pres).cash == pres_cash + 100 * held // 100
+    assert s.corps["FBV"].cash == treasury_cash + 100 - 100 * held // 100
+    assert s.extra["support"][pres] == cards - 1
 
 
 # 1883 §5.6.1: no station of the owner on the route, no bonus; an unowned concession joined

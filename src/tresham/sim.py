@@ -20,7 +20,12 @@ def check_invariants(game: Game, total_cash: int) -> list[str]:
     """Violations of the invariants that must hold after every action."""
     s = game.state
     out: list[str] = []
-    cash = s.bank.cash + sum(p.cash for p in s.players) + sum(c.cash for c in s.corps.values())
+    cash = (
+        s.bank.cash
+        + game.title.cash_aside(game)
+        + sum(p.cash for p in s.players)
+        + sum(c.cash for c in s.corps.values())
+    )
     if cash != total_cash:
         out.append(f"cash not conserved: {cash} != {total_cash}")
     for sym, corp in s.corps.items():

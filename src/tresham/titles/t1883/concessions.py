@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tresham.core.actions import Action, Choose
 from tresham.routes.network import Network, network_of
 
 if TYPE_CHECKING:
@@ -18,6 +19,9 @@ if TYPE_CHECKING:
     from tresham.titles.t1883.rules import Title1883
 
 RULE = "1883 §5.6"
+BONUS_PROMPT = "concession_bonus"
+TO_TREASURY = "treasury"
+AS_DIVIDEND = "dividend"
 #: Bound on the search's steps per check (deterministic; a position that needs more is not
 #: treated as fulfilled, ruling R7).
 MAX_STEPS = 200_000
@@ -87,13 +91,56 @@ def after_lay(game: Game, corp: str) -> None:
         if owner is not None and connects(game, owner, places):
             level = _title(game).phase_facts[game.phase.name]["concession_bonus"]
             bonus = int(facts(game, number)["bonus"][level])
-            game.transfer("bank", owner, bonus)
             status.update(owner=None, removed=True, due=None)
             s.extra["concessions_fulfilled"] += 1
             game.log(f"{owner} fulfils Government Concession {number}: L.{bonus}")
+            _offer_bonus(game, owner, bonus)
         elif owner is None and connects(game, corp, places, station=False):
             status.update(removed=True)
             game.log(f"Government Concession {number} is joined unowned and leaves play")
+
+
+def _offer_bonus(game: Game, corp: str, bonus: int) -> None:
+    """5.6.1: the bonus goes to the treasury, unless the president plays a Political Support
+    card to pay it to the stockholders as a dividend (12.3 without the cards: the president
+    chooses freely)."""
+    s = game.state
+    pres = s.shares.president.get(corp)
+    free = game.options.get("no_events")
+    if pres is not None and (free or s.extra["support"].get(pres, 0) > 0):
+        s.extra.setdefault("bonus_waiting", {})[corp] = bonus
+        s.pending.insert(0, (BONUS_PROMPT, corp))
+        return
+    game.transfer("bank", corp, bonus)
+
+
+def bonus_actions(corp: str) -> list[Action]:
+    """The president's choice for a fulfilled concession's bonus (5.6.1)."""
+    return [Choose(corp, TO_TREASURY), Choose(corp, AS_DIVIDEND)]
+
+
+def bonus_process(game: Game, corp: str, action: Action) -> None:
+    """Pay the bonus: to the treasury, or (playing a card, 5.6.1) to the stockholders as a
+    dividend, the initial offering's and the pool's shares paying the treasury; no price
+    move (ruling R25)."""
+    assert isinstance(action, Choose)
+    s = game.state
+    bonus = int(s.extra["bonus_waiting"].pop(corp))
+    if action.choice == TO_TREASURY:
+        game.transfer("bank", corp, bonus)
+        return
+    pres = s.shares.president[corp]
+    assert pres is not None
+    if not game.options.get("no_events"):
+        s.extra["support"][pres] -= 1
+        s.extra["support_supply"] += 1
+        game.log(f"{pres} plays a Political Support card: the bonus is paid as a dividend")
+    paid = 0
+    for p in s.players:
+        share = bonus * s.shares.percent(p.name, corp) // 100
+        game.transfer("bank", p.name, share)
+        paid += share
+    game.transfer("bank", corp, bonus - paid)
 
 
 def end_of_operating_round(game: Game) -> None:

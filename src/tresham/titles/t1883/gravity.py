@@ -26,6 +26,7 @@ from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.rules_protocols import TrainSpec
 from tresham.routes.network import network_of, to_run
 from tresham.routes.runs import Run, runs_action
+from tresham.titles.t1883.dice import d10
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -134,7 +135,7 @@ class GravityStep(Step):
         s = game.state
         earned = 0
         for run in best_runs(game, corp):
-            roll = s.rng.permutation(range(1, 11))[0]
+            roll = d10(game)
             if roll in SUCCESS:
                 earned += run.revenue
                 game.log(f"{corp}'s {run.train} runs downhill for L.{run.revenue} (d10: {roll})")

@@ -37,10 +37,10 @@ from tresham.core.rounds.steps import (
 )
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.shares import POOL, treasury
-from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool
+from tresham.core.stock import sell_to_pool
 from tresham.core.tiles import JUNCTION
 from tresham.routes.runs import action_revenue, runs_action
-from tresham.titles.t1883 import concessions, coop, gravity, ports, privates
+from tresham.titles.t1883 import concessions, coop, events, gravity, ports, privates
 from tresham.titles.t1883.sarsa import BusStep
 from tresham.titles.t1883.sefta import MergeStep
 from tresham.titles.t1883.track_rules import TrackRules1883, north_of_fs
@@ -76,6 +76,8 @@ def rules_for(game: Game, corp: str) -> TrackRules1883:
         free_terrain=south,
         ports=ports.placed(game, corp),
         port_bonus=int(title.phase_facts[game.phase.name]["port_bonus"]),
+        closed=events.closed_hexes(game),
+        stop_bonus=events.offboard_bonus(game),
     )
 
 
@@ -340,25 +342,11 @@ class TrainStep1883(Step):
         )
 
     def _sales(self, game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
-        """6.9.6: the president's shares, the pool within 50%, never the co-operative's share,
-        never giving up this corporation's presidency; a bundle only if the next smaller one
-        would not cover the shortfall."""
-        s = game.state
-        started = [
-            sym for sym, oc in s.corps.items() if oc.kind != "cooperative" and sym in s.market
-        ]  # unstarted corporations (a private's share) cannot be sold
-        return [
-            SellShares(corp, sym, pct, last)
-            for sym, pct, last in emergency_bundles(game, pres, corp, started, shortfall, POOL_CAP)
-        ]
+        """6.9.6: the president's sales, never giving up this corporation's presidency."""
+        return events.player_sales(game, pres, corp, shortfall)
 
     def _cannot_raise(self, game: Game, corp: str, pres: str, shortfall: int) -> bool:
-        best: dict[str, int] = {}
-        for a in self._sales(game, corp, pres, shortfall):
-            best[a.corporation] = max(
-                best.get(a.corporation, 0), bundle_price(game, a.corporation, a.percent)
-            )
-        return sum(best.values()) < shortfall
+        return events.cannot_raise(game, self._sales(game, corp, pres, shortfall), shortfall)
 
     def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         s = game.state
@@ -435,6 +423,25 @@ class IssueStep1883(Step):
         return True
 
 
+class EventRevenueStep(Step):
+    """11.0: the OR's revenue events apply to the run's value (regular trains and 2GT),
+    before the dividend (or the Co-operative's looting)."""
+
+    name = "events"
+    rule = "1883 §11"
+    silent = True
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        return []
+
+    def skip(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        revenue = int(rnd.turn.get("revenue", 0))
+        changed = events.adjust_revenue(game, corp, revenue)
+        if changed != revenue:
+            rnd.turn["revenue"] = changed
+            game.log(f"{corp}'s revenue after the event: L.{changed}")
+
+
 OPERATING = Operating1883()
 STEPS: tuple[str, ...] = (
     "bus",
@@ -442,6 +449,7 @@ STEPS: tuple[str, ...] = (
     "token",
     "routes",
     "gravity",
+    "events",
     "loot",
     "dividend",
     "trains",
@@ -456,6 +464,7 @@ STEP_OBJECTS: dict[str, Step] = {
         TokenStep(OPERATING, f"{OR}.5"),
         RouteStep(OPERATING, f"{OR}.8"),
         gravity.GravityStep(),
+        EventRevenueStep(),
         coop.LootStep(),
         DividendStep(OPERATING, f"{OR}.8.3"),
         TrainStep1883(),

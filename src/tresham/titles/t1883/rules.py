@@ -53,7 +53,16 @@ from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.routes import RouteSolution, solve
-from tresham.titles.t1883 import concessions, coop, gravity, ports, privates, sefta
+from tresham.titles.t1883 import (
+    air_raids,
+    concessions,
+    coop,
+    events,
+    gravity,
+    ports,
+    privates,
+    sefta,
+)
 from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlacePort
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 
@@ -178,9 +187,10 @@ class Title1883(Title):
             rng=game.new_rng(),
             phases_reached=[self.phases[0].name],
         )
+        start = support["start_per_player"] if events.enabled(game) else 0  # 12.3
         state.extra = {
-            "support": {p.name: support["start_per_player"] for p in players},
-            "support_supply": support["cards"] - support["start_per_player"] * n,
+            "support": {p.name: start for p in players},
+            "support_supply": support["cards"] - start * n if events.enabled(game) else 0,
             "concessions": {
                 str(c["number"]): {"owner": None, "removed": False, "due": None}
                 for c in d["concessions"]
@@ -203,6 +213,7 @@ class Title1883(Title):
                 if c.get("port_tokens")
             },
         }
+        state.extra["events"] = events.new_state(game, state.rng)
         for coord, node in self._home_cities()[coop_sym]:  # 8.1.1: active from the start
             map_state.place_token(coop_sym, coord, node)
             corps[coop_sym].placed.append((coord, node))
@@ -262,6 +273,7 @@ class Title1883(Title):
             self.begin_operating_set(game)
             return self._new_operating_round(game)
         assert isinstance(rnd, OperatingRound)
+        events.end_of_operating_round(game, rnd.done)
         concessions.end_of_operating_round(game)
         coop.rotate(game)
         if s.or_in_set < s.ors_in_set:
@@ -281,13 +293,14 @@ class Title1883(Title):
         return all(p.bankrupt or p.cash < cheapest for p in s.players)
 
     def _new_operating_round(self, game: Game) -> OperatingRound:
-        """6.0: the privates pay, then the railway corporations operate from the highest
-        share price down (6.0, 4.2.1)."""
+        """6.0: the privates pay, a Random Event is drawn (7.0), then the railway
+        corporations operate from the highest share price down (6.0, 4.2.1)."""
         s = game.state
         s.or_in_set += 1
         s.operating_round_no += 1
         game.log(f"Operating round {s.stock_round_no}.{s.or_in_set}")
         self.pay_private_revenue(game)
+        events.begin_operating_round(game)
         floated = [
             c
             for c, corp in s.corps.items()
@@ -307,6 +320,7 @@ class Title1883(Title):
         s = game.state
         s.stock_round_no += 1
         s.extra["concession_bought"] = []
+        events.begin_stock_round(game)
         game.log(f"Stock round {s.stock_round_no}")
         return StockRound(game, f"{RULES} §5")
 
@@ -388,6 +402,12 @@ class Title1883(Title):
 
     # ================================================================ prompts
     def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
+        if kind in events.PROMPTS:
+            return events.prompt_actions(game, kind, entity)
+        if kind == air_raids.PROMPT:
+            return air_raids.prompt_actions(game, entity)
+        if kind == concessions.BONUS_PROMPT:
+            return concessions.bonus_actions(entity)
         if kind == "fsf_par":
             sym = self._fsf()
             return [Par(entity, sym, price) for price in self.par_prices(game)]
@@ -406,6 +426,15 @@ class Title1883(Title):
         raise RuleError(f"unknown prompt {kind}", RULES)
 
     def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
+        if kind in events.PROMPTS:
+            events.prompt_process(game, kind, entity, action)
+            return
+        if kind == air_raids.PROMPT:
+            air_raids.prompt_process(game, entity, action)
+            return
+        if kind == concessions.BONUS_PROMPT:
+            concessions.bonus_process(game, entity, action)
+            return
         if kind in ("sefta_consent", "sefta_leftover"):
             assert isinstance(action, Choose)
             handler = sefta.on_consent if kind == "sefta_consent" else sefta.on_leftover
@@ -587,7 +616,12 @@ class Title1883(Title):
         s = game.state
         out: list[Action] = []
         cost = self.support_cost(game, player)
-        if cost is not None and cost <= game.player(player).cash and s.extra["support_supply"]:
+        if (
+            events.enabled(game)
+            and cost is not None
+            and cost <= game.player(player).cash
+            and s.extra["support_supply"]
+        ):
             out.append(BuySupport(player))
         out.extend(privates.trade_options(game, player))
         for sym, corp in s.corps.items():
@@ -709,6 +743,7 @@ class Title1883(Title):
         if not first_purchase(game, kind):
             return
         coop.on_first_purchase(game, kind)
+        events.on_first_purchase(game, kind)
         if kind == CONCESSIONS_END_ON:
             concessions.remove_unsold(game)
         if kind == PRIVATES_CLOSE_ON and not all(c.closed for c in s.companies.values()):
@@ -763,14 +798,19 @@ class Title1883(Title):
         if isinstance(rnd, OperatingRound) and not rnd.finished(game) and rnd.corp() == sym:
             rnd.end_turn_now()
 
-    def bankrupt(self, game: Game, player: str, corp: str) -> None:
-        """6.9.6: a president who cannot raise the money goes bankrupt and leaves the game:
-        the corporation closes; every share the player holds goes to the pool, even past
-        50%; a corporation the player presided passes to the largest other holder with 20%
-        or more, or closes."""
+    def cash_aside(self, game: Game) -> int:
+        """11.2 #18, 11.3 #31: money the events took from the bank."""
+        return events.cash_aside(game)
+
+    def bankrupt(self, game: Game, player: str, corp: str | None) -> None:
+        """6.9.6: a player who cannot raise the money goes bankrupt and leaves the game:
+        the corporation needing it (if any) closes; every share the player holds goes to
+        the pool, even past 50%; a corporation the player presided passes to the largest
+        other holder with 20% or more, or closes."""
         s = game.state
         game.transfer(player, "bank", game.player(player).cash)
-        self.close_corporation(game, corp)
+        if corp is not None:
+            self.close_corporation(game, corp)
         p = game.player(player)
         p.bankrupt = True
         game.log(f"{player} goes bankrupt")
