@@ -63,6 +63,7 @@ class SimResult:
     actions: int = 0
     seconds: float = 0.0
     failures: list[dict[str, Any]] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         """The JSON summary line."""
@@ -74,6 +75,7 @@ class SimResult:
             "errors": self.errors,
             "actions": self.actions,
             "seconds": round(self.seconds, 3),
+            **self.counters,
         }
 
 
@@ -122,6 +124,8 @@ def simulate(
         result.games += 1
         result.actions += len(game.actions)
         result.invariant_violations += len(violations)
+        for name, count in game.title.counters(game).items():
+            result.counters[name] = result.counters.get(name, 0) + count
         if error:
             result.errors += 1
         if game.state.finished and not violations and not error:

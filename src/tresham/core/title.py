@@ -233,6 +233,10 @@ class Title:
             s.end_reason = reason
             game.log(f"Game over ({reason})")
 
+    def counters(self, game: Game) -> dict[str, int]:
+        """Title-specific tallies of a game for simulation summaries (e.g. events drawn)."""
+        return {}
+
     def cash_aside(self, game: Game) -> int:
         """Money the rules have taken out of the bank and set aside for now (default: none);
         it counts toward the money in the game."""

@@ -1,12 +1,13 @@
 """1883's operating turn for its railway corporations (1883 §6.3-6.10): the shared steps
 (``core/rounds/steps.py``) with 1883's rules, and 1883's own train and issuing steps.
 
-Built: one tile lay or upgrade (terrain on the first tile only), one station at the cost its
-charter lists, n-stop runs with off-boards by phase, payout or withholding (pool shares pay
-the treasury, initial-offering shares the bank), buying trains from the bank, the pool or
-another corporation, the compulsory purchase with the president's money and share sales, and
-issuing shares from the initial offering. Not built yet: 2GT, FS red-track runs, port tokens,
-FSF's two F-hex lays, the privates' powers, events and Political Support plays.
+Built: SARSA's buses, one tile lay or upgrade (terrain on the first tile only; FSF's two
+F-hex lays; the privates' lays), one station at the cost its charter lists, port tokens,
+n-stop runs with off-boards by phase, the 2GT, the events' revenue changes, the
+Co-operative's looting, payout or withholding (pool shares pay the treasury,
+initial-offering shares the bank), buying trains from the bank, the pool or another
+corporation, the compulsory purchase with the president's money and share sales, issuing
+shares from the initial offering, and the SEFTA merger. Not built yet: FS red-track runs.
 """
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ privates' revenue and closing, closing corporations, and the game end (the bank,
 top, one player left). Its parts: the Government Concessions (``concessions.py``), SARSA's
 buses (``sarsa.py``), the CCFR Co-operative (``coop.py``) and port tokens (``ports.py``).
 Privates bought by corporations and their powers are in ``privates.py``, the SEFTA merger in
-``sefta.py``, the 2GT in ``gravity.py``. Not built yet (see the issue's note): events and
-Political Support plays, and FS routes; the title is therefore not yet offered by the
-registry.
+``sefta.py``, the 2GT in ``gravity.py``, the Random Events and Political Support plays in
+``events.py`` and ``air_raids.py``. Not built yet (see the issue's note): runs along the FS
+red track (6.7), so a corporation never runs from a T city to its off-board box.
 """
 
 from __future__ import annotations
@@ -281,11 +281,14 @@ class Title1883(Title):
         return self._new_stock_round(game)
 
     def nothing_can_happen(self, game: Game) -> bool:
-        """Ruling R18: no corporation (nor the Co-operative) runs, no private pays anyone,
+        """Ruling R18: no corporation (nor an unfrozen Co-operative) runs, no private pays anyone,
         and no player can afford a president's certificate at the lowest par: nothing can
         ever change again, so the game ends."""
         s = game.state
-        if any(c.floated and not c.closed for c in s.corps.values()):
+        if any(
+            c.floated and not c.closed and not (c.kind == "cooperative" and coop.frozen(game))
+            for c in s.corps.values()
+        ):
             return False
         if any(c.owner and not c.closed and c.revenue for c in s.companies.values()):
             return False
@@ -797,6 +800,20 @@ class Title1883(Title):
         rnd = s.round
         if isinstance(rnd, OperatingRound) and not rnd.finished(game) and rnd.corp() == sym:
             rnd.end_turn_now()
+
+    def counters(self, game: Game) -> dict[str, int]:
+        """What a simulation summary counts: SARSA floated, the Co-operative capitalised,
+        events drawn, concessions fulfilled, SEFTA mergers."""
+        s = game.state
+        x = s.extra
+        sarsa = self._sarsa(game)
+        return {
+            "sarsa_floated": int(sarsa is not None and s.corps[sarsa].floated),
+            "coop_capitalised": int(s.corps[x["coop"]].kind != "cooperative"),
+            "events_drawn": events.events_drawn(game),
+            "concessions_fulfilled": int(x["concessions_fulfilled"]),
+            "mergers": int(x["mergers"]),
+        }
 
     def cash_aside(self, game: Game) -> int:
         """11.2 #18, 11.3 #31: money the events took from the bank."""
