@@ -592,6 +592,12 @@ def build_board() -> dict[str, Any]:
         },
         "terrain_costs": {"hill": COST["hill"], "mountain": COST["mountain"],
                           "river": RIVER_COST},
+        # 6.7: a run may use the red track from a "T" city straight to its off-board box.
+        "long_paths": [
+            {"name": f"FS:{t['hex']}>{offboards[box]['hex']}", "a": [t["hex"], t["node"]],
+             "b": [offboards[box]["hex"], 0], "gauge": "fs"}
+            for t in t_cities for box in t["boxes"]
+        ],
     }  # fmt: skip
 
 

@@ -44,7 +44,8 @@ ALL_EDGES = frozenset(range(6))
 class TrackGraph:
     """The physical track of a :class:`MapState` (independent of any corporation).
 
-    Paths get dense ids. For path ``p`` and its end ``k`` (0 = ``a``, 1 = ``b``):
+    Paths get dense ids; the board's long paths (:class:`LongPath`) come last, keyed
+    ``(name, 0)``. For path ``p`` and its end ``k`` (0 = ``a``, 1 = ``b``):
     ``end_node[p][k]`` is the node there (or ``None``), ``end_edge[p][k]`` the board edge (or
     -1), ``links[p][k]`` the ``(path, end)`` pairs across that border whose gauge connects, and
     ``border[p][k]`` the id of the hex border there (or -1).
@@ -97,6 +98,17 @@ class TrackGraph:
                         self.node_paths.setdefault(nk, []).append((pid, k))
                 self.end_node.append((nodes[0], nodes[1]))
                 self.end_edge.append((edges[0], edges[1]))
+        for lp in board.long_paths:
+            if lp.a not in self.nodes or lp.b not in self.nodes:
+                continue  # a tile laid since dropped the node (no such case on the boards)
+            pid = len(self.key)
+            self.key.append((lp.name, 0))
+            self.pid[(lp.name, 0)] = pid
+            self.gauge.append(lp.gauge)
+            self.end_node.append((lp.a, lp.b))
+            self.end_edge.append((-1, -1))
+            self.node_paths.setdefault(lp.a, []).append((pid, 0))
+            self.node_paths.setdefault(lp.b, []).append((pid, 1))
         border_ids: dict[tuple[str, int], int] = {}
         self.links: list[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = []
         self.border: list[tuple[int, int]] = []

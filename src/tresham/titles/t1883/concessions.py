@@ -3,7 +3,7 @@
 A concession is fulfilled as soon as a route can be traced, from one of the owning
 corporation's stations, through all its places in the order of the table (other cities may lie
 between), by a train with no limit on stops that other corporations' full cities block (5.6.1).
-The red FS track is not track a route can use (it is never laid on the board). The search is
+The red FS track is not track a concession's route can use. The search is
 depth-first over the owner's network of stop-to-stop chains, in both directions of the list.
 """
 
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, Choose
 from tresham.routes.network import Network, network_of
+from tresham.titles.t1883.track_rules import FS
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -68,8 +69,9 @@ def _search(net: Network, targets: list[set[int]], station: bool) -> bool:
         if not first and not net.passable[v]:
             return False
         for cid, w, _fwd in net.adj[v]:
-            mask = net.chains[cid].mask
-            if visited >> w & 1 or used & mask:
+            chain = net.chains[cid]
+            mask = chain.mask
+            if visited >> w & 1 or used & mask or FS in chain.gauges:
                 continue
             if dfs(w, False, visited | 1 << w, used | mask, k, token):
                 return True

@@ -321,6 +321,11 @@ def closed_hexes(game: Game) -> dict[str, str]:
     return closed
 
 
+def red_week(game: Game) -> bool:
+    """11.1 #10: whether the FS track is closed this OR."""
+    return bool(_ev(game)["effects"]["red_week"])
+
+
 def offboard_bonus(game: Game) -> dict[str, int]:
     """This OR's changes to off-board values, by hex."""
     bonus: dict[str, int] = _ev(game)["effects"]["offboards"]

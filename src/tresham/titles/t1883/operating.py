@@ -7,7 +7,8 @@ n-stop runs with off-boards by phase, the 2GT, the events' revenue changes, the
 Co-operative's looting, payout or withholding (pool shares pay the treasury,
 initial-offering shares the bank), buying trains from the bank, the pool or another
 corporation, the compulsory purchase with the president's money and share sales, issuing
-shares from the initial offering, and the SEFTA merger. Not built yet: FS red-track runs.
+shares from the initial offering, and the SEFTA merger. Runs may use the FS red track
+(6.7, see ``track_rules.py``).
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ def rules_for(game: Game, corp: str) -> TrackRules1883:
         port_bonus=int(title.phase_facts[game.phase.name]["port_bonus"]),
         closed=events.closed_hexes(game),
         stop_bonus=events.offboard_bonus(game),
+        fs_open=not events.red_week(game),
     )
 
 

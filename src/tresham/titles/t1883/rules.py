@@ -11,8 +11,8 @@ top, one player left). Its parts: the Government Concessions (``concessions.py``
 buses (``sarsa.py``), the CCFR Co-operative (``coop.py``) and port tokens (``ports.py``).
 Privates bought by corporations and their powers are in ``privates.py``, the SEFTA merger in
 ``sefta.py``, the 2GT in ``gravity.py``, the Random Events and Political Support plays in
-``events.py`` and ``air_raids.py``. Not built yet (see the issue's note): runs along the FS
-red track (6.7), so a corporation never runs from a T city to its off-board box.
+``events.py`` and ``air_raids.py``; runs along the FS red track are the board's long paths
+priced by ``track_rules.py`` (6.7).
 """
 
 from __future__ import annotations

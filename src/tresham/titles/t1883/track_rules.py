@@ -24,6 +24,9 @@ from tresham.core.rules_protocols import BasicTrackRules, LayContext, Stop, Trai
 from tresham.core.track import MapState
 
 RULE_UPGRADE = "1883 Appendix 4 (upgrade chart)"
+RULE_FS = "1883 §6.7"
+#: The gauge of the board's FS long paths (a "T" city to its off-board box).
+FS = "fs"
 RULE_SOUTH = "1883 §8.1.3"
 VIA_EMILIA = "Parma-Bologna (Via Emilia)"
 
@@ -55,6 +58,7 @@ class TrackRules1883(BasicTrackRules):
         port_bonus: int = 0,
         closed: Mapping[str, str] | None = None,
         stop_bonus: Mapping[str, int] | None = None,
+        fs_open: bool = True,
     ) -> None:
         super().__init__(frozenset(colors), phase)
         self.upgrades = upgrades
@@ -65,6 +69,15 @@ class TrackRules1883(BasicTrackRules):
         self.port_bonus = port_bonus
         self.closed = dict(closed or {})
         self.stop_bonus = dict(stop_bonus or {})
+        self.fs_open = fs_open
+
+    def segment_cost(self, train: TrainSpec, gauges: frozenset[str], edges: int) -> int | None:
+        """6.7: the FS red track runs from a "T" city to its off-board box, the "T" city
+        counting as two stations (the stretch costs one station more); closed during
+        "Red" Week (11.1 #10)."""
+        if FS in gauges:
+            return 1 if self.fs_open else None
+        return super().segment_cost(train, gauges, edges)
 
     def check_hex(self, state: MapState, corporation: str, coord: str) -> TrackError | None:
         """11.1 #2 and #5: Flooding and the Landslide close hexes to tile lays for the OR."""
@@ -114,9 +127,16 @@ class TrackRules1883(BasicTrackRules):
         return bonus
 
     def check_run(
-        self, train: TrainSpec, corporation: str, stops: Sequence[Stop]
+        self,
+        train: TrainSpec,
+        corporation: str,
+        stops: Sequence[Stop],
+        gauges: frozenset[str] = frozenset(),
     ) -> RouteError | None:
-        """8.1.3: the Co-operative traces no route north of the FS line (its stops)."""
+        """8.1.3: the Co-operative traces no route north of the FS line (its stops). 6.7: a
+        route using the FS track includes only one off-board location."""
+        if FS in gauges and sum(1 for s in stops if s.kind == "offboard") > 1:
+            return RouteError("a route using the FS track reaches only one off-board", RULE_FS)
         if self.south_only and any(north_of_fs(self.board, s.hex) for s in stops):
             return RouteError("the Co-operative may not run north of the FS line", RULE_SOUTH)
         return None
