@@ -148,7 +148,9 @@ class Title1854(Title):
         sold in order)."""
         if not train.get("plus"):
             return None
-        return next(p["name"] for p in self.data["phases"] if train["name"] in p["plus_trains"])
+        return next(
+            str(p["name"]) for p in self.data["phases"] if train["name"] in p["plus_trains"]
+        )
 
     # ================================================================ sequence
     def next_round(self, game: Game) -> Round:
@@ -220,7 +222,8 @@ class Title1854(Title):
     def share_limit(self, game: Game) -> int:
         """§6.5 Table 7: by the number of players and of companies whose shares have split."""
         row: list[int] = self.data["share_limits"][str(len(game.state.players))]
-        return row[game.state.extra["splits"]]
+        splits: int = game.state.extra["splits"]
+        return row[splits]
 
     def over_cert_limit(self, game: Game, player: str) -> bool:
         return player_certs(game, player) > self.share_limit(game)
