@@ -273,7 +273,7 @@ def test_round_ends_when_all_pass_after_a_purchase() -> None:
     g.apply(Pass("C"))
     assert g.state.finished and g.state.end_reason == NOT_BUILT
     assert g.state.priority == 2  # C, left of B
-    assert cash(g) == [860, 840, 860]
+    assert cash(g) == [860, 840 + 5, 860]  # §5.1: the Außerfernbahn has paid its 5 G
     assert g.state.companies["P3"].owner is None
 
 

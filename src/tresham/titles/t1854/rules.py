@@ -7,8 +7,13 @@ typed into ``data/game.json`` by ``tools/build_1854_data.py``; where the ruleboo
 Built so far: the set-up (§2), the private certificates of the first Share Buying Round
 (``first_round.py``, §4) and its share part: Director's certificates at four times a chosen
 par, 20% shares from the initial offering, floating at 60%, the change of Director (§6.4,
-§6.6, §6.6.1), no selling (§4, §6.7). The Operating Rounds are not built: when the first Share
-Buying Round is over the game stops (ruling F6), so the title is not offered by the registry.
+§6.6, §6.6.1), no selling (§4, §6.7); the Share Buying Rounds' rules (§6: selling to the pool
+with the price falling per certificate, buying from the pool, no buying back what one sold,
+the Director's certificate handed over on a sale, leftover privates, the rise of sold-out
+companies, the Priority Deal card) and the Mountain Railways' income at the start of an
+Operating Round (§5.1). The Operating Rounds themselves are not built: once the first Share
+Buying Round is over and the Mountain Railways have paid, the game stops (ruling F6), so the
+title is not offered by the registry.
 """
 
 from __future__ import annotations
@@ -17,15 +22,22 @@ import json
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
-from tresham.core.actions import BuyShares, Par
+from tresham.core.actions import Action, Bid, BuyShares, Par, SellShares
 from tresham.core.bank import Bank
 from tresham.core.board import BoardDef
 from tresham.core.entities import Company, Corporation, Player
+from tresham.core.errors import RuleError
 from tresham.core.market import Market, MarketState
 from tresham.core.rounds.auction import WaterfallAuction
 from tresham.core.rounds.stock import StockRound
-from tresham.core.shares import ShareRegistry, treasury
-from tresham.core.stock import player_certs, update_president
+from tresham.core.shares import POOL, ShareRegistry, treasury
+from tresham.core.stock import (
+    bundle_price,
+    move_sale_certs,
+    player_certs,
+    sale_possible,
+    update_president,
+)
 from tresham.core.tiles import load_catalogue
 from tresham.core.title import Title
 from tresham.core.track import MapState
@@ -39,6 +51,7 @@ if TYPE_CHECKING:
 PACKAGE: Final = "tresham.titles.t1854"
 RULES: Final = "1854"
 FIRST_ROUND: Final = f"{RULES} §4"
+SHARE_ROUND: Final = f"{RULES} §6"
 #: Why the game stops after the first Share Buying Round (ruling F6).
 NOT_BUILT: Final = "operating rounds not built yet"
 
@@ -155,7 +168,9 @@ class Title1854(Title):
     # ================================================================ sequence
     def next_round(self, game: Game) -> Round:
         """§4: the first Share Buying Round offers the private certificates; once all eleven
-        are sold its share part follows, the turn passing on as before (ruling F7)."""
+        are sold its share part follows, the turn passing on as before (ruling F7). After a
+        Share Buying Round: its end (§6.1, §6.2), then an Operating Round, which starts with
+        the Mountain Railways' income (§5.1) and is not built further (ruling F6)."""
         s = game.state
         rnd = s.round
         if rnd is None:
@@ -163,27 +178,52 @@ class Title1854(Title):
             game.log("Share Buying Round 1")
             companies = [c["sym"] for c in self.data["privates"]]
             return FirstShareRound(game, companies, FIRST_ROUND, self.share_limit(game))
-        assert isinstance(rnd, WaterfallAuction)
-        s.priority = s.players.index(game.player(rnd.order[rnd.pointer]))
-        return StockRound(game, FIRST_ROUND)
-
-    def check_end(self, game: Game, round_over: bool) -> bool:
-        """§4: the first Share Buying Round ends when all players pass in turn after at least
-        one certificate was bought; the player left of the last buyer receives the Priority
-        Deal card. Then the game stops: the Operating Rounds are not built (ruling F6)."""
-        s = game.state
-        if s.finished:
-            return True
-        rnd = s.round
-        over = isinstance(rnd, StockRound) or (isinstance(rnd, FirstShareRound) and rnd.ended)
-        if not (round_over and over):
-            return False
-        last = s.extra["last_purchaser"]
-        names = [p.name for p in s.players]
-        s.priority = (names.index(last) + 1) % len(names)
-        game.log(f"{names[s.priority]} receives the Priority Deal card")
+        if isinstance(rnd, FirstShareRound) and not rnd.ended:
+            s.priority = s.players.index(game.player(rnd.order[rnd.pointer]))
+            return StockRound(game, FIRST_ROUND)
+        self.end_of_share_round(game, rnd)
+        s.operating_round_no += 1
+        game.log(f"Operating Round {s.operating_round_no}")
+        self.pay_mountain_railways(game)
         self.finish(game, NOT_BUILT)
-        return True
+        return rnd
+
+    def new_share_round(self, game: Game) -> StockRound:
+        """§6.1: a Share Buying Round, begun by the holder of the Priority Deal card."""
+        s = game.state
+        s.stock_round_no += 1
+        game.log(f"Share Buying Round {s.stock_round_no}")
+        return StockRound(game, SHARE_ROUND)
+
+    def end_of_share_round(self, game: Game, rnd: Round) -> None:
+        """§4 / §6.1: the Priority Deal card goes to the player left of the last one to buy
+        (or sell); without any transaction it stays. Privates still unsold lose their bids
+        (ruling F8). §6.2: every company whose shares are all in players' hands rises one
+        space up-right (highest first, so the stacks keep their order)."""
+        s = game.state
+        names = [p.name for p in s.players]
+        if isinstance(rnd, StockRound) and rnd.last_actor is not None:
+            s.priority = rnd.next_priority(game)
+        elif s.stock_round_no == 1:
+            last = s.extra["last_purchaser"]
+            s.priority = (names.index(last) + 1) % len(names)
+        game.log(f"{names[s.priority]} holds the Priority Deal card")
+        if isinstance(rnd, FirstShareRound):
+            s.extra["unsold_privates"] = list(rnd.unsold)
+        live = [sym for sym, c in s.corps.items() if c.floated and not c.closed]
+        for sym in s.market.operating_order(live):
+            holders = s.shares.holders(sym)
+            if sum(pct for h, pct in holders.items() if h in names) == 100:
+                s.market.move(sym, "up_right")
+                game.log(f"{sym} is sold out and rises to {s.market.price(sym)} G")
+
+    def pay_mountain_railways(self, game: Game) -> None:
+        """§5.1 and Table 2: at the start of an Operating Round the bank pays each Mountain
+        Railway's fixed income to its owner (5, 10, 15, 20, 25 G)."""
+        for comp in game.state.companies.values():
+            if comp.powers.get("kind") == "mountain" and comp.owner and not comp.closed:
+                game.transfer("bank", comp.owner, comp.revenue)
+                game.log(f"{comp.name} pays {comp.revenue} G to {comp.owner}")
 
     # ================================================================ private certificates
     def on_company_bought(self, game: Game, company: str, player: str) -> None:
@@ -229,48 +269,121 @@ class Title1854(Title):
         return player_certs(game, player) > self.share_limit(game)
 
     def sellable_corps(self, game: Game, player: str) -> list[str]:
-        """§4, §6.7: no sales in the first Share Buying Round."""
-        return []
+        """§4 and §6.7: nothing is sold in the first Share Buying Round; private certificates
+        never. Only a floated company's shares can be sold: before that its Director holds
+        the only certificate a player may sell (40% + 20% floats, §6.6)."""
+        s = game.state
+        if s.stock_round_no <= 1:
+            return []
+        return [
+            sym
+            for sym, corp in s.corps.items()
+            if corp.floated and self.sell_bundles(game, player, sym)
+        ]
+
+    def sell_bundles(self, game: Game, player: str, corp: str) -> list[tuple[int, bool]]:
+        """§6.7: any number of ordinary certificates to the Bank Pool (which may hold any
+        number, never the Director's certificate). §6.6.1: the Director sells below another
+        player only if that player holds at least the Director's certificate's percentage;
+        the certificates exchanged for it may then be sold too."""
+        reg = game.state.shares
+        held = reg.percent(player, corp)
+        pres = next(c for c in reg.corp_certs(corp) if c.president)
+        others = max(reg.percent(p.name, corp) for p in game.state.players if p.name != player)
+        out: list[tuple[int, bool]] = []
+        for pct in range(10, held + 1, 10):
+            if reg.president[corp] == player and held - pct < others < pres.percent:
+                continue
+            if sale_possible(game, player, corp, pct, False):
+                out.append((pct, False))
+        return out
+
+    def sell_shares(self, game: Game, player: str, action: SellShares) -> None:
+        """§6.7: the bank pays what the shares were worth just before the sale; §6.8: then the
+        marker moves one space down-left for each certificate sold, whatever its size.
+        §6.6.1: a Director who sells below another holder hands the Director's certificate
+        over first."""
+        s = game.state
+        sym = action.corporation
+        value = bundle_price(game, sym, action.percent)
+        before = {c.cid for c in s.shares.held(POOL, sym)}
+        names = [p.name for p in s.players]
+        new = move_sale_certs(s.shares, names, player, sym, action.percent, False)
+        if new is not None:
+            game.log(f"{new} becomes Director of {sym}")
+        game.transfer("bank", player, value)
+        sold = [c for c in s.shares.held(POOL, sym) if c.cid not in before]
+        game.log(f"{player} sells {action.percent}% of {sym} for {value} G")
+        s.market.move(sym, "down_left", len(sold))
 
     def buy_options(self, game: Game, player: str, sold: list[str]) -> list[BuyShares]:
-        """§6.4: a new share from the initial offering at its set price (the par price per
-        10%), once the company's Director's certificate is bought; within the share limit
-        (§6.5; up to 100% of a company before a split)."""
+        """§6.4: while private certificates are for sale, nothing else; then a new share from
+        the initial offering at its set price (par per 10%) once the company's Director's
+        certificate is bought, or an old one from the Bank Pool at the current price; never
+        in a company the player sold this round; within the share limit (§6.5; up to 100% of
+        a company before a split)."""
         s = game.state
-        if player_certs(game, player) >= self.share_limit(game):
+        if s.extra.get("unsold_privates") or player_certs(game, player) >= self.share_limit(game):
             return []
         cash = game.player(player).cash
         out: list[BuyShares] = []
         for sym, corp in s.corps.items():
             if not corp.parred or sym in sold:
                 continue
-            sizes = sorted({c.percent for c in s.shares.held(treasury(sym), sym)})
-            out.extend(
-                BuyShares(player, sym, "treasury", pct)
-                for pct in sizes
-                if corp.par_price * pct // 10 <= cash
-            )
+            sources = [("treasury", treasury(sym), corp.par_price)]
+            if corp.floated:  # only a floated company's shares reach the pool
+                sources.append((POOL, POOL, s.market.price(sym)))
+            for source, holder, price in sources:
+                sizes = sorted({c.percent for c in s.shares.held(holder, sym)})
+                out.extend(
+                    BuyShares(player, sym, source, pct)
+                    for pct in sizes
+                    if price * pct // 10 <= cash
+                )
         return out
 
     def buy_shares(self, game: Game, player: str, action: BuyShares) -> None:
-        """§4: the money goes to the bank; a larger holding than the Director's makes a new
-        Director (§6.6.1, core ``update_president``)."""
+        """§4 / §6: the money goes to the bank; a larger holding than the Director's makes a
+        new Director (§6.6.1, core ``update_president``)."""
         s = game.state
         sym = action.corporation
-        cert = next(c for c in s.shares.held(treasury(sym), sym) if c.percent == action.percent)
-        price = s.corps[sym].par_price * action.percent // 10
+        new = action.source == "treasury"
+        holder = treasury(sym) if new else POOL
+        cert = next(c for c in s.shares.held(holder, sym) if c.percent == action.percent)
+        per_ten = s.corps[sym].par_price if new else s.market.price(sym)
+        price = per_ten * action.percent // 10
         game.transfer(player, "bank", price)
         s.shares.move(cert.cid, player)
-        s.extra["last_purchaser"] = player
         game.log(f"{player} buys {action.percent}% of {sym} for {price} G")
         update_president(game, sym, s.shares.president[sym])
         self._check_float(game, sym)
+
+    def other_purchases(self, game: Game, player: str) -> list[Action]:
+        """§6.4 and ruling F8: a private certificate left over from the first round is bought
+        at its printed price, the topmost first; no bids."""
+        s = game.state
+        unsold: list[str] = s.extra.get("unsold_privates", [])
+        if not unsold or player_certs(game, player) >= self.share_limit(game):
+            return []
+        top = s.companies[unsold[0]]
+        return [Bid(player, top.sym, top.value)] if top.value <= game.player(player).cash else []
+
+    def other_purchase(self, game: Game, player: str, action: Action) -> None:
+        """Buy the topmost leftover private certificate (validated by the round)."""
+        if not isinstance(action, Bid):
+            raise RuleError(f"{action.type} is not a purchase", SHARE_ROUND)
+        s = game.state
+        s.extra["unsold_privates"].remove(action.company)
+        game.transfer(player, "bank", action.price)
+        s.companies[action.company].owner = player
+        game.log(f"{player} buys {action.company} for {action.price} G")
+        self.on_company_bought(game, action.company, player)
 
     def par_options(self, game: Game, player: str) -> list[Par]:
         """§4, §6.4: the Director's certificate of a company not yet started, at four times a
         par price of 67, 72, 77, 82, 87 or 93 chosen by its buyer."""
         s = game.state
-        if player_certs(game, player) >= self.share_limit(game):
+        if s.extra.get("unsold_privates") or player_certs(game, player) >= self.share_limit(game):
             return []
         cash = game.player(player).cash
         return [
@@ -293,7 +406,6 @@ class Title1854(Title):
         s.shares.president[sym] = player
         corp.parred = True
         corp.par_price = action.price
-        s.extra["last_purchaser"] = player
         game.log(f"{player} buys the Director's certificate of {sym} at {action.price} G")
         self._check_float(game, sym)
 
