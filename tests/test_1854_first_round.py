@@ -8,54 +8,22 @@ from __future__ import annotations
 
 import pytest
 
-from tresham.core.actions import Action, Bid, BuyShares, Par, Pass, SellShares
+from helpers_1854 import ORDER, TITLE, cash, game, passes, rejected, sell_all_privates
+from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares
 from tresham.core.errors import NotYourTurnError, RuleError
 from tresham.core.game import Game
 from tresham.core.rounds.stock import StockRound
 from tresham.core.shares import POOL, treasury
 from tresham.titles.t1854.actions import RetractBid
 from tresham.titles.t1854.first_round import FirstShareRound
-from tresham.titles.t1854.rules import NOT_BUILT, Title1854
+from tresham.titles.t1854.rules import NOT_BUILT
 
-TITLE = Title1854()
-ORDER = ["P1", "P2", "P3", "L1", "L2", "L3", "L4", "L5", "L6", "P4", "P5"]
 FACE = [20, 50, 70, 150, 150, 150, 150, 150, 150, 170, 190]
-
-
-def game(n: int = 3) -> Game:
-    return Game(TITLE, list("ABCDEF"[:n]), seed=1)
-
-
-def rejected(g: Game, action: Action, rule: str) -> RuleError:
-    """An illegal action raises a RuleError naming `rule` and changes nothing."""
-    before = g.state_hash()
-    with pytest.raises(RuleError) as info:
-        g.apply(action)
-    assert g.state_hash() == before
-    assert rule in info.value.rule
-    return info.value
 
 
 def first_round(g: Game) -> FirstShareRound:
     assert isinstance(g.state.round, FirstShareRound)
     return g.state.round
-
-
-def passes(g: Game, *players: str) -> None:
-    for p in players:
-        g.apply(Pass(p))
-
-
-def cash(g: Game) -> list[int]:
-    return [p.cash for p in g.state.players]
-
-
-def sell_all_privates(g: Game) -> None:
-    """Three players buy the eleven certificates at face value, A, B, C, A, ..."""
-    for company in ORDER:
-        player = g.active_entity()
-        assert player is not None
-        g.apply(Bid(player, company, g.state.companies[company].value))
 
 
 # ------------------------------------------------------------------ §2 set-up
@@ -359,20 +327,3 @@ def test_share_part_ends_with_the_priority_left_of_the_last_buyer() -> None:
     g.apply(Pass("C"))
     assert g.state.finished and g.state.end_reason == NOT_BUILT
     assert g.state.priority == 0  # A, left of C
-
-
-def test_random_legal_play_keeps_the_money_and_the_certificates() -> None:
-    # every legal action applies; the money is conserved and every company is 100%
-    import random
-
-    for seed in range(30):
-        rng = random.Random(seed)
-        g = Game(TITLE, list("ABCDEF"[: 3 + seed % 4]), seed)
-        while not g.state.finished:
-            g.apply(rng.choice(g.legal_actions()))
-        s = g.state
-        money = sum(cash(g)) + s.bank.cash + sum(c.cash for c in s.corps.values())
-        assert money == 9672
-        for sym in s.corps:
-            assert sum(s.shares.holders(sym).values()) == 100
-        assert s.end_reason == NOT_BUILT

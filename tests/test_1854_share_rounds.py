@@ -9,60 +9,20 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
-from tresham.core.actions import Action, Bid, BuyShares, Par, Pass, SellShares
-from tresham.core.errors import RuleError
+from helpers_1854 import (
+    TITLE,
+    after_first_round,
+    cash,
+    game,
+    passes,
+    rejected,
+    second_round,
+    sell_all_privates,
+)
+from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares
 from tresham.core.game import Game
 from tresham.core.shares import POOL
-from tresham.titles.t1854.rules import NOT_BUILT, Title1854
-
-TITLE = Title1854()
-ORDER = ["P1", "P2", "P3", "L1", "L2", "L3", "L4", "L5", "L6", "P4", "P5"]
-
-
-def rejected(g: Game, action: Action, rule: str) -> None:
-    """An illegal action raises a RuleError naming `rule` and changes nothing."""
-    before = g.state_hash()
-    with pytest.raises(RuleError) as info:
-        g.apply(action)
-    assert g.state_hash() == before
-    assert rule in info.value.rule
-
-
-def cash(g: Game) -> list[int]:
-    return [p.cash for p in g.state.players]
-
-
-def passes(g: Game, *players: str) -> None:
-    for p in players:
-        g.apply(Pass(p))
-
-
-def after_first_round() -> Game:
-    """Three players (860 G each) buy the privates at face value in turn: A pays 490 (P1, L1,
-    L4, P4 with 20% VB), B 540 (P2, L2, L5, P5 with 20% SD), C 370 (P3, L3, L6). Then C
-    starts KE at 67, A and C buy 20% each, A another 20%: KE is sold out."""
-    g = Game(TITLE, ["A", "B", "C"], seed=1)
-    for company in ORDER:
-        player = g.active_entity()
-        assert player is not None
-        g.apply(Bid(player, company, g.state.companies[company].value))
-    g.apply(Par("C", "KE", 67))
-    g.apply(BuyShares("A", "KE", "treasury", 20))
-    g.apply(Pass("B"))
-    g.apply(BuyShares("C", "KE", "treasury", 20))
-    g.apply(BuyShares("A", "KE", "treasury", 20))
-    passes(g, "B", "C", "A")
-    return g
-
-
-def second_round(g: Game) -> None:
-    """Start the next Share Buying Round from a finished first one (see the module doc)."""
-    s = g.state
-    assert s.finished and s.end_reason == NOT_BUILT
-    s.finished, s.end_reason = False, None
-    s.round = TITLE.new_share_round(g)
+from tresham.titles.t1854.rules import NOT_BUILT
 
 
 # ------------------------------------------------------------------ §5.1, §6.2, §4
@@ -80,11 +40,8 @@ def test_end_of_the_first_round_rise_priority_and_mountain_income() -> None:
 
 def test_no_rise_with_shares_in_the_initial_offering() -> None:
     # 1854 §6.2: only a company whose shares are all in players' hands rises
-    g = Game(TITLE, ["A", "B", "C"], seed=1)
-    for company in ORDER:
-        player = g.active_entity()
-        assert player is not None
-        g.apply(Bid(player, company, g.state.companies[company].value))
+    g = game()
+    sell_all_privates(g)
     g.apply(Par("C", "KE", 67))
     g.apply(BuyShares("A", "KE", "treasury", 20))
     passes(g, "B", "C", "A")
@@ -191,7 +148,7 @@ def test_leftover_privates_are_bought_at_face_value_only() -> None:
     # 1854 §4 "Bids are not accepted on Private Company certificates from previous Share
     # Buying Rounds" and §6.4 "As long as Private Companies are for sale ... these are the
     # only certificates one can buy" (ruling F8)
-    g = Game(TITLE, ["A", "B", "C"], seed=1)
+    g = game()
     g.apply(Pass("A"))
     g.apply(Bid("B", "P1", 20))
     g.apply(Bid("C", "P3", 75))
@@ -215,6 +172,7 @@ def test_random_second_rounds_keep_money_and_certificates() -> None:
         g = Game(TITLE, list("ABCDEF"[: 3 + seed % 4]), seed)
         while not g.state.finished:
             g.apply(rng.choice(g.legal_actions()))
+        assert g.state.end_reason == NOT_BUILT
         second_round(g)
         while not g.state.finished:
             g.apply(rng.choice(g.legal_actions()))

@@ -42,6 +42,7 @@ from tresham.core.tiles import load_catalogue
 from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
+from tresham.titles.t1854 import split
 from tresham.titles.t1854.first_round import FirstShareRound
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ PACKAGE: Final = "tresham.titles.t1854"
 RULES: Final = "1854"
 FIRST_ROUND: Final = f"{RULES} §4"
 SHARE_ROUND: Final = f"{RULES} §6"
+#: The buying source of the Split Shares section (§2.4, §6.4).
+SPLIT: Final = "split"
 #: Why the game stops after the first Share Buying Round (ruling F6).
 NOT_BUILT: Final = "operating rounds not built yet"
 
@@ -89,6 +92,7 @@ class Title1854(Title):
         self.board = BoardDef.from_package(PACKAGE)
         manifest = resources.files(PACKAGE).joinpath("data/manifest.json").read_text("utf-8")
         self.tiles: dict[str, int] = json.loads(manifest)["tiles"]
+        self.new_shares = {m["sym"]: len(m["split_shares"]) for m in self.data["majors"]}
 
     # ================================================================ set-up
     def setup(self, game: Game) -> GameState:
@@ -153,7 +157,7 @@ class Title1854(Title):
             rng=game.new_rng(),
             phases_reached=[self.phases[0].name],
         )
-        state.extra = {"splits": 0, "last_purchaser": None}
+        state.extra = {"split": [], "last_purchaser": None}
         return state
 
     def _plus_phase(self, train: dict[str, Any]) -> str | None:
@@ -199,7 +203,9 @@ class Title1854(Title):
         """§4 / §6.1: the Priority Deal card goes to the player left of the last one to buy
         (or sell); without any transaction it stays. Privates still unsold lose their bids
         (ruling F8). §6.2: every company whose shares are all in players' hands rises one
-        space up-right (highest first, so the stacks keep their order)."""
+        space up-right (highest first, so the stacks keep their order); entering a split
+        space splits its shares (§3.2.1). Split shares unsold are not in players' hands, so
+        such a company does not rise (§7)."""
         s = game.state
         names = [p.name for p in s.players]
         if isinstance(rnd, StockRound) and rnd.last_actor is not None:
@@ -214,8 +220,9 @@ class Title1854(Title):
         for sym in s.market.operating_order(live):
             holders = s.shares.holders(sym)
             if sum(pct for h, pct in holders.items() if h in names) == 100:
-                s.market.move(sym, "up_right")
+                entered = s.market.move(sym, "up_right")
                 game.log(f"{sym} is sold out and rises to {s.market.price(sym)} G")
+                split.after_move(game, sym, entered, self.new_shares[sym])
 
     def pay_mountain_railways(self, game: Game) -> None:
         """§5.1 and Table 2: at the start of an Operating Round the bank pays each Mountain
@@ -262,8 +269,7 @@ class Title1854(Title):
     def share_limit(self, game: Game) -> int:
         """§6.5 Table 7: by the number of players and of companies whose shares have split."""
         row: list[int] = self.data["share_limits"][str(len(game.state.players))]
-        splits: int = game.state.extra["splits"]
-        return row[splits]
+        return row[len(game.state.extra["split"])]
 
     def over_cert_limit(self, game: Game, player: str) -> bool:
         return player_certs(game, player) > self.share_limit(game)
@@ -319,9 +325,9 @@ class Title1854(Title):
     def buy_options(self, game: Game, player: str, sold: list[str]) -> list[BuyShares]:
         """§6.4: while private certificates are for sale, nothing else; then a new share from
         the initial offering at its set price (par per 10%) once the company's Director's
-        certificate is bought, or an old one from the Bank Pool at the current price; never
-        in a company the player sold this round; within the share limit (§6.5; up to 100% of
-        a company before a split)."""
+        certificate is bought, or at the current price an old one from the Bank Pool or a
+        new one from the Split Shares (§3.2.1); never in a company the player sold this
+        round; within the share limit and, after a split, 60% of a company (§6.5)."""
         s = game.state
         if s.extra.get("unsold_privates") or player_certs(game, player) >= self.share_limit(game):
             return []
@@ -330,28 +336,43 @@ class Title1854(Title):
         for sym, corp in s.corps.items():
             if not corp.parred or sym in sold:
                 continue
-            sources = [("treasury", treasury(sym), corp.par_price)]
-            if corp.floated:  # only a floated company's shares reach the pool
-                sources.append((POOL, POOL, s.market.price(sym)))
-            for source, holder, price in sources:
-                sizes = sorted({c.percent for c in s.shares.held(holder, sym)})
+            room = 100 - s.shares.percent(player, sym)
+            if split.has_split(game, sym):
+                room = split.HOLDING_CAP_AFTER_SPLIT - s.shares.percent(player, sym)
+            for source in self.sources(game, sym):
+                price = self.source_price(game, sym, source)
+                sizes = sorted({c.percent for c in s.shares.held(self.holder(sym, source), sym)})
                 out.extend(
                     BuyShares(player, sym, source, pct)
                     for pct in sizes
-                    if price * pct // 10 <= cash
+                    if pct <= room and price * pct // 10 <= cash
                 )
         return out
 
+    def sources(self, game: Game, sym: str) -> list[str]:
+        """Where `sym`'s shares may be bought: the initial offering; once floated (only a
+        floated company's shares reach the pool or split) the pool and the Split Shares."""
+        return ["treasury", POOL, SPLIT] if game.state.corps[sym].floated else ["treasury"]
+
+    @staticmethod
+    def holder(sym: str, source: str) -> str:
+        """The share registry's holder for a buying source."""
+        return {"treasury": treasury(sym), POOL: POOL, SPLIT: split.split_holder(sym)}[source]
+
+    def source_price(self, game: Game, sym: str, source: str) -> int:
+        """§6: new shares at the set price (par); old ones and split ones at the chart's."""
+        s = game.state
+        return s.corps[sym].par_price if source == "treasury" else s.market.price(sym)
+
     def buy_shares(self, game: Game, player: str, action: BuyShares) -> None:
-        """§4 / §6: the money goes to the bank; a larger holding than the Director's makes a
-        new Director (§6.6.1, core ``update_president``)."""
+        """§4 / §6: the money goes to the bank, for split shares too (ruling P3); a larger
+        holding than the Director's makes a new Director (§6.6.1, core
+        ``update_president``)."""
         s = game.state
         sym = action.corporation
-        new = action.source == "treasury"
-        holder = treasury(sym) if new else POOL
+        holder = self.holder(sym, action.source)
         cert = next(c for c in s.shares.held(holder, sym) if c.percent == action.percent)
-        per_ten = s.corps[sym].par_price if new else s.market.price(sym)
-        price = per_ten * action.percent // 10
+        price = self.source_price(game, sym, action.source) * action.percent // 10
         game.transfer(player, "bank", price)
         s.shares.move(cert.cid, player)
         game.log(f"{player} buys {action.percent}% of {sym} for {price} G")
