@@ -22,6 +22,7 @@ from helpers_1854 import (
 from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares
 from tresham.core.game import Game
 from tresham.core.shares import POOL
+from tresham.core.stock import player_certs
 from tresham.titles.t1854.rules import NOT_BUILT
 
 
@@ -182,3 +183,24 @@ def test_random_second_rounds_keep_money_and_certificates() -> None:
         for sym in s.corps:
             assert sum(s.shares.holders(sym).values()) == 100
             assert not any(c.president for c in s.shares.held(POOL, sym))
+
+
+# ------------------------------------------------------------------ §6.5, §6.8 at the bottom
+def test_orange_spaces_and_the_bottom_edge() -> None:
+    # 1854 §6.8: one space down-left per certificate; at the bottom edge no further;
+    # §6.5: shares of a company on an orange space do not count towards the Share Limit
+    g = after_first_round()
+    second_round(g)
+    g.apply(Pass("B"))
+    g.apply(SellShares("C", "KE", 20))  # 72 -> 67
+    g.apply(Pass("C"))
+    assert player_certs(g, "C") == 4  # P3, L3, L6 and KE's Director's certificate
+    g.apply(SellShares("A", "KE", 40))  # two certificates: 67 -> 62 -> 57
+    s = g.state
+    assert s.market.price("KE") == 57 and s.market.cell("KE").has("no_cert_limit")
+    assert player_certs(g, "C") == 3  # KE on an orange space no longer counts
+    g.apply(Pass("A"))
+    g.apply(BuyShares("B", "KE", POOL, 20))  # 2 x 57
+    passes(g, "C", "A")
+    g.apply(SellShares("B", "KE", 20))
+    assert s.market.price("KE") == 57  # the bottom edge: it stays
