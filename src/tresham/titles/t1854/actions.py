@@ -15,3 +15,20 @@ class RetractBid(Action):
 
     type: ClassVar[str] = "retract_bid"
     company: str
+
+
+@dataclass(frozen=True)
+class BuyOption(Action):
+    """A player exercises the buying option: a 20% share (not a Director's certificate) of
+    `corporation` from `source` ("treasury" or "pool") at half its price (1854 §6.4.1)."""
+
+    type: ClassVar[str] = "buy_option"
+    corporation: str
+    source: str
+
+
+@dataclass(frozen=True)
+class PayOption(Action):
+    """A player pays the remaining 10% of the share bought on option (1854 §6.4.1)."""
+
+    type: ClassVar[str] = "pay_option"

@@ -10,8 +10,9 @@ par, 20% shares from the initial offering, floating at 60%, the change of Direct
 §6.6, §6.6.1), no selling (§4, §6.7); the Share Buying Rounds' rules (§6: selling to the pool
 with the price falling per certificate, buying from the pool, no buying back what one sold,
 the Director's certificate handed over on a sale, leftover privates, the rise of sold-out
-companies, the Priority Deal card) and the Mountain Railways' income at the start of an
-Operating Round (§5.1). The Operating Rounds themselves are not built: once the first Share
+companies, the Priority Deal card), buying options (``options.py``, §6.4.1), share splitting
+(``split.py``, §3.2.1) and the Mountain Railways' income at the start of an Operating Round
+(§5.1). The Operating Rounds themselves are not built: once the first Share
 Buying Round is over and the Mountain Railways have paid, the game stops (ruling F6), so the
 title is not offered by the registry.
 """
@@ -42,7 +43,8 @@ from tresham.core.tiles import load_catalogue
 from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
-from tresham.titles.t1854 import split
+from tresham.titles.t1854 import options, split
+from tresham.titles.t1854.actions import BuyOption, PayOption
 from tresham.titles.t1854.first_round import FirstShareRound
 
 if TYPE_CHECKING:
@@ -157,7 +159,7 @@ class Title1854(Title):
             rng=game.new_rng(),
             phases_reached=[self.phases[0].name],
         )
-        state.extra = {"split": [], "last_purchaser": None}
+        state.extra = {"split": [], "last_purchaser": None, "options": {}}
         return state
 
     def _plus_phase(self, train: dict[str, Any]) -> str | None:
@@ -300,7 +302,7 @@ class Title1854(Title):
         for pct in range(10, held + 1, 10):
             if reg.president[corp] == player and held - pct < others < pres.percent:
                 continue
-            if sale_possible(game, player, corp, pct, False):
+            if sale_possible(game, player, corp, pct, False, options.locked(game, player)):
                 out.append((pct, False))
         return out
 
@@ -308,17 +310,23 @@ class Title1854(Title):
         """§6.7: the bank pays what the shares were worth just before the sale; §6.8: then the
         marker moves one space down-left for each certificate sold, whatever its size.
         §6.6.1: a Director who sells below another holder hands the Director's certificate
-        over first."""
+        over first. §6.4.1: a share bought on option and not yet paid is not sold in its round;
+        later, its seller receives only the value of the 10% paid for (ruling O3)."""
         s = game.state
         sym = action.corporation
         value = bundle_price(game, sym, action.percent)
         before = {c.cid for c in s.shares.held(POOL, sym)}
         names = [p.name for p in s.players]
-        new = move_sale_certs(s.shares, names, player, sym, action.percent, False)
+        keep = options.locked(game, player)
+        new = move_sale_certs(s.shares, names, player, sym, action.percent, False, keep)
         if new is not None:
             game.log(f"{new} becomes Director of {sym}")
-        game.transfer("bank", player, value)
         sold = [c for c in s.shares.held(POOL, sym) if c.cid not in before]
+        option = options.outstanding(game, player)
+        if option is not None and option["cid"] in {c.cid for c in sold}:
+            value -= s.market.price(sym)  # the unpaid 10%
+            options.release(game, player)
+        game.transfer("bank", player, value)
         game.log(f"{player} sells {action.percent}% of {sym} for {value} G")
         s.market.move(sym, "down_left", len(sold))
 
@@ -329,7 +337,7 @@ class Title1854(Title):
         new one from the Split Shares (§3.2.1); never in a company the player sold this
         round; within the share limit and, after a split, 60% of a company (§6.5)."""
         s = game.state
-        if s.extra.get("unsold_privates") or player_certs(game, player) >= self.share_limit(game):
+        if s.extra.get("unsold_privates") or not self.may_buy(game, player):
             return []
         cash = game.player(player).cash
         out: list[BuyShares] = []
@@ -379,21 +387,70 @@ class Title1854(Title):
         update_president(game, sym, s.shares.president[sym])
         self._check_float(game, sym)
 
+    def may_buy(self, game: Game, player: str) -> bool:
+        """§6.5: room under the share limit; §6.4.1: no unpaid option (the rest is paid
+        before anything else is bought)."""
+        if options.outstanding(game, player) is not None:
+            return False
+        return player_certs(game, player) < self.share_limit(game)
+
     def other_purchases(self, game: Game, player: str) -> list[Action]:
         """§6.4 and ruling F8: a private certificate left over from the first round is bought
-        at its printed price, the topmost first; no bids."""
+        at its printed price, the topmost first; no bids. §6.4.1: paying the rest of a share
+        bought on option; buying a 20% share on option."""
         s = game.state
-        unsold: list[str] = s.extra.get("unsold_privates", [])
-        if not unsold or player_certs(game, player) >= self.share_limit(game):
+        cash = game.player(player).cash
+        option = options.outstanding(game, player)
+        if option is not None:
+            return [PayOption(player)] if option["price"] <= cash else []
+        if not self.may_buy(game, player):
             return []
-        top = s.companies[unsold[0]]
-        return [Bid(player, top.sym, top.value)] if top.value <= game.player(player).cash else []
+        unsold: list[str] = s.extra.get("unsold_privates", [])
+        if unsold:
+            top = s.companies[unsold[0]]
+            return [Bid(player, top.sym, top.value)] if top.value <= cash else []
+        rnd = s.round
+        sold = rnd.sold_by[player] if isinstance(rnd, StockRound) else []
+        out: list[Action] = []
+        for sym, corp in s.corps.items():
+            if not corp.parred or sym in sold:
+                continue
+            for source in self.sources(game, sym):  # after a split no 20% share is left
+                if self.option_cert(game, sym, source) is None:
+                    continue
+                if self.source_price(game, sym, source) <= cash:
+                    out.append(BuyOption(player, sym, source))
+        return out
+
+    def option_cert(self, game: Game, sym: str, source: str) -> str | None:
+        """A 20% ordinary certificate of `sym` at `source` (§6.4.1: not the Director's)."""
+        held = game.state.shares.held(self.holder(sym, source), sym)
+        return next((c.cid for c in held if c.percent == 20 and not c.president), None)
 
     def other_purchase(self, game: Game, player: str, action: Action) -> None:
-        """Buy the topmost leftover private certificate (validated by the round)."""
+        """Apply one of `other_purchases` (validated by the round)."""
+        s = game.state
+        if isinstance(action, PayOption):
+            option = options.outstanding(game, player)
+            assert option is not None
+            game.transfer(player, "bank", option["price"])
+            options.release(game, player)
+            game.log(f"{player} pays the second 10% of {option['corp']}: {option['price']} G")
+            return
+        if isinstance(action, BuyOption):
+            sym = action.corporation
+            cid = self.option_cert(game, sym, action.source)
+            assert cid is not None
+            price = self.source_price(game, sym, action.source)
+            game.transfer(player, "bank", price)
+            s.shares.move(cid, player)
+            options.record(game, player, cid, sym, price)
+            game.log(f"{player} buys 20% of {sym} on option for {price} G")
+            update_president(game, sym, s.shares.president[sym])
+            self._check_float(game, sym)
+            return
         if not isinstance(action, Bid):
             raise RuleError(f"{action.type} is not a purchase", SHARE_ROUND)
-        s = game.state
         s.extra["unsold_privates"].remove(action.company)
         game.transfer(player, "bank", action.price)
         s.companies[action.company].owner = player
@@ -404,7 +461,7 @@ class Title1854(Title):
         """§4, §6.4: the Director's certificate of a company not yet started, at four times a
         par price of 67, 72, 77, 82, 87 or 93 chosen by its buyer."""
         s = game.state
-        if s.extra.get("unsold_privates") or player_certs(game, player) >= self.share_limit(game):
+        if s.extra.get("unsold_privates") or not self.may_buy(game, player):
             return []
         cash = game.player(player).cash
         return [

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final
 
 from tresham.core.market import Position
 from tresham.core.shares import Certificate
+from tresham.titles.t1854 import options
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -48,7 +49,8 @@ def after_move(game: Game, sym: str, entered: Sequence[Position], new_shares: in
 def split(game: Game, sym: str, new_shares: int) -> None:
     """Turn every certificate of `sym` over to half its size, put `new_shares` 10% shares in
     the Split Shares section, and pay each player the current price per 10% now held
-    (ruling P2; the pool's and the initial offering's certificates flip unpaid)."""
+    (ruling P2; the pool's and the initial offering's certificates flip unpaid, and so does
+    a share bought on option, which becomes fully owned, §6.4.1)."""
     s = game.state
     reg = s.shares
     for cert in reg.corp_certs(sym):
@@ -61,8 +63,9 @@ def split(game: Game, sym: str, new_shares: int) -> None:
     s.extra["split"].append(sym)
     price = s.market.price(sym)
     game.log(f"The shares of {sym} split at {price} G")
+    unpaid = options.on_split(game, sym)
     for p in s.players:
-        tens = reg.percent(p.name, sym) // 10
+        tens = (reg.percent(p.name, sym) - unpaid.get(p.name, 0)) // 10
         if tens:
             game.transfer("bank", p.name, tens * price)
             game.log(f"{p.name} receives {tens * price} G for {tens * 10}% of {sym}")
