@@ -327,3 +327,16 @@ def test_share_part_ends_with_the_priority_left_of_the_last_buyer() -> None:
     g.apply(Pass("C"))
     assert g.state.finished and g.state.end_reason == NOT_BUILT
     assert g.state.priority == 0  # A, left of C
+
+
+def test_phases_and_the_train_depot() -> None:
+    # 1854 §5.10 Table 5: train limits by kind of company; §5.9 Table 4: 43 trains, the 2s
+    # sold first, the 1+ from the start beside them, the 2+ from Phase 3 (§5.10)
+    limits = [(p.name, p.limit("major"), p.limit("local")) for p in TITLE.phases]
+    assert limits[:4] == [("2", 4, 2), ("3", 4, 2), ("4", 3, 1), ("5", 2, 1)]
+    assert [p.operating_rounds for p in TITLE.phases] == [1, 2, 2, 3, 3, 3]
+    depot = game().state.depot
+    assert len(depot.trains) == 43
+    for_sale = {t.kind for t in depot.purchasable({"2"})}
+    assert for_sale == {"2", "1+"}
+    assert "2+" in {t.kind for t in depot.purchasable({"2", "3"})}

@@ -164,7 +164,8 @@ class Title1854(Title):
 
     def _plus_phase(self, train: dict[str, Any]) -> str | None:
         """The first phase whose Table 5 row offers this plus train (None: a regular train,
-        sold in order)."""
+        sold in order). §5.9's further condition, the 3+ only after the last 2+ is sold
+        (data: ``available_after``), is for the train purchase of the Operating Rounds."""
         if not train.get("plus"):
             return None
         return next(
