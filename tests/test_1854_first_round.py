@@ -6,10 +6,12 @@ rulebook's own numbers (prices, the 5 G steps, Table 1's capital)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from helpers_1854 import ORDER, TITLE, cash, game, passes, rejected, sell_all_privates
-from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares
+from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares, action_from_json
 from tresham.core.errors import NotYourTurnError, RuleError
 from tresham.core.game import Game
 from tresham.core.rounds.stock import StockRound
@@ -340,3 +342,22 @@ def test_phases_and_the_train_depot() -> None:
     for_sale = {t.kind for t in depot.purchasable({"2"})}
     assert for_sale == {"2", "1+"}
     assert "2+" in {t.kind for t in depot.purchasable({"2", "3"})}
+
+
+def test_the_action_log_replays_to_the_same_state() -> None:
+    # the log is the game: 1854's own actions (retract_bid, buy_option, pay_option) go
+    # through the save format, and a replay or an undo gives the same states
+    for seed in range(10):
+        rng = random.Random(seed)
+        g = game(3 + seed % 4)
+        hashes = [g.state_hash()]
+        while not g.state.finished:
+            g.apply(rng.choice(g.legal_actions()))
+            hashes.append(g.state_hash())
+        replay = game(3 + seed % 4)
+        for action in g.actions:
+            replay.apply(action_from_json(action.to_json()))
+        assert replay.state_hash() == hashes[-1]
+        g.undo()
+        assert g.state_hash() == hashes[-2]
+    assert action_from_json(RetractBid("A", "P5").to_json()) == RetractBid("A", "P5")
