@@ -144,7 +144,7 @@ def move_sale_certs(
 ) -> str | None:
     """Move the certificates of a sale to the pool (exchanging the presidency first where
     needed); returns the new president, if it changed. Certificates in `keep` are neither
-    sold nor given in the exchange (e.g. 1854's shares bought on option and not yet paid).
+    sold nor given in the exchange (e.g. shares bought on option and not yet paid).
     Raises RuleError if impossible."""
     remaining_after = reg.percent(seller, corp) - percent
     new_pres = None
