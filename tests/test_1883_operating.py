@@ -10,7 +10,7 @@ import pytest
 
 from test_1883_start import TITLE, game, sell_privates
 from tresham.bots.random_bot import choose
-from tresham.core.actions import Choose, Dividend, IssueShares
+from tresham.core.actions import Choose, Dividend, IssueShares, SellShares
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
@@ -247,3 +247,31 @@ def test_concession_deadline_and_penalty() -> None:
     concessions.end_of_operating_round(g)
     assert s.extra["concessions"]["1"] == {"owner": None, "removed": False, "due": None}
     assert s.corps["FBV"].cash == 100 - 2 * 15
+
+
+# 1883 §6.12 with §6.9.6 (ruling R8): a treasury short of the penalty pays what it has; the
+# president adds the rest, selling shares (never giving up the presidency) when short, and
+# goes bankrupt only when even the sales fall short
+def test_concession_penalty_raised_by_sales() -> None:
+    g = floated("FBV", (2, 8))
+    s = g.state
+    s.market.place("SV", (2, 5))
+    s.corps["SV"].parred = s.corps["SV"].floated = True
+    s.shares.move("SV_0", "B")
+    s.shares.president["SV"] = "B"
+    s.shares.move("SV_1", "A")
+    s.corps["FBV"].cash = 10
+    g.player("A").cash = 5
+    s.extra["concessions"]["1"].update(owner="FBV", due=1)
+    bank = s.bank.cash
+    concessions.end_of_operating_round(g)
+    assert s.corps["FBV"].cash == 0 and s.pending == [("event_raise", "A")]
+    sales = g.legal_actions()
+    assert SellShares("A", "SV", 10, False) in sales
+    fbv = {a.percent for a in sales if isinstance(a, SellShares) and a.corporation == "FBV"}
+    assert fbv == {10}  # A keeps the 20% president's certificate
+    price = s.market.price("SV")
+    g.apply(SellShares("A", "SV", 10, False))
+    assert not s.pending
+    assert g.player("A").cash == 5 + price - 20
+    assert s.bank.cash == bank + 30 - price

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, Choose
 from tresham.routes.network import Network, network_of
+from tresham.titles.t1883 import events
 from tresham.titles.t1883.track_rules import FS
 
 if TYPE_CHECKING:
@@ -147,10 +148,10 @@ def bonus_process(game: Game, corp: str, action: Action) -> None:
 
 def end_of_operating_round(game: Game) -> None:
     """6.12: each owned concession's deadline moves down; one that runs out goes back to the
-    pool and its owner pays twice its cost, the president adding what the treasury lacks and
-    going bankrupt if even that is short (6.9.6, ruling R8); owners in share-price order."""
+    pool and its owner pays twice its cost, the president adding what the treasury lacks,
+    selling shares if need be, and going bankrupt if even that is short (6.9.6, ruling R8);
+    owners in share-price order."""
     s = game.state
-    title = _title(game)
     owned = [n for n, st in s.extra["concessions"].items() if st["owner"] is not None]
     owners = {s.extra["concessions"][n]["owner"] for n in owned}
     for corp in s.market.operating_order([c for c in owners if c in s.market]):
@@ -166,14 +167,10 @@ def end_of_operating_round(game: Game) -> None:
             game.log(f"{corp} fails Government Concession {number}: penalty L.{penalty}")
             c = s.corps[corp]
             pres = s.shares.president[corp]
-            short = penalty - c.cash
-            if short > 0 and pres is not None:
-                if game.player(pres).cash >= short:
-                    game.transfer(pres, corp, short)
-                else:
-                    title.bankrupt(game, pres, corp)
-                    continue
-            game.transfer(corp, "bank", penalty)
+            paid = min(penalty, c.cash)
+            game.transfer(corp, "bank", paid)
+            if penalty > paid and pres is not None:
+                events.owe(game, pres, penalty - paid, corp)
 
 
 def remove_unsold(game: Game) -> None:

@@ -336,11 +336,7 @@ def offboard_bonus(game: Game) -> dict[str, int]:
 def _world_war(game: Game, card: dict[str, Any]) -> None:
     """#1: every player pays L.10 to the bank; who cannot raises it as in 6.9.6."""
     for name in _players(game):
-        if game.player(name).cash >= WORLD_WAR_FEE:
-            game.transfer(name, "bank", WORLD_WAR_FEE)
-        else:
-            _ev(game)["owed"][name] = WORLD_WAR_FEE
-            game.state.pending.append((RAISE, name))
+        owe(game, name, WORLD_WAR_FEE, None)
     game.log(f"Every player pays L.{WORLD_WAR_FEE}")
 
 
@@ -619,11 +615,27 @@ HANDLERS: dict[str, Callable[[Game, dict[str, Any]], None]] = {
 
 
 # ====================================================================== raising money
+def owe(game: Game, player: str, amount: int, corp: str | None) -> None:
+    """`player` pays `amount` to the bank; who lacks the money raises it as in 6.9.6 (a
+    prompt), keeping the presidency of `corp` (the corporation the debt is for, if any), which
+    closes if the player goes bankrupt."""
+    if game.player(player).cash >= amount:
+        game.transfer(player, "bank", amount)
+        return
+    owed = _ev(game)["owed"]
+    if player in owed:
+        owed[player][0] += amount
+        return
+    owed[player] = [amount, corp]
+    game.state.pending.append((RAISE, player))
+
+
 def _raise_actions(game: Game, player: str) -> list[Action]:
-    """6.9.6 for a player owing an event's money: sales of their shares (the pool within
-    50%, never the Co-operative's share); bankruptcy when even every sale falls short."""
-    short = _ev(game)["owed"][player] - game.player(player).cash
-    sales = player_sales(game, player, "", short)
+    """6.9.6 for a player owing money: sales of their shares (the pool within 50%, never the
+    Co-operative's share); bankruptcy when even every sale falls short."""
+    amount, corp = _ev(game)["owed"][player]
+    short = amount - game.player(player).cash
+    sales = player_sales(game, player, corp or "", short, player)
     out: list[Action] = list(sales)
     if cannot_raise(game, sales, short):
         out.append(Bankrupt(player))
@@ -640,13 +652,15 @@ def cannot_raise(game: Game, sales: list[SellShares], shortfall: int) -> bool:
     return sum(best.values()) < shortfall
 
 
-def player_sales(game: Game, player: str, buyer: str, shortfall: int) -> list[SellShares]:
+def player_sales(
+    game: Game, player: str, buyer: str, shortfall: int, entity: str
+) -> list[SellShares]:
     """6.9.6: the sales `player` may make to raise `shortfall` (for the corporation `buyer`,
-    whose presidency they keep; "" for none): their shares of started corporations, the pool
-    within 50%, never the Co-operative's share, a bundle only if no smaller one covers it."""
+    whose presidency they keep; "" for none), as actions of `entity`: their shares of started
+    corporations, the pool within 50%, never the Co-operative's share, a bundle only if no
+    smaller one covers it."""
     s = game.state
     started = [sym for sym, oc in s.corps.items() if oc.kind != "cooperative" and sym in s.market]
-    entity = buyer or player
     return [
         SellShares(entity, sym, pct, last)
         for sym, pct, last in emergency_bundles(game, player, buyer, started, shortfall, POOL_CAP)
@@ -657,14 +671,14 @@ def _raise_process(game: Game, player: str, action: Action) -> None:
     ev = _ev(game)
     title = _title(game)
     if isinstance(action, Bankrupt):
-        del ev["owed"][player]
-        title.bankrupt(game, player, None)
+        _amount, corp = ev["owed"].pop(player)
+        title.bankrupt(game, player, corp)
         return
     assert isinstance(action, SellShares)
     sell_to_pool(game, player, action.corporation, action.percent, action.last)
     game.log(f"{player} sells {action.percent}% of {action.corporation} (6.9.6)")
     title.move_price(game, action.corporation, "down", action.percent // 10)
-    owed = ev["owed"][player]
+    owed = ev["owed"][player][0]
     if game.player(player).cash >= owed:
         game.transfer(player, "bank", owed)
         del ev["owed"][player]

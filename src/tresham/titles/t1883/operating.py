@@ -346,7 +346,7 @@ class TrainStep1883(Step):
 
     def _sales(self, game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
         """6.9.6: the president's sales, never giving up this corporation's presidency."""
-        return events.player_sales(game, pres, corp, shortfall)
+        return events.player_sales(game, pres, corp, shortfall, corp)
 
     def _cannot_raise(self, game: Game, corp: str, pres: str, shortfall: int) -> bool:
         return events.cannot_raise(game, self._sales(game, corp, pres, shortfall), shortfall)

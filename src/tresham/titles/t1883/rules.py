@@ -273,9 +273,14 @@ class Title1883(Title):
             self.begin_operating_set(game)
             return self._new_operating_round(game)
         assert isinstance(rnd, OperatingRound)
-        events.end_of_operating_round(game, rnd.done)
-        concessions.end_of_operating_round(game)
-        coop.rotate(game)
+        if not s.extra.get("or_settled"):  # 6.0 step 4, once, before any prompt it raises
+            s.extra["or_settled"] = True
+            events.end_of_operating_round(game, rnd.done)
+            concessions.end_of_operating_round(game)
+            coop.rotate(game)
+            if s.pending or s.finished:
+                return rnd  # the penalties' sales (6.9.6) come first
+        s.extra["or_settled"] = False
         if s.or_in_set < s.ors_in_set:
             return self._new_operating_round(game)
         return self._new_stock_round(game)
