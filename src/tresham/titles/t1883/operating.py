@@ -137,6 +137,28 @@ def _hill_hexes(game: Game) -> list[str]:
     return [*extra["hills"], *extra["mountains"]]
 
 
+def _home_lays(
+    game: Game, rnd: OperatingRound, corp: str, rules: TrackRules1883
+) -> dict[tuple[str, str, int], list[list[object]]]:
+    """8.1.4: the Co-operative's lays, each from one of its home cities (walking its network
+    from that station only), a home serving one lay a turn: every lay, with the homes it may
+    be laid from."""
+    s = game.state
+    homes = [
+        (str(h), int(n))
+        for h, n in s.map.board.extra["home_cities"][corp]
+        if s.map.has_token(corp, str(h), int(n))
+    ]
+    earlier: list[list[list[object]]] = rnd.turn.get("lay_homes", [])
+    out: dict[tuple[str, str, int], list[list[object]]] = {}
+    for home in homes:
+        if any(all(tuple(p) == home for p in prev) for prev in earlier):
+            continue  # the earlier lay needs this home
+        for t in legal_tile_lays(s.map, corp, rules, start=home):
+            out.setdefault((t.hex, t.tile, t.rotation), []).append(list(home))
+    return out
+
+
 def _private_lays(rnd: OperatingRound) -> list[str]:
     used: list[str] = rnd.turn.setdefault("private_lays", [])
     return used
@@ -146,15 +168,18 @@ class Operating1883:
     """1883's rules for the shared steps."""
 
     def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile] | None:
-        """The normal lay (two for the Co-operative) while left, and the extra lays the
-        corporation's privates give in their hexes (FRV free; no connection needed, R14)."""
+        """The normal lay (for the Co-operative one from each home city, 8.1.4) while left,
+        and the extra lays the corporation's privates give in their hexes (FRV free; no
+        connection needed, R14)."""
         if game.state.corps[corp].kind == "bus":
             return None  # SARSA never lays track (8.3)
         s = game.state
         cash = s.corps[corp].cash
         rules = rules_for(game, corp)
         out: list[LayTile] = []
-        if _normal_lays_left(game, rnd, corp):
+        if _normal_lays_left(game, rnd, corp) and coop.is_coop(game, corp):
+            out += [LayTile(corp, *key) for key in sorted(_home_lays(game, rnd, corp, rules))]
+        elif _normal_lays_left(game, rnd, corp):
             flood = s.map.board.extra["flood_hexes"] if _f_hex_only(game, rnd, corp) else None
             out += [
                 LayTile(corp, t.hex, t.tile, t.rotation)
@@ -206,6 +231,10 @@ class Operating1883:
             if company == privates.FREE_LAY:
                 cost = 0
         else:
+            if coop.is_coop(game, corp):
+                homes = _home_lays(game, rnd, corp, rules_for(game, corp))
+                key = (action.hex, action.tile, action.rotation)
+                rnd.turn.setdefault("lay_homes", []).append(homes[key])
             rnd.turn["lays"] = rnd.turn.get("lays", 0) + 1
             if action.hex in game.state.map.board.extra["flood_hexes"]:
                 rnd.turn["f_lay"] = True
