@@ -5,8 +5,10 @@ from __future__ import annotations
 from test_1883_operating import floated
 from tresham.core.actions import Choose
 from tresham.core.game import Game
+from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL
 from tresham.titles.t1883 import sefta
+from tresham.titles.t1883.operating import STEPS
 
 
 def pair_at_65() -> Game:
@@ -98,3 +100,49 @@ def test_step_e_active_president_buys() -> None:
     assert s.shares.president["SEFTA"] == "A"
     assert s.shares.percent("A", "SEFTA") == 20
     assert s.corps["SEFTA"].cash == price  # A paid for the extra 10%
+
+
+def turn_end(g: Game, corp: str) -> OperatingRound:
+    """An OR of FMV, FSMMF and SV (in that order) at the end of `corp`'s turn."""
+    rnd = OperatingRound(g, ["SV", "FMV", "FSMMF"], list(STEPS), "test")
+    rnd.index = rnd.order.index(corp)
+    rnd.done = rnd.order[: rnd.index]
+    g.state.round = rnd
+    return rnd
+
+
+# 1883 §12.1 (variant "Mandatory SEFTA merger"): after the turn of the corporation that
+# bought the first 5T, FMV and FSMMF merge even unconnected, the one with the higher price
+# active; SEFTA operates in that OR when neither has yet; then the CCFR is capitalised
+def test_mandatory_merger() -> None:
+    g = pair_at_65()
+    g.options["mandatory_sefta"] = True
+    s = g.state
+    s.market.move("FSMMF", "right")  # FSMMF is higher: the active corporation
+    s.market.place("SV", (2, 8))
+    s.corps["SV"].parred = s.corps["SV"].floated = True
+    s.shares.move("SV_0", "C")
+    s.shares.president["SV"] = "C"
+    for sym in ("FMV", "FSMMF"):
+        s.corps[sym].operated = 1
+    assert not sefta.can_merge(g, "FMV")  # phase 2: not yet possible by choice
+    rnd = turn_end(g, "SV")
+    g.title.on_train_bought(g, "5")
+    assert s.extra["sefta_due"] and s.corps["CCFR"].kind == "cooperative"
+    g.title.end_turn(g, rnd, "SV")
+    assert "SEFTA" in s.corps and s.corps["FMV"].closed and s.corps["FSMMF"].closed
+    assert any("FSMMF active" in e for e in s.events)
+    assert "SEFTA" in rnd.order[rnd.index + 1 :]
+    assert s.corps["CCFR"].kind == "railway"  # capitalised after the merger
+
+
+# 1883 §12.1: with FMV or FSMMF not in play, SEFTA leaves the game instead
+def test_mandatory_merger_without_the_pair() -> None:
+    g = floated("FMV", (2, 2), president="A")
+    g.options["mandatory_sefta"] = True
+    s = g.state
+    rnd = turn_end(g, "FMV")
+    g.title.on_train_bought(g, "5")
+    g.title.end_turn(g, rnd, "FMV")
+    assert "SEFTA" not in s.corps and s.extra["sefta_removed"]
+    assert not sefta.can_merge(g, "FMV")

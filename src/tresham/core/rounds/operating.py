@@ -110,7 +110,7 @@ class OperatingRound(Round):
             if self.step >= len(self.steps):
                 game.title.end_turn(game, self, corp)
                 self._next_corp(game)
-                if game.state.finished:
+                if game.state.finished or game.state.pending:
                     return
                 continue
             step = self.current_step(game)

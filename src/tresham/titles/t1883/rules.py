@@ -319,10 +319,15 @@ class Title1883(Title):
         return OperatingRound(game, order, list(STEPS), f"{RULES} §6")
 
     def end_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
-        """A completed turn counts as having operated."""
-        c = game.state.corps[corp]
+        """A completed turn counts as having operated; after the turn that bought the first
+        5T, variant 12.1's merger, then the Co-operative's capitalisation (8.2)."""
+        s = game.state
+        c = s.corps[corp]
         if not c.closed:
             c.operated += 1
+        if s.extra.pop("sefta_due", False):
+            sefta.mandatory(game, rnd)
+            coop.on_first_purchase(game, PRIVATES_CLOSE_ON)
 
     def _new_stock_round(self, game: Game) -> StockRound:
         s = game.state
@@ -750,7 +755,10 @@ class Title1883(Title):
         s = game.state
         if not first_purchase(game, kind):
             return
-        coop.on_first_purchase(game, kind)
+        if kind == PRIVATES_CLOSE_ON and game.options.get("mandatory_sefta"):
+            s.extra["sefta_due"] = True  # 12.1: the merger first, after this turn
+        else:
+            coop.on_first_purchase(game, kind)
         events.on_first_purchase(game, kind)
         if kind == CONCESSIONS_END_ON:
             concessions.remove_unsold(game)

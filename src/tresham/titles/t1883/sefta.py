@@ -17,6 +17,11 @@ have completed an OR. Then:
 - F: SEFTA's remaining shares stay in its initial offering; FMV and FSMMF leave the game.
 - G: up to four of their stations become SEFTA's, Modena and Vignola first; the rest leave.
 The merger closes the privates (3.4).
+
+Variant 12.1 (option ``mandatory_sefta``): if it has not happened, the merger happens after the
+turn of the corporation that bought the first 5T, connected or not, without consent, the
+corporation with the higher share price active; SEFTA operates in that OR if neither FMV nor
+FSMMF has; with either of them not in play, SEFTA leaves the game instead (ruling R28).
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ def can_merge(game: Game, corp: str) -> bool:
     """8.4's conditions, from `corp`'s turn."""
     s = game.state
     other = partner(game, corp)
-    if other is None or facts(game)["sym"] in s.corps:
+    if other is None or facts(game)["sym"] in s.corps or s.extra.get("sefta_removed"):
         return False
     if not _title(game).phase_facts[game.phase.name]["sefta_merger"]:
         return False
@@ -96,6 +101,27 @@ class MergeStep(Step):
         else:
             s.pending.append(("sefta_consent", theirs))
         return True
+
+
+def mandatory(game: Game, rnd: OperatingRound) -> None:
+    """Variant 12.1, after the turn of the first 5T's buyer."""
+    s = game.state
+    sym = facts(game)["sym"]
+    if sym in s.corps:
+        return
+    pair: list[str] = facts(game)["merger_of"]
+    live = [c for c in pair if s.corps[c].floated and not s.corps[c].closed and c in s.market]
+    if len(live) < len(pair):
+        s.extra["sefta_removed"] = True
+        game.log(f"{sym} leaves the game: {' and '.join(pair)} are not both in play (12.1)")
+        return
+    active = s.market.operating_order(live)[0]
+    ran = any(c in rnd.done or c == rnd.corp() for c in pair)
+    game.log(f"The mandatory {sym} merger (12.1), {active} active")
+    merge(game, active)
+    if not ran:  # SEFTA operates in its formation round
+        later = [*rnd.order[rnd.index + 1 :], sym]
+        rnd.order[rnd.index + 1 :] = s.market.operating_order([c for c in later if c in s.market])
 
 
 def consent_actions(player: str) -> list[Action]:
