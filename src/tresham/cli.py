@@ -302,6 +302,32 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0 if ok and not result.errors else 1
 
 
+# ------------------------------------------------------------------------ fuzz
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    """Submit malformed and illegal actions during random games."""
+    from rich.progress import Progress
+
+    from tresham.fuzz import fuzz
+
+    if sys.stderr.isatty():
+        with Progress(transient=True) as bar:
+            task = bar.add_task(f"fuzz {args.title}", total=args.actions)
+            result = fuzz(
+                args.title,
+                args.actions,
+                args.seed,
+                args.players,
+                progress=lambda n: bar.update(task, completed=n),
+            )
+    else:
+        result = fuzz(args.title, args.actions, args.seed, args.players)
+    for sample in result.samples:
+        print(sample)
+    summary = result.summary()
+    print(json.dumps(summary) if args.json else ", ".join(f"{k}: {v}" for k, v in summary.items()))
+    return 0 if result.ok else 1
+
+
 # ------------------------------------------------------------------------ serve
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the game server (HTTP and websocket API)."""
@@ -362,6 +388,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--option", action="append")
     sim.add_argument("--json", action="store_true")
     sim.set_defaults(func=cmd_simulate)
+
+    fz = sub.add_parser("fuzz", help="submit malformed and illegal actions in random games")
+    fz.add_argument("title", choices=titles())
+    fz.add_argument("--actions", type=int, default=1000, help="made-up actions to submit")
+    fz.add_argument("--seed", type=int, default=1)
+    fz.add_argument("--players", type=int, default=3)
+    fz.add_argument("--json", action="store_true")
+    fz.set_defaults(func=cmd_fuzz)
 
     srv = sub.add_parser("serve", help="run the game server (HTTP and websocket API)")
     srv.add_argument("--host", default="127.0.0.1")

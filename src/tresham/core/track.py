@@ -455,17 +455,32 @@ class MapState:
             return TrackError(f"no free slot for {corporation} in {coord} city {node}", RULE_TOKEN)
         return None
 
-    def place_token(self, corporation: str, coord: str, node: int, slot: int | None = None) -> int:
+    def place_token(
+        self,
+        corporation: str,
+        coord: str,
+        node: int,
+        slot: int | None = None,
+        *,
+        beyond_slots: bool = False,
+    ) -> int:
         """Put a token in the first empty slot (or ``slot``); a reservation of this city by the
-        corporation is used up. Returns the slot index."""
+        corporation is used up. Returns the slot index. With ``beyond_slots`` (a title's rule,
+        e.g. a home whose city lost spaces) a full city takes the token as an extra one."""
         err = self.token_problem(corporation, coord, node)
-        if err is not None:
+        if err is not None and not (beyond_slots and err.rule == RULE_TOKEN and slot is None):
             raise err
+        if self.has_token(corporation, coord):
+            raise TrackError(f"{corporation} already has a token on {coord}", RULE_TOKEN)
         size = self._city(coord, node)
         held = self.tokens.setdefault((coord, node), [])
         held += [None] * (size - len(held))
         if slot is None:
-            slot = held.index(None)
+            if err is not None or None not in held:
+                held.append(None)
+                slot = len(held) - 1
+            else:
+                slot = held.index(None)
         elif not 0 <= slot < size or held[slot] is not None:
             raise TrackError(f"slot {slot} of {coord} city {node} is not free", RULE_TOKEN)
         held[slot] = corporation

@@ -72,6 +72,8 @@ def options(game: Game, corp: str) -> list[BuyCompany]:
 
 
 def check(game: Game, corp: str, action: BuyCompany) -> None:
+    if action.company not in game.state.companies:
+        raise RuleError(f"there is no private company {action.company!r}", RULE)
     rng = price_range(game, corp, action.company)
     if rng is None:
         raise RuleError(f"{corp} may not buy {action.company} now", RULE)

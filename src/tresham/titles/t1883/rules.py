@@ -612,7 +612,7 @@ class Title1883(Title):
             for coord, node in self._home_cities().get(sym, []):
                 if s.map.has_token(sym, coord, node):
                     continue  # a frozen Co-operative's stations stay on the map (8.2.2)
-                s.map.place_token(sym, coord, node)
+                s.map.place_token(sym, coord, node, beyond_slots=True)  # R29: after a bombing
                 corp.placed.append((coord, node))
         game.log(f"{player} floats {sym} at L.{price}")
 
