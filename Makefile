@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve play test lint unit postgres clean bench-peers
+.PHONY: run serve play test lint unit postgres clean bench-peers soak
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,15 @@ $(PEERS_STAMP):
 
 bench-peers: $(STAMP) $(PEERS_STAMP)
 	$(BIN)/python benchmarks/routes_peers.py
+
+# The long reliability runs (hours): random games of every title at every player count and
+# fuzzed actions; each line printed is a JSON summary. `make test` runs bounded versions.
+SOAK_GAMES ?= 10000
+SOAK_ACTIONS ?= 100000
+soak: $(STAMP)
+	for p in 3 4; do $(BIN)/tresham simulate 1849 --games $(SOAK_GAMES) --players $$p --seed 1 --json || exit 1; done
+	for p in 2 3 4; do $(BIN)/tresham simulate 1883 --games $(SOAK_GAMES) --players $$p --seed 1 --json || exit 1; done
+	for t in 1849 1883; do $(BIN)/tresham fuzz $$t --actions $(SOAK_ACTIONS) --seed 1 --players 4 --json || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info
