@@ -8,14 +8,17 @@ import dataclasses
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tresham.core.actions import Action
 from tresham.core.errors import RuleError
 from tresham.core.game import Game
 from tresham.io.save import load, new_game, save, to_save
 from tresham.titles.registry import titles
+
+T = TypeVar("T")
 
 DEFAULT_SAVES = Path("saves")
 
@@ -265,26 +268,29 @@ def _routes_positions(path: Path, as_json: bool) -> int:
 
 
 # ------------------------------------------------------------------------ simulate
-def cmd_simulate(args: argparse.Namespace) -> int:
-    """Play random games, checking invariants after every action."""
+def _with_progress(label: str, total: int, work: Callable[[Callable[[int], None] | None], T]) -> T:
+    """Run `work(progress)` with a progress bar on a terminal (no bar when piped)."""
+    if not sys.stderr.isatty():
+        return work(None)
     from rich.progress import Progress
 
+    with Progress(transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        return work(lambda n: bar.update(task, completed=n))
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play random games, checking invariants after every action."""
     from tresham.sim import simulate
 
     options = _options(args.option)
-    if sys.stderr.isatty():
-        with Progress(transient=True) as bar:
-            task = bar.add_task(f"{args.title} x{args.games}", total=args.games)
-            result = simulate(
-                args.title,
-                args.games,
-                args.players,
-                args.seed,
-                options,
-                progress=lambda n: bar.update(task, completed=n),
-            )
-    else:
-        result = simulate(args.title, args.games, args.players, args.seed, options)
+    result = _with_progress(
+        f"{args.title} x{args.games}",
+        args.games,
+        lambda progress: simulate(
+            args.title, args.games, args.players, args.seed, options, progress=progress
+        ),
+    )
     for failure in result.failures:
         path = Path(f"failed-{args.title}-seed{failure['seed']}.json")
         path.write_text(json.dumps(to_save(failure["game"]), indent=1))
@@ -305,22 +311,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------ fuzz
 def cmd_fuzz(args: argparse.Namespace) -> int:
     """Submit malformed and illegal actions during random games."""
-    from rich.progress import Progress
-
     from tresham.fuzz import fuzz
 
-    if sys.stderr.isatty():
-        with Progress(transient=True) as bar:
-            task = bar.add_task(f"fuzz {args.title}", total=args.actions)
-            result = fuzz(
-                args.title,
-                args.actions,
-                args.seed,
-                args.players,
-                progress=lambda n: bar.update(task, completed=n),
-            )
-    else:
-        result = fuzz(args.title, args.actions, args.seed, args.players)
+    result = _with_progress(
+        f"fuzz {args.title}",
+        args.actions,
+        lambda progress: fuzz(args.title, args.actions, args.seed, args.players, progress),
+    )
     for sample in result.samples:
         print(sample)
     summary = result.summary()

@@ -296,19 +296,35 @@ def tile_lay_problem(
 ) -> TrackError | None:
     """Why the lay is illegal (generic rules, connection — from ``start`` only when given —,
     title hooks), or ``None``."""
+    return _judge_lay(
+        state, corporation, coord, tile_id, rotation, rules, require_connection, start
+    )[0]
+
+
+def _judge_lay(
+    state: MapState,
+    corporation: str,
+    coord: str,
+    tile_id: str,
+    rotation: int,
+    rules: TrackRules,
+    require_connection: bool,
+    start: NodeKey | None,
+) -> tuple[TrackError | None, LayContext | None]:
+    """The lay's problem, or ``None`` with the context the title's cost hook needs."""
     if coord not in state.board.hexes:
-        return TrackError(f"no hex {coord} on the map", "Tile lay: buildable hex")
+        return TrackError(f"no hex {coord} on the map", "Tile lay: buildable hex"), None
     err = rules.check_hex(state, corporation, coord)
     if err is not None:
-        return err
+        return err, None
     tile = state.catalogue.get(tile_id)
     if tile is not None and tile.color not in rules.tile_colors:
         return TrackError(
             f"{tile.color} tiles are not available now (tile {tile_id})", "Tile lay: colour"
-        )
+        ), None
     err, _mapping = state.lay_problem(coord, tile_id, rotation)
     if err is not None:
-        return err
+        return err, None
     ctx = lay_context(
         state,
         corporation,
@@ -325,8 +341,9 @@ def tile_lay_problem(
                 f"{corporation} does not reach {coord} through any exit of tile {tile_id} "
                 f"at rotation {rotation}",
                 RULE_CONNECT,
-            )
-    return rules.check_lay(ctx)
+            ), None
+    err = rules.check_lay(ctx)
+    return (err, None) if err is not None else (None, ctx)
 
 
 def check_tile_lay(
@@ -341,27 +358,12 @@ def check_tile_lay(
     start: NodeKey | None = None,
 ) -> int:
     """Raise :class:`TrackError` unless the lay is legal; return its cost."""
-    err = tile_lay_problem(
-        state,
-        corporation,
-        coord,
-        tile_id,
-        rotation,
-        rules,
-        require_connection=require_connection,
-        start=start,
+    err, ctx = _judge_lay(
+        state, corporation, coord, tile_id, rotation, rules, require_connection, start
     )
     if err is not None:
         raise err
-    ctx = lay_context(
-        state,
-        corporation,
-        coord,
-        tile_id,
-        rotation,
-        require_connection=require_connection,
-        start=start,
-    )
+    assert ctx is not None
     return rules.lay_cost(ctx)
 
 
