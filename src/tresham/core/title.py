@@ -7,6 +7,8 @@ own rules module.
 
 from __future__ import annotations
 
+import json
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, BuyShares, Par, SellShares
@@ -27,6 +29,13 @@ class Prompt:
     Prompts wait in `GameState.pending` as (kind, entity) and are answered before the round
     continues; the title's `prompt_*` methods list, check and apply their answers.
     """
+
+
+def title_data(package: str, name: str = "data/game.json") -> dict[str, Any]:
+    """A JSON data file shipped with a title's package (its game tables, manifest...)."""
+    text = resources.files(package).joinpath(name).read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
 
 
 class Title:

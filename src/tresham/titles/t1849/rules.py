@@ -7,8 +7,6 @@ the summary's sections as "1849 §<section>".
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import Action, BuyCompany, BuyShares, Choose, Par, PlaceToken, SellShares
@@ -29,7 +27,7 @@ from tresham.core.stock import (
     treasury_certs,
     update_president,
 )
-from tresham.core.title import Title
+from tresham.core.title import Title, title_data
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.routes import RouteSolution
 from tresham.titles.t1849 import map_glue
@@ -51,9 +49,7 @@ END_PRICE_TAG = "endgame"
 
 
 def _data() -> dict[str, Any]:
-    text = resources.files("tresham.titles.t1849").joinpath("data/game.json").read_text()
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
+    return title_data("tresham.titles.t1849")
 
 
 # The outgoing president's answers to the certificate-swap prompt (ruling R23; the site's words).

@@ -26,11 +26,9 @@ Built from plain data, no game object. The rules modelled, from the rules summar
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
-from importlib import resources
 from typing import Any, Final
 
 from tresham.core.board import BoardDef
@@ -45,6 +43,7 @@ from tresham.core.tiles import (
     load_catalogue,
     opposite,
 )
+from tresham.core.title import title_data
 from tresham.core.track import MapState
 
 PACKAGE: Final = "tresham.titles.t1849"
@@ -224,9 +223,7 @@ def load_board() -> BoardDef:
 
 @cache
 def _manifest() -> dict[str, Any]:
-    text = resources.files(PACKAGE).joinpath("data/manifest.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+    return title_data(PACKAGE, "data/manifest.json")
 
 
 def load_manifest(variant: str = "rules") -> dict[str, int]:

@@ -17,8 +17,6 @@ priced by ``track_rules.py`` (6.7).
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import (
@@ -49,7 +47,7 @@ from tresham.core.stock import (
     update_president,
 )
 from tresham.core.tiles import load_catalogue
-from tresham.core.title import Title
+from tresham.core.title import Title, title_data
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.routes import RouteSolution, solve
@@ -89,9 +87,7 @@ SHARE_WITH_PRIVATE: Final = "share"
 
 
 def _data() -> dict[str, Any]:
-    text = resources.files(PACKAGE).joinpath("data/game.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+    return title_data(PACKAGE)
 
 
 class Title1883(Title):
