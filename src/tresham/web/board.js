@@ -126,6 +126,8 @@ function drawHex(board, hex, state, view, ui) {
   } else if (laid) {
     drawing = board.tiles[laid[0]].rotations[laid[1]];
     color = board.tiles[laid[0]].color;
+    g.dataset.tile = laid[0];
+    g.dataset.rotation = String(laid[1]);
   }
   drawTile(g, drawing, color, {
     corners: board.corners, coord: hex.coord, tokens: state.map.tokens, reserved: view.reserved,
