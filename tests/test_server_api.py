@@ -430,3 +430,66 @@ def test_the_api_works_the_same_on_postgresql(pg_url: str) -> None:
         assert state(client, game_id) == before
         saved = client.get(f"/api/games/{game_id}/export").json()
         assert json.dumps(saved)
+
+
+# ---------------------------------------------------------------------- the browser table
+def test_the_table_pages_and_their_files_are_served(client: TestClient) -> None:
+    game_id, _tokens = create(client)
+    for path in ["/", f"/games/{game_id}", f"/games/{game_id}/tiles"]:
+        answer = client.get(path)
+        assert answer.status_code == 200
+        assert answer.headers["content-type"].startswith("text/html")
+        assert '<script type="module"' in answer.text
+    for name in ["table.js", "board.js", "market.js", "charts.js", "common.js", "table.css"]:
+        assert client.get(f"/web/{name}").status_code == 200
+    assert client.get("/games/nope").status_code == 404
+    assert client.get("/games/nope/tiles").status_code == 404
+
+
+def test_the_board_endpoint_gives_the_static_drawing_data(client: TestClient) -> None:
+    game_id, _tokens = create(client)
+    board = client.get(f"/api/games/{game_id}/board").json()
+    s = state(client, game_id)
+    assert board["layout"] == "flat" and len(board["corners"]) == 6
+    assert set(board["tiles"]) == set(s["map"]["supply"])
+    assert all(len(t["rotations"]) == 6 for t in board["tiles"].values())
+    assert board["market"]["geometry"] == "grid"
+    assert board["phases"][0] == s["phase"]
+    assert set(board["corporation_colors"]) == {c["sym"] for c in s["corporations"]}
+    assert client.get("/api/games/nope/board").status_code == 404
+
+
+def test_a_seat_token_names_its_player(client: TestClient) -> None:
+    game_id, tokens = create(client)
+    for player, token in tokens.items():
+        answer = client.get(f"/api/games/{game_id}/seat", headers=auth(token))
+        assert answer.json() == {"player": player}
+    assert client.get(f"/api/games/{game_id}/seat").status_code == 403
+    assert client.get(f"/api/games/{game_id}/seat", headers=auth("nope")).status_code == 403
+
+
+def test_the_history_of_a_finished_game(client: TestClient) -> None:
+    answer = client.post("/api/games/import", content=SHARED_EXPORT.read_bytes())
+    assert answer.status_code == 201, answer.text
+    game_id = answer.json()["id"]
+    s = state(client, game_id)
+    history = client.get(f"/api/games/{game_id}/history").json()
+    points = history["points"]
+    last = s["round"]["operating_round"]
+    assert [p["label"] for p in points] == [
+        "start",
+        *(f"OR {n}" for n in range(1, last)),
+        f"OR {last} (end)",
+    ]
+    assert points[-1]["worth"] == s["raw_scores"]
+    assert points[-1]["prices"] == {c["sym"]: c["price"] for c in s["corporations"] if c["price"]}
+    start = from_save({**client.get(f"/api/games/{game_id}/export").json(), "actions": []})
+    assert points[0]["worth"] == {p.name: p.cash for p in start.state.players}
+    assert history["players"] == [p["name"] for p in s["players"]]
+
+
+def test_a_new_game_has_a_history_of_one_point(client: TestClient) -> None:
+    game_id, _tokens = create(client)
+    history = client.get(f"/api/games/{game_id}/history").json()
+    assert [p["label"] for p in history["points"]] == ["start"]
+    assert set(history["points"][0]["worth"]) == set(PLAYERS)

@@ -132,11 +132,7 @@ class Api:
 
 def first(actions: list[Action], kind: str, **fields: Any) -> Action | None:
     return next(
-        (
-            a
-            for a in actions
-            if a["type"] == kind and all(a.get(k) == v for k, v in fields.items())
-        ),
+        (a for a in actions if a["type"] == kind and all(a.get(k) == v for k, v in fields.items())),
         None,
     )
 

@@ -21,20 +21,20 @@ from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from starlette.middleware.gzip import GZipMiddleware
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from tresham.core.errors import RuleError
 from tresham.core.game import Game
 from tresham.io.save import FORMAT, from_save, new_game, to_save
+from tresham.server.board_view import board_payload
 from tresham.server.config import ServerConfig
 from tresham.server.errors import ApiError, BadRequest, Forbidden, TooLarge, Unavailable
+from tresham.server.history import game_history
 from tresham.server.live import LiveGame
 from tresham.server.notify import PgListener
-from tresham.server.board_view import board_payload
-from tresham.server.history import game_history
 from tresham.server.page import page, web_root
 from tresham.server.registry import Registry, seat_url
 from tresham.server.storage import SeatRecord, Storage

@@ -30,7 +30,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.board import BoardDef, HexDef, Layout
-from tresham.core.tiles import CITY, JUNCTION, TOWN, PathEnd, TileDef
+from tresham.core.tiles import CITY, JUNCTION, TOWN, NodeDef, PathEnd, TileDef
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -139,7 +139,7 @@ def _node_positions(tile: TileDef, rotation: int, layout: Layout) -> list[Point]
     out: list[Point] = []
     for i, node in enumerate(tile.nodes):
         edges = edges_of[i]
-        if node.kind == TOWN and len(edges) == 2:
+        if _on_curve(node, edges):
             out.append(_curve_midpoint(layout, edges[0], edges[1]))
         elif len(stops) <= 1 or node.kind == JUNCTION:
             out.append((0.0, 0.0))
@@ -160,8 +160,18 @@ def _node_positions(tile: TileDef, rotation: int, layout: Layout) -> list[Point]
     return out
 
 
+def _on_curve(node: NodeDef, edges: list[int]) -> bool:
+    """Whether a node sits on the curve joining its two edges (a town passed through)."""
+    return node.kind == TOWN and len(edges) == 2
+
+
 def _path_d(
-    layout: Layout, a: PathEnd, b: PathEnd, nodes: list[Point], edges_of: list[list[int]]
+    tile: TileDef,
+    a: PathEnd,
+    b: PathEnd,
+    layout: Layout,
+    nodes: list[Point],
+    edges_of: list[list[int]],
 ) -> str:
     """The SVG path of one piece of track (from end `a` to end `b`)."""
     if not a.is_edge and b.is_edge:
@@ -176,17 +186,12 @@ def _path_d(
         center = _edge_curve_center(layout, a.num, b.num)
         return move + (line if center is None else _arc(start, end, center))
     node_edges = edges_of[b.num]
-    if end == _curve_midpoint_of(layout, node_edges):
+    if _on_curve(tile.nodes[b.num], node_edges):
         other = next(e for e in node_edges if e != a.num)
         center = _edge_curve_center(layout, a.num, other)
         if center is not None:
             return move + _arc(start, end, center)
     return move + line
-
-
-def _curve_midpoint_of(layout: Layout, edges: list[int]) -> Point | None:
-    """The midpoint of the curve through a node joined to exactly these two edges."""
-    return _curve_midpoint(layout, edges[0], edges[1]) if len(edges) == 2 else None
 
 
 def tile_drawing(tile: TileDef, rotation: int, layout: Layout) -> dict[str, Any]:
@@ -196,7 +201,7 @@ def tile_drawing(tile: TileDef, rotation: int, layout: Layout) -> dict[str, Any]
     nodes = _node_positions(tile, rotation, layout)
     paths = [
         {
-            "d": _path_d(layout, path.a, path.b, nodes, edges_of),
+            "d": _path_d(tile, path.a, path.b, layout, nodes, edges_of),
             "gauge": path.gauge,
             "ends": [str(path.a), str(path.b)],
         }
@@ -233,7 +238,7 @@ def _hex_drawing(board: BoardDef, h: HexDef) -> dict[str, Any]:
 
 
 def _corporation_colors(game: Game) -> dict[str, str]:
-    """The corporations' colours where the title's ``data/game.json`` gives them."""
+    """The game's corporations' colours where the title's ``data/game.json`` gives them."""
     package = type(game.title).__module__.rpartition(".")[0]
     colors: dict[str, str] = {}
     try:
@@ -241,7 +246,11 @@ def _corporation_colors(game: Game) -> dict[str, str]:
     except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
         return colors
     for corp in json.loads(text).get("corporations", []):
-        if isinstance(corp, Mapping) and isinstance(corp.get("color"), str):
+        if (
+            isinstance(corp, Mapping)
+            and isinstance(corp.get("color"), str)
+            and corp.get("sym") in game.state.corps
+        ):
             colors[str(corp["sym"])] = str(corp["color"])
     return colors
 

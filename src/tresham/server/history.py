@@ -35,7 +35,9 @@ def _round_key(game: Game) -> tuple[str | None, int]:
 
 def game_history(game: Game) -> dict[str, Any]:
     """``{"players", "corporations", "points": [{"label", "prices", "worth"}]}``: one point at
-    the start, one after each operating round, one for the end of a finished game."""
+    the start (``"start"``), one after each operating round (``"OR n"``) and one for the end
+    of a finished game (``"OR n (end)"`` when it ended in operating round n, else
+    ``"(end)"``)."""
     key = (len(game.actions), game.state_hash())
     cached = _CACHE.get(game)
     if cached is not None and cached[:2] == key:
@@ -50,7 +52,8 @@ def game_history(game: Game) -> dict[str, Any]:
             points.append(_sample(replay, f"OR {current[1]}"))
         current = after
     if replay.state.finished:
-        points.append(_sample(replay, "end"))
+        ended_in = f"OR {current[1]} " if current[0] == "operating" else ""
+        points.append(_sample(replay, f"{ended_in}(end)"))
     result = {
         "players": list(game.player_names),
         "corporations": list(game.state.corps),
