@@ -18,6 +18,7 @@ import json
 import os
 import shutil
 from collections.abc import Callable, Iterator
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ import httpx
 import pytest
 
 from conftest_server import ServerProcess, auth
+from tresham.core.market import Market
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -102,7 +104,9 @@ class Api:
         ).json()
         return answer["index"], answer["actions"], player
 
-    def play_until(self, done: Callable[[dict[str, Any], list[Action]], bool], limit: int = 60):
+    def play_until(
+        self, done: Callable[[dict[str, Any], list[Action]], bool], limit: int = 60
+    ) -> None:
         """Play by a simple policy (buy shares of AFG, lay the first tile, buy one train a
         turn, pass) until `done(state, legal actions)`."""
         for _ in range(limit):
@@ -323,5 +327,68 @@ def test_a_finished_game_shows_scores_and_charts(browser: Any, server: ServerPro
     history = httpx.get(f"{server.url}/api/games/{game_id}/history").json()
     assert prices.count() == len({corp for point in history["points"] for corp in point["prices"]})
     page.locator("#gameover").screenshot(path=str(ARTIFACTS / "game-over.png"))
+    assert errors.seen == []
+    page.close()
+
+
+def title_markets() -> dict[str, dict[str, Any]]:
+    """Every title's stock market chart, as the board endpoint gives it."""
+    out = {}
+    for folder in resources.files("tresham.titles").iterdir():
+        data = folder.joinpath("data/market.json")
+        if data.is_file():
+            out[folder.name] = Market.from_dict(json.loads(data.read_text("utf-8"))).to_dict()
+    return out
+
+
+def test_every_title_market_is_drawn_with_stacked_tokens(
+    browser: Any, server: ServerProcess
+) -> None:
+    markets = title_markets()
+    assert {m["geometry"] for m in markets.values()} == {"grid", "hex"}
+    errors = Errors()
+    page = errors.watch(browser.new_page())
+    page.goto(f"{server.url}/")
+    for name, market in markets.items():
+        row, col = next(
+            (r, c) for r, cells in enumerate(market["rows"]) for c, x in enumerate(cells) if x
+        )
+        drawn = page.evaluate(
+            """async ([market, pos]) => {
+                const { drawMarket } = await import('/web/market.js');
+                const root = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+                document.body.append(root);
+                const state = { market: { stacks: [{ pos, corps: ['TOP', 'MID', 'LOW'] }] } };
+                drawMarket(root, market, state, { TOP: 'red' });
+                const cells = {};
+                for (const cell of root.querySelectorAll('.cell')) {
+                    const m = cell.transform.baseVal[0].matrix;
+                    cells[cell.dataset.cell] = [m.e, m.f];
+                }
+                const stack = root.querySelector(`[data-cell="${pos.join(',')}"]`);
+                const tokens = [...stack.querySelectorAll('.market-token')];
+                const order = tokens.map((t) => t.dataset.corp);
+                root.remove();
+                return { cells, order };
+            }""",
+            [market, [row, col]],
+        )
+        wanted = {
+            f"{r},{c}" for r, cells in enumerate(market["rows"]) for c, x in enumerate(cells) if x
+        }
+        assert set(drawn["cells"]) == wanted, name
+        assert drawn["order"] == ["LOW", "MID", "TOP"]  # the top of the stack drawn last
+        # A row sits above the next; on a hex chart half a cell to the right of it.
+        checked = 0
+        for key, (x, y) in drawn["cells"].items():
+            r, c = map(int, key.split(","))
+            below, right = drawn["cells"].get(f"{r + 1},{c}"), drawn["cells"].get(f"{r},{c + 1}")
+            if below is None or right is None:
+                continue
+            assert y < below[1]
+            half = (right[0] - x) / 2 if market["geometry"] == "hex" else 0
+            assert x - below[0] == pytest.approx(half), name
+            checked += 1
+        assert checked > 5, name
     assert errors.seen == []
     page.close()

@@ -24,20 +24,28 @@ export function lineChart(title, labels, series, colors) {
   }
   const every = Math.max(1, Math.ceil(labels.length / 8));
   labels.forEach((label, i) => {
-    if (i % every === 0 || i === labels.length - 1) {
+    const last = i === labels.length - 1;
+    if (last || (i % every === 0 && labels.length - 1 - i >= every)) {
       root.append(svg("text", { x: x(i), y: height - 10, "text-anchor": "middle", class: "axis" }, label));
     }
   });
-  Object.entries(series).forEach(([name, points], s) => {
+  const legends = [];
+  for (const [name, points] of Object.entries(series)) {
     let d = "";
     points.forEach((v, i) => {
       if (v === null) return;
       d += `${d ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)} `;
     });
-    if (!d) return;
+    if (!d) continue;
     root.append(svg("path", { d, class: "series", stroke: colors[name], "data-series": name }));
-    const last = points.map((v, i) => [v, i]).filter(([v]) => v !== null).pop();
-    root.append(svg("text", { x: width - right + 4, y: y(last[0]) + 3 + (s % 2) * 0, class: "legend", fill: colors[name] }, name));
+    const last = points.filter((v) => v !== null).pop();
+    legends.push({ name, at: y(last) + 3 });
+  }
+  // Legends beside each line's last point, pushed apart so that none overlaps another.
+  legends.sort((a, b) => a.at - b.at);
+  legends.forEach((item, i) => {
+    if (i > 0) item.at = Math.max(item.at, legends[i - 1].at + 12);
+    root.append(svg("text", { x: width - right + 4, y: item.at, class: "legend", fill: colors[item.name] }, item.name));
   });
   return root;
 }
