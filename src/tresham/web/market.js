@@ -3,8 +3,8 @@
 
 import { svg } from "./common.js";
 
-const W = 46;
-const H = 46;
+const W = 40;
+const H = 40;
 
 function zoneClass(tags) {
   const names = [];
