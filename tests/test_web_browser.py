@@ -278,8 +278,8 @@ def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     assert proposed is not None
     drawn = table.locator(".runs path.run").count()
     assert drawn == sum(len(run["track"]) for run in proposed["runs"])
-    table.locator("#board-box").screenshot(path=str(ARTIFACTS / "board.png"))
-    table.locator("#market-box").screenshot(path=str(ARTIFACTS / "market.png"))
+    table.locator("#board-area").screenshot(path=str(ARTIFACTS / "board.png"))
+    table.locator("#market-area").screenshot(path=str(ARTIFACTS / "market.png"))
     before = api.state()
     step(lambda: table.click("#run-routes"))
     assert api.state()["actions"] == before["actions"] + 1
@@ -296,11 +296,16 @@ def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     assert table.locator("#run-routes").count() == 1
     assert table.locator(".slot.token text", has_text="AFG").count() == 2
 
-    # The same table on a phone's screen: nothing wider than the screen.
+    # The same table on a phone's screen: the page is no wider than the screen; the board,
+    # zoomed in so that hexes can be tapped, pans inside its box.
     phone = errors.watch(browser.new_page(viewport={"width": 390, "height": 844}))
     phone.goto(f"{server.url}/games/{game_id}")
     at_index(phone, after_undo["index"])
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    board_width = phone.locator("#board").bounding_box()["width"]
+    assert board_width > 2 * 390
+    phone.click("#zoom-out")
+    assert phone.locator("#board").bounding_box()["width"] < board_width
     phone.close()
     player_context.close()
     watcher_context.close()

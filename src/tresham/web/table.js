@@ -392,7 +392,20 @@ async function adoptSeatFromLink() {
   history.replaceState(null, "", location.pathname);
 }
 
+function setupZoom() {
+  let zoom = 1;
+  const apply = () => { $("board").style.width = `${zoom * 100}%`; };
+  $("zoom-in").addEventListener("click", () => { zoom = Math.min(4, zoom * 1.5); apply(); });
+  $("zoom-out").addEventListener("click", () => { zoom = Math.max(1, zoom / 1.5); apply(); });
+  // A phone starts zoomed in, so that hexes are big enough to tap (scroll to pan).
+  if (window.innerWidth < 800) {
+    zoom = 2.25;
+    apply();
+  }
+}
+
 async function main() {
+  setupZoom();
   await adoptSeatFromLink();
   board = await api(`/api/games/${encodeURIComponent(gameId)}/board`);
   document.body.classList.add(`layout-${board.layout}`);
