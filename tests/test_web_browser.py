@@ -97,11 +97,15 @@ class Api:
         answer: dict[str, Any] = self.client.get(f"/api/games/{self.game_id}").json()
         return answer
 
-    def legal(self) -> tuple[int, list[Action], str]:
+    def legal_answer(self) -> tuple[dict[str, Any], str]:
         player = self.state()["acting_player"]
         answer = self.client.get(
             f"/api/games/{self.game_id}/legal", headers=auth(self.tokens[player])
         ).json()
+        return answer, player
+
+    def legal(self) -> tuple[int, list[Action], str]:
+        answer, player = self.legal_answer()
         return answer["index"], answer["actions"], player
 
     def play_until(
@@ -273,17 +277,19 @@ def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     # On to AFG's next turn, where it runs trains: the proposed runs are drawn; accept them.
     api.play_until(lambda s, a: "run_routes" in kinds(a))
     at_index(table, api.state()["index"])
-    _index, actions, _player = api.legal()
-    proposed = first(actions, "run_routes")
+    answer, _player = api.legal_answer()
+    proposed = first(answer["actions"], "run_routes")
     assert proposed is not None
     drawn = table.locator(".runs path.run").count()
     assert drawn == sum(len(run["track"]) for run in proposed["runs"])
+    revenue = answer["routes"]["revenue"]
+    assert table.locator("#run-revenue").get_attribute("data-revenue") == str(revenue)
     table.locator("#board-area").screenshot(path=str(ARTIFACTS / "board.png"))
     table.locator("#market-area").screenshot(path=str(ARTIFACTS / "market.png"))
     before = api.state()
     step(lambda: table.click("#run-routes"))
     assert api.state()["actions"] == before["actions"] + 1
-    assert any("earns" in line for line in api.state()["events"][-3:])
+    assert f"AFG earns L.{revenue}" in api.state()["events"]
 
     # Undo (a new log entry that takes the run back), then reload: the state persists.
     step(lambda: table.click("#undo"))

@@ -26,6 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
+from tresham.core.actions import Action
 from tresham.core.errors import RuleError
 from tresham.core.game import Game
 from tresham.io.save import FORMAT, from_save, new_game, to_save
@@ -38,6 +39,7 @@ from tresham.server.notify import PgListener
 from tresham.server.page import page, web_root
 from tresham.server.registry import Registry, seat_url
 from tresham.server.storage import SeatRecord, Storage
+from tresham.server.view import proposed_runs
 from tresham.server.webhooks import check_webhook_url
 from tresham.titles.registry import get_title, titles
 
@@ -243,16 +245,21 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
     async def legal(
         game_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        """The legal actions of the seat (none when it is not the seat's turn)."""
+        """The legal actions of the seat (none when it is not the seat's turn), and what the
+        proposed runs earn when running trains is one of them (`routes`, else null)."""
         srv = server()
         live = await srv.registry.get(game_id)
         seat = _seat(live, authorization)
 
         def work() -> dict[str, Any]:
-            actions: list[dict[str, Any]] = []
+            actions: list[Action] = []
             if live.game.acting_player() == seat.player:
-                actions = [a.to_json() for a in live.game.legal_actions()]
-            return {"index": live.index, "actions": actions}
+                actions = live.game.legal_actions()
+            return {
+                "index": live.index,
+                "actions": [a.to_json() for a in actions],
+                "routes": proposed_runs(live.game, actions),
+            }
 
         return await srv.registry.read(live, work)
 

@@ -11,9 +11,12 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from tresham.core.actions import Action, RunRoutes
 from tresham.core.shares import POOL, treasury
+from tresham.routes.runs import runs_action
 
 if TYPE_CHECKING:
+    from tresham.core.game import Game
     from tresham.server.live import LiveGame
 
 EVENTS_SHOWN = 40
@@ -135,3 +138,17 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         "events_total": len(s.events),
         "state_hash": g.state_hash(),
     }
+
+
+def proposed_runs(game: Game, actions: list[Action]) -> dict[str, Any] | None:
+    """What the engine's proposed runs earn, when running trains is among the legal `actions`:
+    ``{"revenue": total, "runs": {train: revenue}}`` from the title's route optimizer (the
+    search that proposed them); None when there is no proposal, or when the optimizer's runs
+    are not exactly the proposal (a title that adds runs of its own)."""
+    proposal = next((a for a in actions if isinstance(a, RunRoutes)), None)
+    if proposal is None:
+        return None
+    solution = game.title.best_routes(game, proposal.entity)
+    if runs_action(proposal.entity, solution.runs) != proposal:
+        return None
+    return {"revenue": solution.revenue, "runs": {run.train: run.revenue for run in solution.runs}}

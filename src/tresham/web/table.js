@@ -202,12 +202,16 @@ function layPanel(lays) {
 }
 
 function runsPanel(action) {
+  const earns = legal.routes;
   const panel = el("div", { class: "runs-panel" }, el("p", {}, "Proposed runs (the best the engine finds), drawn on the map:"));
   const list = el("ul", {});
   action.runs.forEach((run, i) => {
-    list.append(el("li", { style: `color:${RUN_COLORS[i % RUN_COLORS.length]}` }, `${run.train}: ${run.stops.join(" → ")}`));
+    const revenue = earns ? ` (${earns.runs[run.train]})` : "";
+    list.append(el("li", { style: `color:${RUN_COLORS[i % RUN_COLORS.length]}` }, `${run.train}: ${run.stops.join(" → ")}${revenue}`));
   });
-  panel.append(list, el("button", { id: "run-routes", class: "primary", onclick: () => post(action) }, "Run these routes"));
+  panel.append(list);
+  if (earns) panel.append(el("p", { id: "run-revenue", "data-revenue": earns.revenue }, `Revenue: ${earns.revenue}`));
+  panel.append(el("button", { id: "run-routes", class: "primary", onclick: () => post(action) }, "Run these routes"));
   return panel;
 }
 
