@@ -84,6 +84,8 @@ def test_a_new_game_has_a_link_per_seat_and_a_public_state(client: TestClient) -
     assert {p["name"] for p in s["players"]} == set(PLAYERS)
     assert s["round"]["kind"] and s["phase"] and s["state_hash"]
     assert {"corporations", "companies", "trains_for_sale", "map", "market", "bank"} <= set(s)
+    assert all(t["left"] == t["count"] > 0 and t["pool"] == 0 for t in s["depot"])
+    assert {t["kind"] for t in s["trains_for_sale"]} <= {t["kind"] for t in s["depot"]}
     assert client.get(f"/games/{data['id']}").status_code == 200
     assert client.get("/api/titles").json()[0]["title"] == "1849"
     assert data["id"] in [g["id"] for g in client.get("/api/games").json()]
@@ -454,7 +456,8 @@ def test_the_board_endpoint_gives_the_static_drawing_data(client: TestClient) ->
     assert set(board["tiles"]) == set(s["map"]["supply"])
     assert all(len(t["rotations"]) == 6 for t in board["tiles"].values())
     assert board["market"]["geometry"] == "grid"
-    assert board["phases"][0] == s["phase"]
+    assert board["phases"][0]["name"] == s["phase"]
+    assert [p["name"] for p in board["phases"]] == ["4H", "6H", "8H", "10H", "12H", "16H"]
     assert set(board["corporation_colors"]) == {c["sym"] for c in s["corporations"]}
     assert client.get("/api/games/nope/board").status_code == 404
 

@@ -271,8 +271,15 @@ def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
 
     # Buy a train from the depot.
     step(lambda: table.locator(".act-buy_train").first.click())
-    afg = next(c for c in api.state()["corporations"] if c["sym"] == "AFG")
+    state = api.state()
+    afg = next(c for c in state["corporations"] if c["sym"] == "AFG")
     assert len(afg["trains"]) == 1
+    kind = afg["trains"][0].split("-")[0]
+    depot = next(t for t in state["depot"] if t["kind"] == kind)
+    sold = sum(kind == t.split("-")[0] for c in state["corporations"] for t in c["trains"])
+    assert depot["left"] == depot["count"] - sold
+    row = watcher.locator(f'#depot tr[data-train="{kind}"] td').nth(2)
+    assert row.inner_text() == f"{depot['left']}/{depot['count']}"
 
     # On to AFG's next turn, where it runs trains: the proposed runs are drawn; accept them.
     api.play_until(lambda s, a: "run_routes" in kinds(a))

@@ -11,8 +11,9 @@ Modelled here:
   rotations, as *tile drawings*: the SVG path of each piece of track (index = the path's index
   on the tile, the index runs name), its gauge and ends, and where each node (city, town,
   offboard, junction) sits with its revenue and token slots;
-- the stock market's cells and the corporations' colours (from the title's ``data/game.json``
-  where it gives them).
+- the stock market's cells, the phases (what starts each, its train limit, tile colours and
+  operating rounds) and the corporations' colours (from the title's ``data/game.json`` where
+  it gives them).
 
 Track geometry: a path between two edges is a straight line (opposite edges) or a circular arc
 tangent to both edges' normals (neighbouring edges: radius R/2; edges two apart: 3R/2), so
@@ -295,7 +296,16 @@ def board_payload(game: Game) -> dict[str, Any]:
         ],
         "hexes": hexes,
         "tiles": tiles_drawings(state.map.catalogue, tile_ids, layout),
-        "phases": [phase.name for phase in game.title.phases],
+        "phases": [
+            {
+                "name": phase.name,
+                "on": phase.on,
+                "train_limit": phase.train_limit,
+                "tiles": list(phase.tiles),
+                "operating_rounds": phase.operating_rounds,
+            }
+            for phase in game.title.phases
+        ],
         "market": state.market.market.to_dict(),
         "corporation_colors": _corporation_colors(game),
     }

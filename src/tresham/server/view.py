@@ -1,7 +1,8 @@
 """The public state of a game: everything a table draws, as JSON-ready data.
 
 It shows what the terminal table shows (round, phase, bank, players, corporations, privates,
-trains for sale, the map, the market, the last lines of the game log) plus the protocol facts:
+trains for sale, the map, the market, the last lines of the game log), every train type with
+how many are left in the depot and the pool, plus the protocol facts:
 the log index, whose turn it is, who may undo or redo, the state hash, and the scores once the
 game is over. It only uses the engine's title-independent API.
 """
@@ -129,6 +130,19 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         "trains_for_sale": [
             {"id": t.tid, "kind": t.kind, "price": s.depot.types[t.kind].price}
             for t in s.depot.purchasable(set(s.phases_reached))
+        ],
+        "depot": [
+            {
+                "kind": kind,
+                "distance": ttype.distance,
+                "price": ttype.price,
+                "count": ttype.count,
+                "left": sum(1 for t in s.depot.in_bank() if t.kind == kind),
+                "pool": sum(1 for t in s.depot.owned_by(POOL) if t.kind == kind),
+                "rusts_on": ttype.rusts_on,
+                "variants": [v.name for v in ttype.variants],
+            }
+            for kind, ttype in s.depot.types.items()
         ],
         "map": plain(s.map.to_dict()),
         "market": plain(s.market.to_dict()),

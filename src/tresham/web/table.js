@@ -259,17 +259,19 @@ function renderCorporations(colors) {
 }
 
 function renderDepot() {
-  const kinds = new Map();
-  for (const t of state.trains_for_sale) {
-    const k = kinds.get(t.kind) || { count: 0, price: t.price };
-    k.count += 1;
-    kinds.set(t.kind, k);
-  }
-  const list = el("ul", { class: "depot" });
-  for (const [kind, k] of kinds) list.append(el("li", {}, `${kind} × ${k.count} at ${k.price}`));
+  const forSale = new Set(state.trains_for_sale.map((t) => t.kind));
+  const trains = state.depot.map((t) => el("tr", { "data-train": t.kind, class: forSale.has(t.kind) ? "acting" : "" },
+    cell(t.kind + (t.variants.length ? ` / ${t.variants.join(" / ")}` : "")),
+    cell(t.price, { class: "num" }),
+    cell(`${t.left}/${t.count}`, { class: "num" }),
+    cell(t.pool || "", { class: "num" }),
+    cell(t.rusts_on || "")));
+  const phases = board.phases.map((p) => el("tr", { class: p.name === state.phase ? "acting" : "" },
+    cell(p.name), cell(p.on || ""), cell(p.train_limit, { class: "num" }), cell(p.tiles.join(", ")), cell(p.operating_rounds, { class: "num" })));
   $("depot").replaceChildren(
-    el("p", {}, `Phase ${state.phase} (reached: ${state.phases_reached.join(", ")}); bank ${state.bank.cash}${state.bank.broken ? " (broken)" : ""}`),
-    list);
+    el("p", {}, `Phase ${state.phase}; bank ${state.bank.cash}${state.bank.broken ? " (broken)" : ""}`),
+    table(["train", "price", "left", "pool", "rusts on"], trains),
+    table(["phase", "from", "train limit", "tiles", "ORs"], phases));
 }
 
 function renderPrivates() {

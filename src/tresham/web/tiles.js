@@ -14,7 +14,7 @@ async function main() {
     tile.rotations.forEach((drawing, rotation) => {
       const root = svg("svg", { viewBox: "-52 -52 104 104", class: "mini-tile" });
       const g = svg("g", { class: "tile", "data-rotation": rotation });
-      drawTile(g, drawing, tile.color, { corners: board.corners, phase: board.phases[0] });
+      drawTile(g, drawing, tile.color, { corners: board.corners, phase: board.phases[0].name });
       root.append(g);
       row.append(root);
     });
