@@ -205,6 +205,17 @@ def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     assert sorted(tokens) == PLAYERS
     api = Api(server.url, game_id, tokens)
 
+    # A seat's link: that browser keeps the seat's token (out of the address) and acts for it.
+    seat_context = browser.new_context()
+    seat_page = errors.watch(seat_context.new_page())
+    seat_page.goto(f"{server.url}/games/{game_id}#seat={tokens['Bob']}")
+    seat_page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
+    assert seat_page.inner_text("#seats") == "Your seats: Bob"
+    assert seat_page.evaluate("location.hash") == ""
+    kept = seat_page.evaluate(f"localStorage.getItem('tresham.seats.{game_id}')")
+    assert json.loads(kept) == {"Bob": tokens["Bob"]}
+    seat_context.close()
+
     # A second browser, without a seat, follows the game.
     watcher_context = browser.new_context(viewport={"width": 1000, "height": 800})
     watcher = errors.watch(watcher_context.new_page())
