@@ -26,7 +26,10 @@ import httpx
 import pytest
 
 from conftest_server import ServerProcess, auth
+from tresham.core.board import BoardDef
 from tresham.core.market import Market
+from tresham.core.tiles import load_catalogue
+from tresham.server.board_view import board_drawing
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -421,3 +424,62 @@ def test_every_title_market_is_drawn_with_stacked_tokens(
         assert checked > 5, name
     assert errors.seen == []
     page.close()
+
+
+def test_a_pointy_board_draws_track_meeting_at_shared_edges(
+    browser: Any, server: ServerProcess
+) -> None:
+    # Three hexes of a pointy-top board: B4 east of B2, C3 south-east of B2; straight track
+    # laid B2-B4 (edges W-E) and through C3 (edges NW-SE).
+    hexes = {coord: {"color": "white"} for coord in ("B2", "B4", "C3")}
+    board = BoardDef.from_dict({"layout": "pointy", "hexes": hexes})
+    drawing = board_drawing(board, load_catalogue(), ["9"])
+    state = {
+        "map": {"tiles": {"B2": ["9", 1], "B4": ["9", 1], "C3": ["9", 2]}, "tokens": {}},
+        "phase": "",
+    }
+    errors = Errors()
+    page = errors.watch(browser.new_page())
+    page.goto(f"{server.url}/")
+    seen = page.evaluate(
+        """async ([board, state]) => {
+            const { drawBoard } = await import('/web/board.js');
+            const root = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+            root.setAttribute('width', '600');
+            document.body.append(root);
+            drawBoard(root, board, state, { colors: {}, reserved: {} }, {}, () => {});
+            const screen = (el, p) => {
+                const m = el.getScreenCTM();
+                return [p.x * m.a + p.y * m.c + m.e, p.x * m.b + p.y * m.d + m.f];
+            };
+            const out = {};
+            for (const coord of ['B2', 'B4', 'C3']) {
+                const hex = root.querySelector(`[data-hex="${coord}"]`);
+                const rail = hex.querySelector('.track path.rail');
+                const polygon = hex.querySelector('polygon');
+                const at = (length) => screen(rail, rail.getPointAtLength(length));
+                out[coord] = {
+                    ends: [0, rail.getTotalLength()].map(at),
+                    corners: [...polygon.points].map((p) => screen(polygon, p)),
+                };
+            }
+            return out;
+        }""",
+        [drawing, state],
+    )
+
+    def meeting_point(a: str, b: str) -> tuple[float, float]:
+        shared = [p for p in seen[a]["corners"] if any(close(p, q) for q in seen[b]["corners"])]
+        assert len(shared) == 2, (a, b)
+        return ((shared[0][0] + shared[1][0]) / 2, (shared[0][1] + shared[1][1]) / 2)
+
+    for a, b in (("B2", "B4"), ("B2", "C3")):
+        point = meeting_point(a, b)
+        assert any(close(end, point) for end in seen[b]["ends"]), (a, b)
+    assert any(close(end, meeting_point("B2", "B4")) for end in seen["B2"]["ends"])
+    assert errors.seen == []
+    page.close()
+
+
+def close(p: list[float] | tuple[float, float], q: list[float] | tuple[float, float]) -> bool:
+    return abs(p[0] - q[0]) < 0.5 and abs(p[1] - q[1]) < 0.5

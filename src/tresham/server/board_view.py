@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
@@ -270,20 +270,16 @@ def tiles_drawings(
     return out
 
 
-def board_payload(game: Game) -> dict[str, Any]:
-    """The static drawing data of `game`'s board, tiles, market and corporations."""
-    state = game.state
-    board = state.map.board
+def board_drawing(
+    board: BoardDef, catalogue: Mapping[str, TileDef], tile_ids: Iterable[str]
+) -> dict[str, Any]:
+    """The drawing data of a board and of the tiles `tile_ids` (at each rotation)."""
     layout = board.layout
     hexes = [_hex_drawing(board, h) for h in board.hexes.values()]
     xs = [h["x"] for h in hexes]
     ys = [h["y"] for h in hexes]
     margin = RADIUS + 4
-    tile_ids = sorted(
-        set(state.map.supply) | {t for t, _r in state.map.tiles.values()}, key=_tile_order
-    )
     return {
-        "title": game.title.name,
         "layout": layout,
         "radius": RADIUS,
         "corners": hex_corners(layout),
@@ -295,7 +291,18 @@ def board_payload(game: Game) -> dict[str, Any]:
             round(max(ys) - min(ys) + 2 * margin, 2),
         ],
         "hexes": hexes,
-        "tiles": tiles_drawings(state.map.catalogue, tile_ids, layout),
+        "tiles": tiles_drawings(catalogue, sorted(set(tile_ids), key=_tile_order), layout),
+    }
+
+
+def board_payload(game: Game) -> dict[str, Any]:
+    """The static drawing data of `game`'s board, tiles (the supply's and any laid), market,
+    phases and corporations."""
+    state = game.state
+    tile_ids = set(state.map.supply) | {t for t, _r in state.map.tiles.values()}
+    return {
+        "title": game.title.name,
+        **board_drawing(state.map.board, state.map.catalogue, tile_ids),
         "phases": [
             {
                 "name": phase.name,
@@ -312,5 +319,5 @@ def board_payload(game: Game) -> dict[str, Any]:
 
 
 def _tile_order(tile_id: str) -> tuple[int, str]:
-    digits = "".join(ch for ch in tile_id if ch.isdigit())
-    return (int(digits) if digits and tile_id.isdigit() else 1 << 30, tile_id)
+    """Numbered tiles by number, then the others by name."""
+    return (int(tile_id), tile_id) if tile_id.isdigit() else (1 << 30, tile_id)
