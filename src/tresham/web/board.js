@@ -8,7 +8,7 @@ const FILL = {
   white: "#f3ecd8", yellow: "#f6d94a", green: "#62b55c", brown: "#b8835a", gray: "#b9b9b9",
   red: "#d9533f", blue: "#7fb7e6",
 };
-export const tileFill = (color) => FILL[color] || color;
+const tileFill = (color) => FILL[color] || color;
 
 const SLOT_R = 10.5;
 export const RUN_COLORS = ["#e6194b", "#3c5ee6", "#f58231", "#911eb4", "#0fa3a3", "#8f6b00"];
