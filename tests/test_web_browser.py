@@ -305,6 +305,15 @@ def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     assert drawn == sum(len(run["track"]) for run in proposed["runs"])
     revenue = answer["routes"]["revenue"]
     assert table.locator("#run-revenue").get_attribute("data-revenue") == str(revenue)
+    # A run can be left out (its train idle) and put back.
+    train = proposed["runs"][0]["train"]
+    table.uncheck(f'.run-list input[data-train="{train}"]')
+    left_out = sum(len(r["track"]) for r in proposed["runs"] if r["train"] != train)
+    assert table.locator(".runs path.run").count() == left_out
+    kept = revenue - answer["routes"]["runs"][train]
+    assert table.locator("#run-revenue").get_attribute("data-revenue") == str(kept)
+    table.check(f'.run-list input[data-train="{train}"]')
+    assert table.locator(".runs path.run").count() == drawn
     table.locator("#board-area").screenshot(path=str(ARTIFACTS / "board.png"))
     table.locator("#market-area").screenshot(path=str(ARTIFACTS / "market.png"))
     before = api.state()
@@ -483,3 +492,22 @@ def test_a_pointy_board_draws_track_meeting_at_shared_edges(
 
 def close(p: list[float] | tuple[float, float], q: list[float] | tuple[float, float]) -> bool:
     return abs(p[0] - q[0]) < 0.5 and abs(p[1] - q[1]) < 0.5
+
+
+def test_the_lobby_starts_a_game_against_a_bot(browser: Any, server: ServerProcess) -> None:
+    errors = Errors()
+    page = errors.watch(browser.new_page())
+    page.goto(f"{server.url}/")
+    page.select_option("#title", "1849")
+    page.fill("#players", "Ann, Bob, Cid")
+    page.fill("#bots", "Bob, Cid")
+    page.click("#create")
+    assert page.locator(".seat-link").count() == 1
+    page.click("#open-table")
+    page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
+    game_id = page.url.rstrip("/").split("/")[-1]
+    state = httpx.get(f"{server.url}/api/games/{game_id}").json()
+    assert [s["bot"] for s in state["seats"]] == [False, True, True]
+    assert page.inner_text("#seats") == "Your seats: Ann"
+    assert errors.seen == []
+    page.close()

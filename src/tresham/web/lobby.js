@@ -15,7 +15,8 @@ async function main() {
   }
   $("new-game").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const body = { title: $("title").value, players: $("players").value.split(",").map((p) => p.trim()).filter(Boolean) };
+    const names = (text) => text.split(",").map((p) => p.trim()).filter(Boolean);
+    const body = { title: $("title").value, players: names($("players").value), bots: names($("bots").value) };
     if ($("seed").value !== "") body.seed = Number($("seed").value);
     try {
       const game = await api("/api/games", { method: "POST", body });

@@ -14,8 +14,13 @@ let board = null;
 let state = null;
 let legal = { index: -1, actions: [] };
 let seats = loadSeats(gameId);
-let ui = { hex: null, tile: null, rot: 0 };
+let ui = freshUi();
 let historyShown = -1;
+
+/** The choices being made on the map: a hex, a tile and its rotation; trains left idle. */
+function freshUi() {
+  return { hex: null, tile: null, rot: 0, dropped: new Set() };
+}
 
 function setMessage(text, isError = false) {
   const box = $("message");
@@ -32,7 +37,7 @@ async function post(action, token = actingToken(), index = legal.index) {
   setMessage("");
   try {
     await api(`/api/games/${encodeURIComponent(gameId)}/actions`, { method: "POST", body: { index, action }, token });
-    ui = { hex: null, tile: null, rot: 0 };
+    ui = freshUi();
     await refresh();
   } catch (err) {
     setMessage(err.message, true);
@@ -85,11 +90,11 @@ function selectedLay(lays) {
 function onHex(coord) {
   const lays = byHex(legal.actions.filter((a) => a.type === "lay_tile"));
   if (!lays[coord]) {
-    if (ui.hex) { ui = { hex: null, tile: null, rot: 0 }; render(); }
+    if (ui.hex) { ui = freshUi(); render(); }
     return;
   }
   if (ui.hex === coord && ui.tile) ui.rot += 1;
-  else ui = { hex: coord, tile: lays[coord][0].tile, rot: 0 };
+  else ui = { ...freshUi(), hex: coord, tile: lays[coord][0].tile };
   render();
 }
 
@@ -197,21 +202,37 @@ function layPanel(lays) {
   panel.append(el("div", { class: "buttons" },
     el("button", { id: "rotate-tile", onclick: () => { ui.rot += 1; render(); }, disabled: count < 2 }, `Rotate (${(ui.rot % count) + 1}/${count})`),
     el("button", { id: "lay-tile", class: "primary", onclick: () => post(chosen) }, `Lay ${chosen.tile} on ${chosen.hex}`),
-    el("button", { onclick: () => { ui = { hex: null, tile: null, rot: 0 }; render(); } }, "Cancel")));
+    el("button", { onclick: () => { ui = freshUi(); render(); } }, "Cancel")));
   return panel;
+}
+
+function chosenRuns(action) {
+  return action.runs.filter((run) => !ui.dropped.has(run.train));
 }
 
 function runsPanel(action) {
   const earns = legal.routes;
-  const panel = el("div", { class: "runs-panel" }, el("p", {}, "Proposed runs (the best the engine finds), drawn on the map:"));
-  const list = el("ul", {});
+  const panel = el("div", { class: "runs-panel" }, el("p", {}, "Proposed runs (the best the engine finds), drawn on the map; untick a train to leave it idle:"));
+  const list = el("ul", { class: "run-list" });
   action.runs.forEach((run, i) => {
     const revenue = earns ? ` (${earns.runs[run.train]})` : "";
-    list.append(el("li", { style: `color:${RUN_COLORS[i % RUN_COLORS.length]}` }, `${run.train}: ${run.stops.join(" → ")}${revenue}`));
+    const box = el("input", { type: "checkbox", checked: !ui.dropped.has(run.train), "data-train": run.train, "aria-label": `run ${run.train}` });
+    box.addEventListener("change", () => {
+      if (box.checked) ui.dropped.delete(run.train);
+      else ui.dropped.add(run.train);
+      render();
+    });
+    list.append(el("li", { style: `color:${RUN_COLORS[i % RUN_COLORS.length]}` },
+      el("label", {}, box, ` ${run.train}: ${run.stops.join(" → ")}${revenue}`)));
   });
   panel.append(list);
-  if (earns) panel.append(el("p", { id: "run-revenue", "data-revenue": earns.revenue }, `Revenue: ${earns.revenue}`));
-  panel.append(el("button", { id: "run-routes", class: "primary", onclick: () => post(action) }, "Run these routes"));
+  const runs = chosenRuns(action);
+  if (earns) {
+    const total = runs.reduce((sum, run) => sum + earns.runs[run.train], 0);
+    panel.append(el("p", { id: "run-revenue", "data-revenue": total }, `Revenue: ${total}`));
+  }
+  panel.append(el("button", { id: "run-routes", class: "primary", onclick: () => post({ ...action, runs }) },
+    runs.length === action.runs.length ? "Run these routes" : `Run ${runs.length} of ${action.runs.length} trains`));
   return panel;
 }
 
@@ -344,7 +365,7 @@ function render() {
     lays,
     tokenSlots,
     preview: chosen ? { hex: chosen.hex, tile: chosen.tile, rotation: chosen.rotation } : null,
-    runs: runAction ? runAction.runs : null,
+    runs: runAction ? chosenRuns(runAction) : null,
   };
   drawBoard($("board"), board, state, view, mapUi, onHex);
   drawMarket($("market"), board.market, state, colors);
@@ -362,7 +383,7 @@ async function show(fresh) {
   const changed = !state || fresh.index !== state.index;
   state = fresh;
   if (changed) {
-    ui = { hex: null, tile: null, rot: 0 };
+    ui = freshUi();
     await loadLegal();
   }
   render();
