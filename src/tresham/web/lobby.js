@@ -6,13 +6,6 @@ import { api, el, saveSeats } from "./common.js";
 const $ = (id) => document.getElementById(id);
 
 async function main() {
-  for (const t of await api("/api/titles")) {
-    $("title").append(el("option", { value: t.title }, `${t.title} (${t.players[0]}-${t.players[1]} players)`));
-  }
-  for (const g of await api("/api/games")) {
-    $("games").append(el("li", {}, el("a", { href: `/games/${encodeURIComponent(g.id)}` }, `${g.title} ${g.id}`),
-      ` ${g.players.join(", ")}${g.finished ? " (finished)" : ""}`));
-  }
   $("new-game").addEventListener("submit", async (event) => {
     event.preventDefault();
     const names = (text) => text.split(",").map((p) => p.trim()).filter(Boolean);
@@ -35,6 +28,14 @@ async function main() {
       $("message").className = "error";
     }
   });
+  for (const t of await api("/api/titles")) {
+    $("title").append(el("option", { value: t.title }, `${t.title} (${t.players[0]}-${t.players[1]} players)`));
+  }
+  for (const g of await api("/api/games")) {
+    $("games").append(el("li", {}, el("a", { href: `/games/${encodeURIComponent(g.id)}` }, `${g.title} ${g.id}`),
+      ` ${g.players.join(", ")}${g.finished ? " (finished)" : ""}`));
+  }
+  document.body.dataset.ready = "1";
 }
 
 main().catch((err) => { $("message").textContent = err.message; });
