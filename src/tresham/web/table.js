@@ -262,20 +262,19 @@ function table(head, rows) {
 
 function renderCorporations(colors) {
   const rows = state.corporations.filter((c) => c.parred || c.floated).map((c) => el("tr", { "data-corp": c.sym, class: c.closed ? "closed" : "" },
-    el("td", {}, chip(c.sym, colors)),
+    el("td", { title: c.name }, chip(c.sym, colors)),
     cell(c.president),
-    cell(c.price, { class: "num" }),
-    cell(c.par_price, { class: "num" }),
+    cell(c.price === null ? "" : `${c.price} (${c.par_price})`, { class: "num", title: "share price (par)" }),
     cell(c.cash, { class: "num" }),
     cell(c.trains.join(" ")),
     cell(`${c.placed.length}/${c.tokens}`),
-    cell(`${c.treasury}%`),
-    cell(`${c.pool}%`),
+    cell(`${c.treasury}%`, { class: "num" }),
+    cell(`${c.pool}%`, { class: "num" }),
     cell(c.companies.join(", ")),
-    cell(c.revenue_history.length ? c.revenue_history[c.revenue_history.length - 1] : "")));
+    cell(c.revenue_history.length ? c.revenue_history[c.revenue_history.length - 1] : "", { class: "num" })));
   const waiting = state.corporations.filter((c) => !c.parred && !c.floated && !c.closed).map((c) => c.sym);
   $("corporations").replaceChildren(
-    table(["corp", "president", "price", "par", "treasury cash", "trains", "tokens", "IPO/treasury", "pool", "privates", "last run"], rows),
+    table(["", "president", "price (par)", "cash", "trains", "tokens", "IPO", "pool", "privates", "last run"], rows),
     el("p", { class: "note" }, waiting.length ? `Not started: ${waiting.join(", ")}` : ""));
 }
 
