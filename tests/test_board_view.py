@@ -17,6 +17,7 @@ from tresham.io.save import new_game
 from tresham.server.board_view import (
     APOTHEM,
     RADIUS,
+    board_drawing,
     board_payload,
     edge_midpoint,
     hex_center,
@@ -186,3 +187,22 @@ def test_the_board_payload_of_every_title(title: str) -> None:
         assert {PathEnd.parse(e) for p in h["tile"]["paths"] for e in p["ends"]} == {
             end for p in printed.paths for end in (p.a, p.b)
         }
+
+
+def title_boards() -> dict[str, BoardDef]:
+    """Every title's board that ships as data (registered or not yet)."""
+    out = {}
+    for folder in resources.files("tresham.titles").iterdir():
+        if folder.joinpath("data/board.json").is_file():
+            out[folder.name] = BoardDef.from_package(f"tresham.titles.{folder.name}")
+    return out
+
+
+def test_every_title_board_draws_its_printed_hexes() -> None:
+    boards = title_boards()
+    assert "t1849" in boards
+    for board in boards.values():
+        drawing = board_drawing(board, CATALOGUE, [])
+        assert len(drawing["hexes"]) == len(board.hexes)
+        for h in board.hexes.values():
+            check_drawing(h.tile, 0, board.layout)
