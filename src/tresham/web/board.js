@@ -135,8 +135,9 @@ function drawHex(board, hex, state, view, ui) {
   });
   if (!laid && !preview) {
     if (hex.terrain_cost) {
-      g.append(svg("g", { class: "terrain", transform: "translate(14 -28)" },
-        svg("path", { d: "M-8 6 L0 -7 L8 6 Z" }), svg("text", { "text-anchor": "middle", y: 17 }, String(hex.terrain_cost))));
+      // A mountain with the cost beside it, at the top of the hex, clear of the stops.
+      g.append(svg("g", { class: "terrain", transform: "translate(-6 -31)" },
+        svg("path", { d: "M-7 5 L0 -6 L7 5 Z" }), svg("text", { x: 9, y: 4 }, String(hex.terrain_cost))));
     }
   }
   if (hex.port) g.append(svg("text", { x: 18, y: 30, class: "port", "text-anchor": "middle" }, "⚓"));
