@@ -8,9 +8,9 @@ Modelled here:
   corners of a hex and the midpoints of its edges;
 - every hex's printed content (colour, name, terrain cost, impassable borders, port, its
   preprinted tile) and every tile a game may lay (the supply's tiles) at each of its six
-  rotations, as *tile drawings*: the SVG path of each piece of track (index = the path's index
-  on the tile, the index runs name), its gauge and ends, and where each node (city, town,
-  offboard, junction) sits with its revenue and token slots;
+  rotations, as *tile drawings*: the SVG path of each piece of track (in the order of the
+  tile's paths, whose indices a run's track names), its gauge and ends, and where each node
+  (city, town, offboard, junction) sits with its revenue and token slots;
 - the stock market's cells, the phases (what starts each, its train limit, tile colours and
   operating rounds) and the corporations' colours (from the title's ``data/game.json`` where
   it gives them).
@@ -49,6 +49,7 @@ Point = tuple[float, float]
 
 
 def _round(p: Point) -> Point:
+    """`p` to two decimals (and without negative zeros)."""
     return (round(p[0], 2) + 0.0, round(p[1], 2) + 0.0)
 
 
@@ -65,7 +66,8 @@ def edge_midpoint(layout: Layout, edge: int) -> Point:
 
 
 def hex_corners(layout: Layout) -> list[Point]:
-    """The six corners of a hex, relative to its centre."""
+    """The six corners of a hex, relative to its centre: edge e runs from corner e-1 to
+    corner e."""
     start = EDGE0_ANGLE[layout] + 30.0
     return [
         _round(
@@ -86,6 +88,7 @@ def hex_center(layout: Layout, x: int, y: int) -> Point:
 
 
 def _fmt(value: float) -> str:
+    """A coordinate as SVG path text: two decimals at most."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
