@@ -4,7 +4,11 @@ Positions:
 - every ``run_routes`` position of the real 1849 games in ``../shared/reference/18xx-games/``,
   taken from the imported game just before the site's action;
 - synthetic late-game 1849 boards (``tests/boards_1849.busy_board``: 300 lays, six
-  corporations, up to three tokens each) with the largest legal train set (16H, 16H, R6H).
+  corporations, up to three tokens each) with the largest legal train set (16H, 16H, R6H);
+- 1883 positions from random games (``--games-1883``; every turn reaching the routes step,
+  with 1883's rules: n-trains, off-boards by phase, ports, the FS red track, the events).
+  The exhaustive reference is not run on them (its walk bound assumes 1849's hex-counting
+  trains).
 
 For each: the optimizer's time (cold cache) and revenue, whether it proved optimality, and,
 where the exhaustive reference (``tests/route_reference.py``) finishes within its budget, the
@@ -30,8 +34,11 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 from boards_1849 import busy_board  # noqa: E402
 from route_reference import best_total  # noqa: E402
+from tresham.bots.random_bot import choose  # noqa: E402
+from tresham.core.rounds.operating import OperatingRound  # noqa: E402
 from tresham.core.rules_protocols import TrackRules, TrainSpec  # noqa: E402
 from tresham.core.track import MapState  # noqa: E402
+from tresham.io.save import new_game  # noqa: E402
 from tresham.io.site_export import effective_actions  # noqa: E402
 from tresham.io.site_import import import_export  # noqa: E402
 from tresham.routes import solve  # noqa: E402
@@ -82,16 +89,46 @@ def synthetic_positions(boards: int) -> list[Position]:
     return out
 
 
+def positions_1883(games: int) -> list[Position]:
+    """Every routes-step position of `games` random 4-player games of 1883 (seeds 1..)."""
+    import random
+
+    from tresham.titles.t1883.operating import rules_for, train_specs
+
+    out: list[Position] = []
+    for seed in range(1, games + 1):
+        game = new_game("1883", ["P1", "P2", "P3", "P4"], seed)
+        rng = random.Random(seed)
+        while not game.state.finished:
+            rnd = game.state.round
+            if (
+                isinstance(rnd, OperatingRound)
+                and not game.state.pending
+                and not rnd.finished(game)
+                and rnd.steps[rnd.step] == "routes"
+            ):
+                corp = rnd.corp()
+                trains = train_specs(game, corp)
+                if trains:
+                    label = f"1883 seed {seed} OR {game.state.operating_round_no} {corp}"
+                    state = game.state.map.copy()
+                    out.append((label, state, corp, trains, rules_for(game, corp)))
+            game.apply(choose(game, rng))
+    return out
+
+
 def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
     start = time.perf_counter()
     value = fn()
     return value, time.perf_counter() - start
 
 
-def run(label: str, positions: list[Position], budget: float) -> None:
+def run(label: str, positions: list[Position], budget: float | None) -> None:
+    """Time every position; compare with the reference until it takes over `budget`
+    seconds (None: never run it)."""
     times: list[float] = []
     print(f"== {label}: {len(positions)} positions")
-    reference_on = True
+    reference_on = budget is not None
     for name, state, corp, trains, rules in positions:
         solution, t = timed(lambda s=state, c=corp, tr=trains, r=rules: solve(s.copy(), c, tr, r))
         times.append(t)
@@ -103,7 +140,7 @@ def run(label: str, positions: list[Position], budget: float) -> None:
             ref, rt = timed(lambda s=state, c=corp, tr=trains, r=rules: best_total(s, c, tr, r))
             agree = "agrees" if ref == solution.revenue else f"DIFFERS ({ref})"
             line += f"; reference {1000 * rt:.0f} ms ({agree}), ratio {rt / max(t, 1e-9):.0f}x"
-            if rt > budget:
+            if budget is not None and rt > budget:
                 reference_on = False  # later positions are as large: skip the reference
                 line += " [reference over budget: skipped from here on]"
         print(line)
@@ -117,9 +154,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--synthetic", type=int, default=2, help="busy boards (6 positions each)")
     parser.add_argument("--reference-budget", type=float, default=20.0)
+    parser.add_argument("--games-1883", type=int, default=3, help="random 1883 games")
     args = parser.parse_args()
     run("real 1849 positions", real_positions(), args.reference_budget)
     run("synthetic late-game 1849 boards", synthetic_positions(args.synthetic), 0.0)
+    run("1883 positions from random games", positions_1883(args.games_1883), None)
 
 
 if __name__ == "__main__":

@@ -149,3 +149,37 @@ def test_no_train_from_the_coop() -> None:
     with pytest.raises(RuleError):
         g.apply(BuyTrain("SAFRE", coop_train, 1))
     assert g.state_hash() == before
+
+
+# 1883 §8.1.4: the Co-operative lays a tile from each of its home cities (Ciano and Reggio
+# Emilia), in any order: with the two not connected, after a lay reachable only from Ciano the
+# second lay must be reachable from Reggio Emilia
+def test_one_lay_from_each_home() -> None:
+    from tresham.core.graph import legal_tile_lays
+    from tresham.titles.t1883.operating import OPERATING, rules_for
+
+    g = started()
+    s = g.state
+    rnd = turn_at(g, "CCFR", "track")
+    rules = rules_for(g, "CCFR")
+    ciano, reggio = ("M1", 0), ("I3", 0)
+
+    def keys(start: tuple[str, int]) -> set[tuple[str, str, int]]:
+        return {
+            (t.hex, t.tile, t.rotation) for t in legal_tile_lays(s.map, "CCFR", rules, start=start)
+        }
+
+    from_ciano, from_reggio = keys(ciano), keys(reggio)
+    options = {(a.hex, a.tile, a.rotation) for a in OPERATING.lay_options(g, rnd, "CCFR") or []}
+    assert options == from_ciano | from_reggio
+    only_ciano = sorted(from_ciano - from_reggio)
+    assert only_ciano
+    first = only_ciano[0]
+    action = next(
+        a
+        for a in OPERATING.lay_options(g, rnd, "CCFR") or []
+        if (a.hex, a.tile, a.rotation) == first
+    )
+    OPERATING.lay(g, rnd, "CCFR", action)
+    second = {(a.hex, a.tile, a.rotation) for a in OPERATING.lay_options(g, rnd, "CCFR") or []}
+    assert second and second == keys(reggio)

@@ -10,7 +10,7 @@ import pytest
 
 from test_1883_start import TITLE, game, sell_privates
 from tresham.bots.random_bot import choose
-from tresham.core.actions import Dividend, IssueShares
+from tresham.core.actions import Choose, Dividend, IssueShares, SellShares
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
@@ -190,10 +190,34 @@ def test_concession_fulfilled() -> None:
     s.extra["concessions"]["1"].update(owner="FBV", due=2)
     casalecchio_to_vignola(g)
     cash = s.corps["FBV"].cash
+    pres = s.shares.president["FBV"]
+    s.extra["support"][pres] = 0  # no card to play: the bonus goes to the treasury at once
     concessions.after_lay(g, "FBV")
     assert s.corps["FBV"].cash == cash + 100
     assert s.extra["concessions"]["1"]["removed"]
     assert s.extra["concessions_fulfilled"] == 1
+
+
+# 1883 §5.6.1: the president may play a Political Support card to pay the bonus to the
+# stockholders as a dividend; shares in the initial offering and the pool pay the treasury
+def test_concession_bonus_as_dividend() -> None:
+    g = floated("FBV", (2, 8))
+    s = g.state
+    s.map.place_token("FBV", "R10", 0)
+    s.corps["FBV"].placed.append(("R10", 0))
+    s.extra["concessions"]["1"].update(owner="FBV", due=2)
+    casalecchio_to_vignola(g)
+    pres = s.shares.president["FBV"]
+    held = s.shares.percent(pres, "FBV")
+    cards = s.extra["support"][pres]
+    treasury_cash, pres_cash = s.corps["FBV"].cash, g.player(pres).cash
+    concessions.after_lay(g, "FBV")
+    assert s.pending[0] == ("concession_bonus", "FBV")
+    assert g.acting_player() == pres
+    g.apply(Choose("FBV", "dividend"))
+    assert g.player(pres).cash == pres_cash + 100 * held // 100
+    assert s.corps["FBV"].cash == treasury_cash + 100 - 100 * held // 100
+    assert s.extra["support"][pres] == cards - 1
 
 
 # 1883 §5.6.1: no station of the owner on the route, no bonus; an unowned concession joined
@@ -223,3 +247,31 @@ def test_concession_deadline_and_penalty() -> None:
     concessions.end_of_operating_round(g)
     assert s.extra["concessions"]["1"] == {"owner": None, "removed": False, "due": None}
     assert s.corps["FBV"].cash == 100 - 2 * 15
+
+
+# 1883 §6.12 with §6.9.6 (ruling R8): a treasury short of the penalty pays what it has; the
+# president adds the rest, selling shares (never giving up the presidency) when short, and
+# goes bankrupt only when even the sales fall short
+def test_concession_penalty_raised_by_sales() -> None:
+    g = floated("FBV", (2, 8))
+    s = g.state
+    s.market.place("SV", (2, 5))
+    s.corps["SV"].parred = s.corps["SV"].floated = True
+    s.shares.move("SV_0", "B")
+    s.shares.president["SV"] = "B"
+    s.shares.move("SV_1", "A")
+    s.corps["FBV"].cash = 10
+    g.player("A").cash = 5
+    s.extra["concessions"]["1"].update(owner="FBV", due=1)
+    bank = s.bank.cash
+    concessions.end_of_operating_round(g)
+    assert s.corps["FBV"].cash == 0 and s.pending == [("event_raise", "A")]
+    sales = g.legal_actions()
+    assert SellShares("A", "SV", 10, False) in sales
+    fbv = {a.percent for a in sales if isinstance(a, SellShares) and a.corporation == "FBV"}
+    assert fbv == {10}  # A keeps the 20% president's certificate
+    price = s.market.price("SV")
+    g.apply(SellShares("A", "SV", 10, False))
+    assert not s.pending
+    assert g.player("A").cash == 5 + price - 20
+    assert s.bank.cash == bank + 30 - price

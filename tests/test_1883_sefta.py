@@ -77,3 +77,24 @@ def test_leftover_share() -> None:
     g.apply(Choose("C", sefta.CONVERT))
     assert g.player("C").cash == cash - 63  # half of 125, rounded up
     assert s.shares.percent("C", "SEFTA") == 10
+
+
+# 1883 §8.4 step E: when no player holds more than 10% of SEFTA, the active corporation's
+# president buys another 10% with their own money and takes the president's certificate
+def test_step_e_active_president_buys() -> None:
+    g = floated("FMV", (2, 2), president="A")
+    s = g.state
+    s.market.place("FSMMF", (2, 2))
+    s.corps["FSMMF"].parred = s.corps["FSMMF"].floated = True
+    s.shares.move("FSMMF_0", "B")
+    s.shares.president["FSMMF"] = "B"
+    for sym, coord in (("FMV", "S7"), ("FSMMF", "L6")):
+        s.map.place_token(sym, coord, 0)
+        s.corps[sym].placed.append((coord, 0))
+    s.shares.move("FMV_1", POOL)  # D's share from the TMM goes away: only the two 20%s
+    sefta.merge(g, "FMV")
+    assert not s.pending
+    price = s.market.price("SEFTA")
+    assert s.shares.president["SEFTA"] == "A"
+    assert s.shares.percent("A", "SEFTA") == 20
+    assert s.corps["SEFTA"].cash == price  # A paid for the extra 10%

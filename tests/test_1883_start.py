@@ -317,6 +317,28 @@ def test_sale_example() -> None:
     assert s.shares.percent(POOL, "FSMMF") == 20
 
 
+# 1883 §5.2 EXAMPLE: with 40% SV and 10% FMV already in the pool, a player wanting to sell
+# two SV and one FMV can sell only one SV (the pool reaches 50%) and the FMV
+def test_pool_limit_example() -> None:
+    g = in_sr()
+    s = g.state
+    seller = "C"
+    for sym, pos in (("SV", (2, 5)), ("FMV", (2, 6))):
+        s.market.place(sym, pos)
+        s.corps[sym].parred = s.corps[sym].floated = True
+        s.shares.move(f"{sym}_0", "D")
+        s.shares.president[sym] = "D"
+    for cid in ("SV_1", "SV_2", "SV_3", "SV_4", "FMV_1"):
+        s.shares.move(cid, POOL)
+    for cid in ("SV_5", "SV_6", "FMV_2"):
+        s.shares.move(cid, seller)
+    later_round(g, seller)
+    sales = {(a.corporation, a.percent) for a in g.legal_actions() if isinstance(a, SellShares)}
+    assert ("SV", 10) in sales and ("SV", 20) not in sales
+    assert ("FMV", 10) in sales
+    rejected(g, SellShares(seller, "SV", 20), "may sell 10% of SV now")
+
+
 # 1883 §5.3: a player who sold a corporation may not buy it again this round; after selling
 # and then buying, the turn ends (no sell, buy, sell)
 def test_sold_cannot_buy_and_sell_buy_ends_the_turn() -> None:

@@ -592,6 +592,12 @@ def build_board() -> dict[str, Any]:
         },
         "terrain_costs": {"hill": COST["hill"], "mountain": COST["mountain"],
                           "river": RIVER_COST},
+        # 6.7: a run may use the red track from a "T" city straight to its off-board box.
+        "long_paths": [
+            {"name": f"FS:{t['hex']}>{offboards[box]['hex']}", "a": [t["hex"], t["node"]],
+             "b": [offboards[box]["hex"], 0], "gauge": "fs"}
+            for t in t_cities for box in t["boxes"]
+        ],
     }  # fmt: skip
 
 
@@ -839,11 +845,7 @@ def build_game(board: dict[str, Any]) -> dict[str, Any]:
         "companies": companies,
         "corporations": corporations,
         "concessions": conc_out,
-        "offboard_event_modifiers": {
-            "12 The King's Visit": {"Bologna/Firenze": -10},
-            "21 Verona Porta Nuova Built": {"Verona/Brennero": 20},
-            "25 Economic Boom": {"Mantova/Brennero": 30, "Verona/Brennero": 20},
-        },
+        "events": EVENTS,
         "tiles": MANIFEST,
         "tile_upgrades": upgrades,
         "special_tile_chains": {names[p]: {"place": p, "chain": c}
@@ -857,6 +859,49 @@ def build_game(board: dict[str, Any]) -> dict[str, Any]:
             "geometry": sorted(SPECIAL_TILES),
         },
     }  # fmt: skip
+
+
+# 11.0: the Random Event cards, by number. "eras" lists the decks a card belongs to: its own
+# era and the marks "2"/"3" on its left side that keep an unused card when the next era's
+# deck is formed (7.1). The marks are not printed in the rulebook: reconstructed (ruling R22).
+EVENTS = [
+    {"number": 1, "name": "First World War", "effect": "world_war", "eras": [1]},
+    {"number": 2, "name": "Flooding", "effect": "flooding", "eras": [1, 2, 3]},
+    {"number": 3, "name": "General Strike", "effect": "general_strike", "eras": [1, 2, 3]},
+    {"number": 4, "name": "General Strike", "effect": "general_strike", "eras": [1, 2, 3]},
+    {"number": 5, "name": "Landslide in the Apennines", "effect": "landslide",
+     "eras": [1, 2, 3]},
+    {"number": 6, "name": "Railroad Accident", "effect": "accident", "eras": [1, 2, 3]},
+    {"number": 7, "name": "Railway Strike", "effect": "railway_strike", "eras": [1, 2, 3]},
+    {"number": 8, "name": "Railway Strike", "effect": "railway_strike", "eras": [1, 2, 3]},
+    {"number": 9, "name": "Railway Strike", "effect": "railway_strike", "eras": [1, 2, 3]},
+    {"number": 10, "name": "\"Red\" Week (7-14 June 1914)", "effect": "red_week", "eras": [1]},
+    {"number": 11, "name": "Strike Breaker!", "effect": "strike_breaker", "eras": [1, 2, 3]},
+    {"number": 12, "name": "The King's Visit", "effect": "offboards", "eras": [1, 2],
+     "offboards": {"Bologna/Firenze": -10}},
+    {"number": 13, "name": "Air Raids", "effect": "air_raids", "eras": [2]},
+    {"number": 14, "name": "Autarchy", "effect": "autarchy", "eras": [2]},
+    {"number": 15, "name": "Empire Declared", "effect": "empire", "eras": [2]},
+    {"number": 16, "name": "German Occupation", "effect": "occupation", "eras": [2]},
+    {"number": 17, "name": "Gold for the Homeland", "effect": "gold", "eras": [2]},
+    {"number": 18, "name": "Second World War", "effect": "money_aside", "eras": [2]},
+    {"number": 19, "name": "The Fall of the Fascist Regime", "effect": "lose_support",
+     "eras": [2, 3]},
+    {"number": 20, "name": "The March on Rome", "effect": "lose_support", "eras": [2]},
+    {"number": 21, "name": "Verona Porta Nuova Built", "effect": "offboards", "eras": [2, 3],
+     "offboards": {"Verona/Brennero": 20}},
+    {"number": 22, "name": "Trains Are on Time", "effect": "on_time", "eras": [2]},
+    {"number": 23, "name": "War Effort", "effect": "war_effort", "eras": [2]},
+    {"number": 24, "name": "Bus Strike", "effect": "bus_strike", "eras": [3]},
+    {"number": 25, "name": "Economic Boom", "effect": "offboards", "eras": [3],
+     "offboards": {"Mantova/Brennero": 30, "Verona/Brennero": 20}},
+    {"number": 26, "name": "Hot Autumn", "effect": "hot_autumn", "eras": [3]},
+    {"number": 27, "name": "Italian Republic Declared", "effect": "lose_support", "eras": [3]},
+    {"number": 28, "name": "Magnacucchi", "effect": "magnacucchi", "eras": [3]},
+    {"number": 29, "name": "Marshall Plan", "effect": "marshall", "eras": [3]},
+    {"number": 30, "name": "Tax Shield", "effect": "money_back", "eras": [3]},
+    {"number": 31, "name": "The \"Front\" Wins", "effect": "money_aside", "eras": [3]},
+]  # fmt: skip
 
 
 def dump(data: dict[str, Any], big_keys: tuple[str, ...]) -> str:

@@ -20,7 +20,12 @@ def check_invariants(game: Game, total_cash: int) -> list[str]:
     """Violations of the invariants that must hold after every action."""
     s = game.state
     out: list[str] = []
-    cash = s.bank.cash + sum(p.cash for p in s.players) + sum(c.cash for c in s.corps.values())
+    cash = (
+        s.bank.cash
+        + game.title.cash_aside(game)
+        + sum(p.cash for p in s.players)
+        + sum(c.cash for c in s.corps.values())
+    )
     if cash != total_cash:
         out.append(f"cash not conserved: {cash} != {total_cash}")
     for sym, corp in s.corps.items():
@@ -58,6 +63,7 @@ class SimResult:
     actions: int = 0
     seconds: float = 0.0
     failures: list[dict[str, Any]] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         """The JSON summary line."""
@@ -69,6 +75,7 @@ class SimResult:
             "errors": self.errors,
             "actions": self.actions,
             "seconds": round(self.seconds, 3),
+            **self.counters,
         }
 
 
@@ -117,6 +124,8 @@ def simulate(
         result.games += 1
         result.actions += len(game.actions)
         result.invariant_violations += len(violations)
+        for name, count in game.title.counters(game).items():
+            result.counters[name] = result.counters.get(name, 0) + count
         if error:
             result.errors += 1
         if game.state.finished and not violations and not error:

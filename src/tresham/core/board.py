@@ -94,6 +94,20 @@ class HexDef:
         return self.color in FIXED_COLORS
 
 
+@dataclass(frozen=True)
+class LongPath:
+    """A printed line joining two stops of distant hexes that a run may use as one stretch
+    between them, with no stop on the way (e.g. 1883's FS red track from a "T" city to its
+    off-board box). It has a gauge of its own (the title's rules price or refuse it) and is
+    not track to build from or to reach stations by: the walk of a network reaches its far
+    end, never beyond."""
+
+    name: str
+    a: tuple[str, int]
+    b: tuple[str, int]
+    gauge: str
+
+
 @dataclass
 class BoardDef:
     """A title's board: the hexes, their geometry and the title's map facts.
@@ -109,6 +123,7 @@ class BoardDef:
     homes: dict[str, tuple[str, int]] = field(default_factory=dict)
     home_choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+    long_paths: tuple[LongPath, ...] = ()
     _adjacent: dict[str, tuple[str | None, ...]] = field(init=False, repr=False)
     _neighbors: dict[str, tuple[str | None, ...]] = field(init=False, repr=False)
 
@@ -192,9 +207,20 @@ class BoardDef:
         choices = {
             str(k): tuple(str(c) for c in v) for k, v in data.get("home_choices", {}).items()
         }
-        known = {"schema", "title", "layout", "hexes", "homes", "home_choices"}
+        long_paths = tuple(
+            LongPath(
+                str(lp["name"]),
+                (str(lp["a"][0]), int(lp["a"][1])),
+                (str(lp["b"][0]), int(lp["b"][1])),
+                str(lp["gauge"]),
+            )
+            for lp in data.get("long_paths", ())
+        )
+        known = {"schema", "title", "layout", "hexes", "homes", "home_choices", "long_paths"}
         extra = {k: v for k, v in data.items() if k not in known}
-        return BoardDef(str(data.get("title", "")), layout, hexes, homes, choices, extra)
+        return BoardDef(
+            str(data.get("title", "")), layout, hexes, homes, choices, extra, long_paths
+        )
 
     @staticmethod
     def load(path: str | Path) -> BoardDef:

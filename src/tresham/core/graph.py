@@ -44,7 +44,8 @@ ALL_EDGES = frozenset(range(6))
 class TrackGraph:
     """The physical track of a :class:`MapState` (independent of any corporation).
 
-    Paths get dense ids. For path ``p`` and its end ``k`` (0 = ``a``, 1 = ``b``):
+    Paths get dense ids; the board's long paths (:class:`LongPath`) come last, keyed
+    ``(name, 0)``. For path ``p`` and its end ``k`` (0 = ``a``, 1 = ``b``):
     ``end_node[p][k]`` is the node there (or ``None``), ``end_edge[p][k]`` the board edge (or
     -1), ``links[p][k]`` the ``(path, end)`` pairs across that border whose gauge connects, and
     ``border[p][k]`` the id of the hex border there (or -1).
@@ -97,6 +98,17 @@ class TrackGraph:
                         self.node_paths.setdefault(nk, []).append((pid, k))
                 self.end_node.append((nodes[0], nodes[1]))
                 self.end_edge.append((edges[0], edges[1]))
+        for lp in board.long_paths:
+            if lp.a not in self.nodes or lp.b not in self.nodes:
+                continue  # a tile laid since dropped the node (no such case on the boards)
+            pid = len(self.key)
+            self.key.append((lp.name, 0))
+            self.pid[(lp.name, 0)] = pid
+            self.gauge.append(lp.gauge)
+            self.end_node.append((lp.a, lp.b))
+            self.end_edge.append((-1, -1))
+            self.node_paths.setdefault(lp.a, []).append((pid, 0))
+            self.node_paths.setdefault(lp.b, []).append((pid, 1))
         border_ids: dict[tuple[str, int], int] = {}
         self.links: list[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = []
         self.border: list[tuple[int, int]] = []
@@ -179,14 +191,15 @@ class Reach:
         return self.edges.get(coord, frozenset())
 
 
-def reach(state: MapState, corporation: str) -> Reach:
-    """Walk the corporation's network from its tokens (cached until the state changes)."""
-    key = f"reach:{corporation}"
+def reach(state: MapState, corporation: str, start: NodeKey | None = None) -> Reach:
+    """Walk the corporation's network from its tokens, or from the one token at ``start``
+    (a title's rule, e.g. a lay from each home city); cached until the state changes."""
+    key = f"reach:{corporation}:{start}"
     cached = state.cached(key)
     if isinstance(cached, Reach):
         return cached
     graph = track_graph(state)
-    starts = state.tokens_of(corporation)
+    starts = state.tokens_of(corporation) if start is None else [start]
     visited = bytearray(2 * len(graph.key))
     nodes: set[NodeKey] = set(starts)
     stack: list[tuple[int, int]] = []
@@ -251,9 +264,10 @@ def lay_context(
     rotation: int,
     *,
     require_connection: bool = True,
+    start: NodeKey | None = None,
 ) -> LayContext:
     """The :class:`LayContext` the title hooks see for a proposed lay."""
-    net = reach(state, corporation)
+    net = reach(state, corporation, start)
     return LayContext(
         state=state,
         corporation=corporation,
@@ -278,8 +292,10 @@ def tile_lay_problem(
     rules: TrackRules,
     *,
     require_connection: bool = True,
+    start: NodeKey | None = None,
 ) -> TrackError | None:
-    """Why the lay is illegal (generic rules, connection, title hooks), or ``None``."""
+    """Why the lay is illegal (generic rules, connection — from ``start`` only when given —,
+    title hooks), or ``None``."""
     if coord not in state.board.hexes:
         return TrackError(f"no hex {coord} on the map", "Tile lay: buildable hex")
     err = rules.check_hex(state, corporation, coord)
@@ -294,10 +310,16 @@ def tile_lay_problem(
     if err is not None:
         return err
     ctx = lay_context(
-        state, corporation, coord, tile_id, rotation, require_connection=require_connection
+        state,
+        corporation,
+        coord,
+        tile_id,
+        rotation,
+        require_connection=require_connection,
+        start=start,
     )
     if require_connection:
-        conn = reach(state, corporation).connected_edges(coord)
+        conn = reach(state, corporation, start).connected_edges(coord)
         if not ctx.new_tile.exits(ctx.rotation) & conn:
             return TrackError(
                 f"{corporation} does not reach {coord} through any exit of tile {tile_id} "
@@ -316,6 +338,7 @@ def check_tile_lay(
     rules: TrackRules,
     *,
     require_connection: bool = True,
+    start: NodeKey | None = None,
 ) -> int:
     """Raise :class:`TrackError` unless the lay is legal; return its cost."""
     err = tile_lay_problem(
@@ -326,11 +349,18 @@ def check_tile_lay(
         rotation,
         rules,
         require_connection=require_connection,
+        start=start,
     )
     if err is not None:
         raise err
     ctx = lay_context(
-        state, corporation, coord, tile_id, rotation, require_connection=require_connection
+        state,
+        corporation,
+        coord,
+        tile_id,
+        rotation,
+        require_connection=require_connection,
+        start=start,
     )
     return rules.lay_cost(ctx)
 
@@ -342,11 +372,13 @@ def legal_tile_lays(
     *,
     hexes: Iterable[str] | None = None,
     require_connection: bool = True,
+    start: NodeKey | None = None,
 ) -> list[TileLay]:
     """Every legal ``(hex, tile, rotation, cost)`` for the corporation, one rotation for each
     distinct track layout, sorted. ``hexes`` limits the hexes considered; with
-    ``require_connection=False`` the network need not reach the hex (e.g. a private's power)."""
-    net = reach(state, corporation)
+    ``require_connection=False`` the network need not reach the hex (e.g. a private's power);
+    with ``start`` the network is walked from that one token."""
+    net = reach(state, corporation, start)
     if hexes is not None:
         candidates = sorted(set(hexes) & set(state.board.hexes))
     elif require_connection:
@@ -389,7 +421,13 @@ def legal_tile_lays(
                 if err is not None:
                     continue
                 ctx = lay_context(
-                    state, corporation, coord, tile_id, rot, require_connection=require_connection
+                    state,
+                    corporation,
+                    coord,
+                    tile_id,
+                    rot,
+                    require_connection=require_connection,
+                    start=start,
                 )
                 if rules.check_lay(ctx) is not None:
                     continue

@@ -109,9 +109,14 @@ class TrackRules(Protocol):
         ...
 
     def check_run(
-        self, train: TrainSpec, corporation: str, stops: Sequence[Stop]
+        self,
+        train: TrainSpec,
+        corporation: str,
+        stops: Sequence[Stop],
+        gauges: frozenset[str] = frozenset(),
     ) -> RouteError | None:
-        """Title route rules on the complete stop list (e.g. port rules), or ``None``."""
+        """Title route rules on the complete stop list and the gauges of the track the run
+        uses (e.g. port rules), or ``None``."""
         ...
 
     def run_bonus(self, train: TrainSpec, corporation: str, stops: Sequence[Stop]) -> int:
@@ -157,7 +162,11 @@ class BasicTrackRules:
         return stop.info.revenue_in(self.phase)
 
     def check_run(
-        self, train: TrainSpec, corporation: str, stops: Sequence[Stop]
+        self,
+        train: TrainSpec,
+        corporation: str,
+        stops: Sequence[Stop],
+        gauges: frozenset[str] = frozenset(),
     ) -> RouteError | None:
         return None
 

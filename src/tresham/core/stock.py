@@ -12,7 +12,7 @@ Standard 18xx rules modelled here:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from tresham.core.errors import RuleError
@@ -134,17 +134,25 @@ def sell_to_pool(game: Game, seller: str, corp: str, percent: int, last: bool) -
 
 
 def move_sale_certs(
-    reg: ShareRegistry, names: list[str], seller: str, corp: str, percent: int, last: bool
+    reg: ShareRegistry,
+    names: list[str],
+    seller: str,
+    corp: str,
+    percent: int,
+    last: bool,
+    keep: Collection[str] = (),
 ) -> str | None:
     """Move the certificates of a sale to the pool (exchanging the presidency first where
-    needed); returns the new president, if it changed. Raises RuleError if impossible."""
+    needed); returns the new president, if it changed. Certificates in `keep` are neither
+    sold nor given in the exchange (e.g. shares bought on option and not yet paid).
+    Raises RuleError if impossible."""
     remaining_after = reg.percent(seller, corp) - percent
     new_pres = None
     if reg.president[corp] == seller:
         others = [n for n in names if n != seller]
         if any(reg.percent(o, corp) > remaining_after for o in others):
-            new_pres = _hand_over_presidency(reg, names, seller, corp)
-    held = reg.held(seller, corp)
+            new_pres = _hand_over_presidency(reg, names, seller, corp, keep)
+    held = [c for c in reg.held(seller, corp) if c.cid not in keep]
     try:
         certs = choose_sale_certs(held, percent, last)
     except RuleError:
@@ -160,25 +168,31 @@ def move_sale_certs(
     return new_pres
 
 
-def sale_possible(game: Game, seller: str, corp: str, percent: int, last: bool) -> bool:
+def sale_possible(
+    game: Game, seller: str, corp: str, percent: int, last: bool, keep: Collection[str] = ()
+) -> bool:
     """Whether the certificates of such a sale can be found (tried on a copy)."""
     reg = game.state.shares.copy()
+    names = [p.name for p in game.state.players]
     try:
-        move_sale_certs(reg, [p.name for p in game.state.players], seller, corp, percent, last)
+        move_sale_certs(reg, names, seller, corp, percent, last, keep)
     except RuleError:
         return False
     return True
 
 
-def _hand_over_presidency(reg: ShareRegistry, names: list[str], seller: str, corp: str) -> str:
+def _hand_over_presidency(
+    reg: ShareRegistry, names: list[str], seller: str, corp: str, keep: Collection[str] = ()
+) -> str:
     """The president sells down: the largest other holder (nearest in seat order on ties)
-    takes the president's certificate, giving ordinary certificates in exchange."""
+    takes the president's certificate, giving ordinary certificates (not in `keep`) in
+    exchange."""
     i = names.index(seller)
     ordered = names[i + 1 :] + names[:i]
     best = max(reg.percent(o, corp) for o in ordered)
     new = next(o for o in ordered if reg.percent(o, corp) == best)
     pres = next(c for c in reg.corp_certs(corp) if c.president)
-    give = _certs_worth(reg.held(new, corp), pres.percent)
+    give = _certs_worth([c for c in reg.held(new, corp) if c.cid not in keep], pres.percent)
     for c in give:
         reg.move(c.cid, seller)
     reg.move(pres.cid, new)

@@ -233,6 +233,15 @@ class Title:
             s.end_reason = reason
             game.log(f"Game over ({reason})")
 
+    def counters(self, game: Game) -> dict[str, int]:
+        """Title-specific tallies of a game for simulation summaries (e.g. events drawn)."""
+        return {}
+
+    def cash_aside(self, game: Game) -> int:
+        """Money the rules have taken out of the bank and set aside for now (default: none);
+        it counts toward the money in the game."""
+        return 0
+
     def begin_operating_set(self, game: Game) -> None:
         """A set of operating rounds begins: as many as the phase gives now; if the bank
         broke during the stock round just ended, this set is the last (see

@@ -352,6 +352,28 @@ class MapState:
         self._changed()
         return removed
 
+    def downgrade(self, coord: str, lower: tuple[str, int] | None) -> None:
+        """Replace the laid tile on ``coord`` by ``lower`` (tile id, rotation) or, with None,
+        by the preprinted content. The laid tile returns to the supply; tokens stay on the
+        city of the same index (the last city when there are fewer), even beyond its slots
+        (a title's rule, e.g. a bombed city)."""
+        placed = self.tiles.pop(coord)
+        self.supply[placed[0]] = self.supply.get(placed[0], 0) + 1
+        if lower is not None:
+            self.supply[lower[0]] = self.supply.get(lower[0], 0) - 1
+            self.tiles[coord] = lower
+        cities = self.tile(coord).city_indices
+        moved: dict[NodeKey, list[str | None]] = {}
+        for key in [k for k in self.tokens if k[0] == coord]:
+            held: list[str | None] = [s for s in self.tokens.pop(key) if s is not None]
+            target = key[1] if key[1] in cities else (cities[-1] if cities else key[1])
+            moved.setdefault((coord, target), []).extend(held)
+        tile = self.tile(coord)
+        for key, held in moved.items():
+            size = tile.nodes[key[1]].slots if key[1] < len(tile.nodes) else 0
+            self.tokens[key] = held + [None] * (size - len(held))
+        self._changed()
+
     # -- tokens ---------------------------------------------------------------------------
     def _city(self, coord: str, node: int) -> int:
         """Slot count of city ``(coord, node)``; raise if it is not a city."""

@@ -64,7 +64,8 @@ def _enumerate(
         if mask in found or len(found) >= max_candidates:
             return
         stop_list = [recs[i] for i in stops]
-        if rules.check_run(train, corporation, stop_list) is not None:
+        gauges = frozenset().union(*(chains[c].gauges for c, _f in steps))
+        if rules.check_run(train, corporation, stop_list, gauges) is not None:
             found[mask] = None
             return
         revenue = sum(srev[i] for i in stops) + rules.run_bonus(train, corporation, stop_list)

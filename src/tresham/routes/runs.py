@@ -103,7 +103,8 @@ def _check(
             f"{train.id}: the run's distance is {distance}, more than {train.distance}",
             RULE_ROUTE_DISTANCE,
         )
-    err = rules.check_run(train, corporation, trace.stops)
+    gauges = frozenset().union(*(seg.gauges for seg in trace.segments))
+    err = rules.check_run(train, corporation, trace.stops, gauges)
     if err is not None:
         raise err
     return trace

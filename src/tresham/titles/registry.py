@@ -15,7 +15,13 @@ def _load_1849() -> Title:
     return Title1849()
 
 
-_FACTORIES: dict[str, Callable[[], Title]] = {"1849": _load_1849}
+def _load_1883() -> Title:
+    from tresham.titles.t1883.rules import Title1883
+
+    return Title1883()
+
+
+_FACTORIES: dict[str, Callable[[], Title]] = {"1849": _load_1849, "1883": _load_1883}
 
 
 def titles() -> list[str]:

@@ -26,6 +26,8 @@ class WaterfallAuction(Round):
     """State of the private auction."""
 
     kind = "auction"
+    #: Bids above the minimum go up in multiples of this (1: any amount of money).
+    bid_unit = BID_STEP
 
     def __init__(self, game: Game, companies: list[str], rule: str) -> None:
         self.rule = rule
@@ -72,8 +74,8 @@ class WaterfallAuction(Round):
             lo, hi = self.min_bid(game, c), self.max_bid(game, player, c)
             if lo <= hi:
                 out.append(Bid(player, c, lo))
-                if hi - (hi - lo) % BID_STEP != lo:
-                    out.append(Bid(player, c, hi - (hi - lo) % BID_STEP))
+                if hi - (hi - lo) % self.bid_unit != lo:
+                    out.append(Bid(player, c, hi - (hi - lo) % self.bid_unit))
             out.append(Pass(player))
             return out
         first = self.unsold[0]
@@ -106,8 +108,8 @@ class WaterfallAuction(Round):
         lo, hi = self.min_bid(game, c), self.max_bid(game, player, c)
         if action.price < lo:
             raise RuleError(f"a bid on {c} must be at least L.{lo}", self.rule)
-        if (action.price - lo) % BID_STEP:
-            raise RuleError(f"bids go up in steps of L.{BID_STEP}", self.rule)
+        if (action.price - lo) % self.bid_unit:
+            raise RuleError(f"bids go up in steps of L.{self.bid_unit}", self.rule)
         if action.price > hi:
             raise RuleError(f"bid of L.{action.price} exceeds uncommitted cash (L.{hi})", self.rule)
 

@@ -21,6 +21,8 @@ class Step:
 
     name = "step"
     rule = "operating round"
+    #: A step that never offers a choice and only settles something (logged by itself).
+    silent = False
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
         """Legal actions in this step (empty: the step is skipped)."""
@@ -114,7 +116,8 @@ class OperatingRound(Round):
             step = self.current_step(game)
             if step.actions(game, self, corp):
                 return
-            game.log(f"{corp} skips {step.name}")
+            if not step.silent:
+                game.log(f"{corp} skips {step.name}")
             step.skip(game, self, corp)
             self.step += 1
             if game.state.pending or game.state.finished:

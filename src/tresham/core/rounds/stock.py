@@ -88,6 +88,21 @@ class StockRound(Round):
             problem = game.title.pass_problem(game, action.entity)
             if problem is not None:
                 raise problem
+        if isinstance(action, SellShares) and action not in legal:
+            sizes = sorted(
+                {
+                    a.percent
+                    for a in legal
+                    if isinstance(a, SellShares) and a.corporation == action.corporation
+                }
+            )
+            if sizes and action.entity == self.active(game):
+                raise RuleError(
+                    f"{action.entity} may sell {' or '.join(f'{p}%' for p in sizes)} of "
+                    f"{action.corporation} now, not {action.percent}% (the pool's limit or "
+                    "the presidency)",
+                    self._rule_for(action),
+                )
         if action not in legal:
             raise RuleError(f"{action.describe()} is not legal now", self._rule_for(action))
 

@@ -188,7 +188,11 @@ class TrackRules1849:
         return stop.info.revenue_in(self.phase)
 
     def check_run(
-        self, train: TrainSpec, corporation: str, stops: Sequence[Stop]
+        self,
+        train: TrainSpec,
+        corporation: str,
+        stops: Sequence[Stop],
+        gauges: frozenset[str] = frozenset(),
     ) -> RouteError | None:
         """Two cities, or a city and a town, not counting ports; at most two ports, as ends."""
         ports = [i for i, s in enumerate(stops) if s.port]

@@ -3,7 +3,7 @@
 A concession is fulfilled as soon as a route can be traced, from one of the owning
 corporation's stations, through all its places in the order of the table (other cities may lie
 between), by a train with no limit on stops that other corporations' full cities block (5.6.1).
-The red FS track is not track a route can use (it is never laid on the board). The search is
+The red FS track is not track a concession's route can use. The search is
 depth-first over the owner's network of stop-to-stop chains, in both directions of the list.
 """
 
@@ -11,13 +11,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tresham.core.actions import Action, Choose
 from tresham.routes.network import Network, network_of
+from tresham.titles.t1883 import events
+from tresham.titles.t1883.track_rules import FS
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
     from tresham.titles.t1883.rules import Title1883
 
 RULE = "1883 §5.6"
+BONUS_PROMPT = "concession_bonus"
+TO_TREASURY = "treasury"
+AS_DIVIDEND = "dividend"
 #: Bound on the search's steps per check (deterministic; a position that needs more is not
 #: treated as fulfilled, ruling R7).
 MAX_STEPS = 200_000
@@ -64,8 +70,9 @@ def _search(net: Network, targets: list[set[int]], station: bool) -> bool:
         if not first and not net.passable[v]:
             return False
         for cid, w, _fwd in net.adj[v]:
-            mask = net.chains[cid].mask
-            if visited >> w & 1 or used & mask:
+            chain = net.chains[cid]
+            mask = chain.mask
+            if visited >> w & 1 or used & mask or FS in chain.gauges:
                 continue
             if dfs(w, False, visited | 1 << w, used | mask, k, token):
                 return True
@@ -87,21 +94,64 @@ def after_lay(game: Game, corp: str) -> None:
         if owner is not None and connects(game, owner, places):
             level = _title(game).phase_facts[game.phase.name]["concession_bonus"]
             bonus = int(facts(game, number)["bonus"][level])
-            game.transfer("bank", owner, bonus)
             status.update(owner=None, removed=True, due=None)
             s.extra["concessions_fulfilled"] += 1
             game.log(f"{owner} fulfils Government Concession {number}: L.{bonus}")
+            _offer_bonus(game, owner, bonus)
         elif owner is None and connects(game, corp, places, station=False):
             status.update(removed=True)
             game.log(f"Government Concession {number} is joined unowned and leaves play")
 
 
+def _offer_bonus(game: Game, corp: str, bonus: int) -> None:
+    """5.6.1: the bonus goes to the treasury, unless the president plays a Political Support
+    card to pay it to the stockholders as a dividend (12.3 without the cards: the president
+    chooses freely)."""
+    s = game.state
+    pres = s.shares.president.get(corp)
+    free = game.options.get("no_events")
+    if pres is not None and (free or s.extra["support"].get(pres, 0) > 0):
+        s.extra.setdefault("bonus_waiting", {})[corp] = bonus
+        s.pending.insert(0, (BONUS_PROMPT, corp))
+        return
+    game.transfer("bank", corp, bonus)
+
+
+def bonus_actions(corp: str) -> list[Action]:
+    """The president's choice for a fulfilled concession's bonus (5.6.1)."""
+    return [Choose(corp, TO_TREASURY), Choose(corp, AS_DIVIDEND)]
+
+
+def bonus_process(game: Game, corp: str, action: Action) -> None:
+    """Pay the bonus: to the treasury, or (playing a card, 5.6.1) to the stockholders as a
+    dividend, the initial offering's and the pool's shares paying the treasury; no price
+    move (ruling R25)."""
+    assert isinstance(action, Choose)
+    s = game.state
+    bonus = int(s.extra["bonus_waiting"].pop(corp))
+    if action.choice == TO_TREASURY:
+        game.transfer("bank", corp, bonus)
+        return
+    pres = s.shares.president[corp]
+    assert pres is not None
+    if not game.options.get("no_events"):
+        s.extra["support"][pres] -= 1
+        s.extra["support_supply"] += 1
+        game.log(f"{pres} plays a Political Support card: the bonus is paid as a dividend")
+    paid = 0
+    for p in s.players:
+        share = bonus * s.shares.percent(p.name, corp) // 100
+        game.transfer("bank", p.name, share)
+        paid += share
+    game.transfer("bank", corp, bonus - paid)
+
+
 def end_of_operating_round(game: Game) -> None:
     """6.12: each owned concession's deadline moves down; one that runs out goes back to the
-    pool and its owner pays twice its cost, the president adding what the treasury lacks and
-    going bankrupt if even that is short (6.9.6, ruling R8); owners in share-price order."""
+    pool and its owner pays twice its cost, the president adding what the treasury lacks,
+    selling shares if need be, and going bankrupt if even that is short (6.9.6, ruling R8);
+    owners in share-price order."""
     s = game.state
-    title = _title(game)
     owned = [n for n, st in s.extra["concessions"].items() if st["owner"] is not None]
     owners = {s.extra["concessions"][n]["owner"] for n in owned}
     for corp in s.market.operating_order([c for c in owners if c in s.market]):
@@ -117,14 +167,10 @@ def end_of_operating_round(game: Game) -> None:
             game.log(f"{corp} fails Government Concession {number}: penalty L.{penalty}")
             c = s.corps[corp]
             pres = s.shares.president[corp]
-            short = penalty - c.cash
-            if short > 0 and pres is not None:
-                if game.player(pres).cash >= short:
-                    game.transfer(pres, corp, short)
-                else:
-                    title.bankrupt(game, pres, corp)
-                    continue
-            game.transfer(corp, "bank", penalty)
+            paid = min(penalty, c.cash)
+            game.transfer(corp, "bank", paid)
+            if penalty > paid and pres is not None:
+                events.owe(game, pres, penalty - paid, corp)
 
 
 def remove_unsold(game: Game) -> None:

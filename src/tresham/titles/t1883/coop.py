@@ -4,9 +4,10 @@
   2GT, and no money; each player holds a 10% share that cannot be traded (8.1.1, 8.1.5).
 - Its presidency rotates left at the end of every OR among the players still holding their
   share; the first president is chosen at the end of the first SR (8.1.2).
-- It lays up to two tiles a turn, pays no terrain, and builds, stations and runs only on or
-  south of the FS Parma-Bologna line (8.1.3-8.1.4); it never issues, buys privates or
-  concessions, and buys trains only from the bank; other corporations never buy its trains.
+- It lays a tile from each of its two home cities, pays no terrain, and builds, stations
+  and runs only on or south of the FS Parma-Bologna line (8.1.3-8.1.4); it never issues,
+  buys privates or concessions, and buys trains only from the bank; other corporations never
+  buy its trains.
 - It always pays out, unless its president loots it: the revenue goes to the president, the
   price moves left, and the president's share goes to the pool for half its value, ousting
   them from the presidency (8.1.6). With no player holding a share it is frozen (8.1.7).
@@ -15,8 +16,8 @@
   and a 5T, its other trains and unowned shares go to the pool, and a president is chosen; frozen,
   it closes and may be floated like any other corporation, its stations staying on the map.
 
-Its free yellow tile in a hill or mountain hex (8.1.4) is in ``operating.py``. Not built yet:
-laying one tile from each home city rather than any two connected tiles (ruling R9).
+Its lays, one from each home city, and its free yellow tile in a hill or mountain hex (8.1.4,
+ruling R9) are in ``operating.py``.
 """
 
 from __future__ import annotations

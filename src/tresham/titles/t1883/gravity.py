@@ -26,6 +26,8 @@ from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.rules_protocols import TrainSpec
 from tresham.routes.network import network_of, to_run
 from tresham.routes.runs import Run, runs_action
+from tresham.titles.t1883.dice import d10
+from tresham.titles.t1883.track_rules import FS
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -94,8 +96,8 @@ def best_runs(game: Game, corp: str) -> list[Run]:
     spec = TrainSpec(trains[0], s.depot.trains[trains[0]].kind, 2)
     options: list[tuple[int, int, bool]] = []
     for cid, chain in enumerate(net.chains):
-        if not (net.token[chain.a] or net.token[chain.b]):
-            continue
+        if FS in chain.gauges or not (net.token[chain.a] or net.token[chain.b]):
+            continue  # a 2GT runs on the corporation's own track (6.9.5), not the FS (6.7)
         heights = [altitude(game, h) for h in chain.hexes]
         if heights[0] > heights[-1] and all(x >= y for x, y in pairwise(heights)):
             forward = True
@@ -134,7 +136,7 @@ class GravityStep(Step):
         s = game.state
         earned = 0
         for run in best_runs(game, corp):
-            roll = s.rng.permutation(range(1, 11))[0]
+            roll = d10(game)
             if roll in SUCCESS:
                 earned += run.revenue
                 game.log(f"{corp}'s {run.train} runs downhill for L.{run.revenue} (d10: {roll})")

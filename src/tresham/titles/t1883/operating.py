@@ -1,12 +1,14 @@
 """1883's operating turn for its railway corporations (1883 §6.3-6.10): the shared steps
 (``core/rounds/steps.py``) with 1883's rules, and 1883's own train and issuing steps.
 
-Built: one tile lay or upgrade (terrain on the first tile only), one station at the cost its
-charter lists, n-stop runs with off-boards by phase, payout or withholding (pool shares pay
-the treasury, initial-offering shares the bank), buying trains from the bank, the pool or
-another corporation, the compulsory purchase with the president's money and share sales, and
-issuing shares from the initial offering. Not built yet: 2GT, FS red-track runs, port tokens,
-FSF's two F-hex lays, the privates' powers, events and Political Support plays.
+Built: SARSA's buses, one tile lay or upgrade (terrain on the first tile only; FSF's two
+F-hex lays; the privates' lays), one station at the cost its charter lists, port tokens,
+n-stop runs with off-boards by phase, the 2GT, the events' revenue changes, the
+Co-operative's looting, payout or withholding (pool shares pay the treasury,
+initial-offering shares the bank), buying trains from the bank, the pool or another
+corporation, the compulsory purchase with the president's money and share sales, issuing
+shares from the initial offering, and the SEFTA merger. Runs may use the FS red track
+(6.7, see ``track_rules.py``).
 """
 
 from __future__ import annotations
@@ -37,10 +39,10 @@ from tresham.core.rounds.steps import (
 )
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.shares import POOL, treasury
-from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool
+from tresham.core.stock import sell_to_pool
 from tresham.core.tiles import JUNCTION
 from tresham.routes.runs import action_revenue, runs_action
-from tresham.titles.t1883 import concessions, coop, gravity, ports, privates
+from tresham.titles.t1883 import concessions, coop, events, gravity, ports, privates
 from tresham.titles.t1883.sarsa import BusStep
 from tresham.titles.t1883.sefta import MergeStep
 from tresham.titles.t1883.track_rules import TrackRules1883, north_of_fs
@@ -76,6 +78,9 @@ def rules_for(game: Game, corp: str) -> TrackRules1883:
         free_terrain=south,
         ports=ports.placed(game, corp),
         port_bonus=int(title.phase_facts[game.phase.name]["port_bonus"]),
+        closed=events.closed_hexes(game),
+        stop_bonus=events.offboard_bonus(game),
+        fs_open=not events.red_week(game),
     )
 
 
@@ -132,6 +137,28 @@ def _hill_hexes(game: Game) -> list[str]:
     return [*extra["hills"], *extra["mountains"]]
 
 
+def _home_lays(
+    game: Game, rnd: OperatingRound, corp: str, rules: TrackRules1883
+) -> dict[tuple[str, str, int], list[list[object]]]:
+    """8.1.4: the Co-operative's lays, each from one of its home cities (walking its network
+    from that station only), a home serving one lay a turn: every lay, with the homes it may
+    be laid from."""
+    s = game.state
+    homes = [
+        (str(h), int(n))
+        for h, n in s.map.board.extra["home_cities"][corp]
+        if s.map.has_token(corp, str(h), int(n))
+    ]
+    earlier: list[list[list[object]]] = rnd.turn.get("lay_homes", [])
+    out: dict[tuple[str, str, int], list[list[object]]] = {}
+    for home in homes:
+        if any(all(tuple(p) == home for p in prev) for prev in earlier):
+            continue  # the earlier lay needs this home
+        for t in legal_tile_lays(s.map, corp, rules, start=home):
+            out.setdefault((t.hex, t.tile, t.rotation), []).append(list(home))
+    return out
+
+
 def _private_lays(rnd: OperatingRound) -> list[str]:
     used: list[str] = rnd.turn.setdefault("private_lays", [])
     return used
@@ -141,15 +168,18 @@ class Operating1883:
     """1883's rules for the shared steps."""
 
     def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile] | None:
-        """The normal lay (two for the Co-operative) while left, and the extra lays the
-        corporation's privates give in their hexes (FRV free; no connection needed, R14)."""
+        """The normal lay (for the Co-operative one from each home city, 8.1.4) while left,
+        and the extra lays the corporation's privates give in their hexes (FRV free; no
+        connection needed, R14)."""
         if game.state.corps[corp].kind == "bus":
             return None  # SARSA never lays track (8.3)
         s = game.state
         cash = s.corps[corp].cash
         rules = rules_for(game, corp)
         out: list[LayTile] = []
-        if _normal_lays_left(game, rnd, corp):
+        if _normal_lays_left(game, rnd, corp) and coop.is_coop(game, corp):
+            out += [LayTile(corp, *key) for key in sorted(_home_lays(game, rnd, corp, rules))]
+        elif _normal_lays_left(game, rnd, corp):
             flood = s.map.board.extra["flood_hexes"] if _f_hex_only(game, rnd, corp) else None
             out += [
                 LayTile(corp, t.hex, t.tile, t.rotation)
@@ -201,6 +231,10 @@ class Operating1883:
             if company == privates.FREE_LAY:
                 cost = 0
         else:
+            if coop.is_coop(game, corp):
+                homes = _home_lays(game, rnd, corp, rules_for(game, corp))
+                key = (action.hex, action.tile, action.rotation)
+                rnd.turn.setdefault("lay_homes", []).append(homes[key])
             rnd.turn["lays"] = rnd.turn.get("lays", 0) + 1
             if action.hex in game.state.map.board.extra["flood_hexes"]:
                 rnd.turn["f_lay"] = True
@@ -340,25 +374,11 @@ class TrainStep1883(Step):
         )
 
     def _sales(self, game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
-        """6.9.6: the president's shares, the pool within 50%, never the co-operative's share,
-        never giving up this corporation's presidency; a bundle only if the next smaller one
-        would not cover the shortfall."""
-        s = game.state
-        started = [
-            sym for sym, oc in s.corps.items() if oc.kind != "cooperative" and sym in s.market
-        ]  # unstarted corporations (a private's share) cannot be sold
-        return [
-            SellShares(corp, sym, pct, last)
-            for sym, pct, last in emergency_bundles(game, pres, corp, started, shortfall, POOL_CAP)
-        ]
+        """6.9.6: the president's sales, never giving up this corporation's presidency."""
+        return events.player_sales(game, pres, corp, shortfall, corp)
 
     def _cannot_raise(self, game: Game, corp: str, pres: str, shortfall: int) -> bool:
-        best: dict[str, int] = {}
-        for a in self._sales(game, corp, pres, shortfall):
-            best[a.corporation] = max(
-                best.get(a.corporation, 0), bundle_price(game, a.corporation, a.percent)
-            )
-        return sum(best.values()) < shortfall
+        return events.cannot_raise(game, self._sales(game, corp, pres, shortfall), shortfall)
 
     def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         s = game.state
@@ -435,6 +455,25 @@ class IssueStep1883(Step):
         return True
 
 
+class EventRevenueStep(Step):
+    """11.0: the OR's revenue events apply to the run's value (regular trains and 2GT),
+    before the dividend (or the Co-operative's looting)."""
+
+    name = "events"
+    rule = "1883 §11"
+    silent = True
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        return []
+
+    def skip(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        revenue = int(rnd.turn.get("revenue", 0))
+        changed = events.adjust_revenue(game, corp, revenue)
+        if changed != revenue:
+            rnd.turn["revenue"] = changed
+            game.log(f"{corp}'s revenue after the event: L.{changed}")
+
+
 OPERATING = Operating1883()
 STEPS: tuple[str, ...] = (
     "bus",
@@ -442,6 +481,7 @@ STEPS: tuple[str, ...] = (
     "token",
     "routes",
     "gravity",
+    "events",
     "loot",
     "dividend",
     "trains",
@@ -456,6 +496,7 @@ STEP_OBJECTS: dict[str, Step] = {
         TokenStep(OPERATING, f"{OR}.5"),
         RouteStep(OPERATING, f"{OR}.8"),
         gravity.GravityStep(),
+        EventRevenueStep(),
         coop.LootStep(),
         DividendStep(OPERATING, f"{OR}.8.3"),
         TrainStep1883(),

@@ -10,9 +10,9 @@ privates' revenue and closing, closing corporations, and the game end (the bank,
 top, one player left). Its parts: the Government Concessions (``concessions.py``), SARSA's
 buses (``sarsa.py``), the CCFR Co-operative (``coop.py``) and port tokens (``ports.py``).
 Privates bought by corporations and their powers are in ``privates.py``, the SEFTA merger in
-``sefta.py``, the 2GT in ``gravity.py``. Not built yet (see the issue's note): events and
-Political Support plays, and FS routes; the title is therefore not yet offered by the
-registry.
+``sefta.py``, the 2GT in ``gravity.py``, the Random Events and Political Support plays in
+``events.py`` and ``air_raids.py``; runs along the FS red track are the board's long paths
+priced by ``track_rules.py`` (6.7).
 """
 
 from __future__ import annotations
@@ -53,7 +53,16 @@ from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.routes import RouteSolution, solve
-from tresham.titles.t1883 import concessions, coop, gravity, ports, privates, sefta
+from tresham.titles.t1883 import (
+    air_raids,
+    concessions,
+    coop,
+    events,
+    gravity,
+    ports,
+    privates,
+    sefta,
+)
 from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlacePort
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 
@@ -178,9 +187,10 @@ class Title1883(Title):
             rng=game.new_rng(),
             phases_reached=[self.phases[0].name],
         )
+        start = support["start_per_player"] if events.enabled(game) else 0  # 12.3
         state.extra = {
-            "support": {p.name: support["start_per_player"] for p in players},
-            "support_supply": support["cards"] - support["start_per_player"] * n,
+            "support": {p.name: start for p in players},
+            "support_supply": support["cards"] - start * n if events.enabled(game) else 0,
             "concessions": {
                 str(c["number"]): {"owner": None, "removed": False, "due": None}
                 for c in d["concessions"]
@@ -203,6 +213,7 @@ class Title1883(Title):
                 if c.get("port_tokens")
             },
         }
+        state.extra["events"] = events.new_state(game, state.rng)
         for coord, node in self._home_cities()[coop_sym]:  # 8.1.1: active from the start
             map_state.place_token(coop_sym, coord, node)
             corps[coop_sym].placed.append((coord, node))
@@ -262,18 +273,27 @@ class Title1883(Title):
             self.begin_operating_set(game)
             return self._new_operating_round(game)
         assert isinstance(rnd, OperatingRound)
-        concessions.end_of_operating_round(game)
-        coop.rotate(game)
+        if not s.extra.get("or_settled"):  # 6.0 step 4, once, before any prompt it raises
+            s.extra["or_settled"] = True
+            events.end_of_operating_round(game, rnd.done)
+            concessions.end_of_operating_round(game)
+            coop.rotate(game)
+            if s.pending or s.finished:
+                return rnd  # the penalties' sales (6.9.6) come first
+        s.extra["or_settled"] = False
         if s.or_in_set < s.ors_in_set:
             return self._new_operating_round(game)
         return self._new_stock_round(game)
 
     def nothing_can_happen(self, game: Game) -> bool:
-        """Ruling R18: no corporation (nor the Co-operative) runs, no private pays anyone,
+        """Ruling R18: no corporation (nor an unfrozen Co-operative) runs, no private pays anyone,
         and no player can afford a president's certificate at the lowest par: nothing can
         ever change again, so the game ends."""
         s = game.state
-        if any(c.floated and not c.closed for c in s.corps.values()):
+        if any(
+            c.floated and not c.closed and not (c.kind == "cooperative" and coop.frozen(game))
+            for c in s.corps.values()
+        ):
             return False
         if any(c.owner and not c.closed and c.revenue for c in s.companies.values()):
             return False
@@ -281,13 +301,14 @@ class Title1883(Title):
         return all(p.bankrupt or p.cash < cheapest for p in s.players)
 
     def _new_operating_round(self, game: Game) -> OperatingRound:
-        """6.0: the privates pay, then the railway corporations operate from the highest
-        share price down (6.0, 4.2.1)."""
+        """6.0: the privates pay, a Random Event is drawn (7.0), then the railway
+        corporations operate from the highest share price down (6.0, 4.2.1)."""
         s = game.state
         s.or_in_set += 1
         s.operating_round_no += 1
         game.log(f"Operating round {s.stock_round_no}.{s.or_in_set}")
         self.pay_private_revenue(game)
+        events.begin_operating_round(game)
         floated = [
             c
             for c, corp in s.corps.items()
@@ -307,6 +328,7 @@ class Title1883(Title):
         s = game.state
         s.stock_round_no += 1
         s.extra["concession_bought"] = []
+        events.begin_stock_round(game)
         game.log(f"Stock round {s.stock_round_no}")
         return StockRound(game, f"{RULES} §5")
 
@@ -388,6 +410,12 @@ class Title1883(Title):
 
     # ================================================================ prompts
     def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
+        if kind in events.PROMPTS:
+            return events.prompt_actions(game, kind, entity)
+        if kind == air_raids.PROMPT:
+            return air_raids.prompt_actions(game, entity)
+        if kind == concessions.BONUS_PROMPT:
+            return concessions.bonus_actions(entity)
         if kind == "fsf_par":
             sym = self._fsf()
             return [Par(entity, sym, price) for price in self.par_prices(game)]
@@ -406,6 +434,15 @@ class Title1883(Title):
         raise RuleError(f"unknown prompt {kind}", RULES)
 
     def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
+        if kind in events.PROMPTS:
+            events.prompt_process(game, kind, entity, action)
+            return
+        if kind == air_raids.PROMPT:
+            air_raids.prompt_process(game, entity, action)
+            return
+        if kind == concessions.BONUS_PROMPT:
+            concessions.bonus_process(game, entity, action)
+            return
         if kind in ("sefta_consent", "sefta_leftover"):
             assert isinstance(action, Choose)
             handler = sefta.on_consent if kind == "sefta_consent" else sefta.on_leftover
@@ -587,7 +624,12 @@ class Title1883(Title):
         s = game.state
         out: list[Action] = []
         cost = self.support_cost(game, player)
-        if cost is not None and cost <= game.player(player).cash and s.extra["support_supply"]:
+        if (
+            events.enabled(game)
+            and cost is not None
+            and cost <= game.player(player).cash
+            and s.extra["support_supply"]
+        ):
             out.append(BuySupport(player))
         out.extend(privates.trade_options(game, player))
         for sym, corp in s.corps.items():
@@ -709,6 +751,7 @@ class Title1883(Title):
         if not first_purchase(game, kind):
             return
         coop.on_first_purchase(game, kind)
+        events.on_first_purchase(game, kind)
         if kind == CONCESSIONS_END_ON:
             concessions.remove_unsold(game)
         if kind == PRIVATES_CLOSE_ON and not all(c.closed for c in s.companies.values()):
@@ -763,14 +806,33 @@ class Title1883(Title):
         if isinstance(rnd, OperatingRound) and not rnd.finished(game) and rnd.corp() == sym:
             rnd.end_turn_now()
 
-    def bankrupt(self, game: Game, player: str, corp: str) -> None:
-        """6.9.6: a president who cannot raise the money goes bankrupt and leaves the game:
-        the corporation closes; every share the player holds goes to the pool, even past
-        50%; a corporation the player presided passes to the largest other holder with 20%
-        or more, or closes."""
+    def counters(self, game: Game) -> dict[str, int]:
+        """What a simulation summary counts: SARSA floated, the Co-operative capitalised,
+        events drawn, concessions fulfilled, SEFTA mergers."""
+        s = game.state
+        x = s.extra
+        sarsa = self._sarsa(game)
+        return {
+            "sarsa_floated": int(sarsa is not None and s.corps[sarsa].floated),
+            "coop_capitalised": int(s.corps[x["coop"]].kind != "cooperative"),
+            "events_drawn": events.events_drawn(game),
+            "concessions_fulfilled": int(x["concessions_fulfilled"]),
+            "mergers": int(x["mergers"]),
+        }
+
+    def cash_aside(self, game: Game) -> int:
+        """11.2 #18, 11.3 #31: money the events took from the bank."""
+        return events.cash_aside(game)
+
+    def bankrupt(self, game: Game, player: str, corp: str | None) -> None:
+        """6.9.6: a player who cannot raise the money goes bankrupt and leaves the game:
+        the corporation needing it (if any) closes; every share the player holds goes to
+        the pool, even past 50%; a corporation the player presided passes to the largest
+        other holder with 20% or more, or closes."""
         s = game.state
         game.transfer(player, "bank", game.player(player).cash)
-        self.close_corporation(game, corp)
+        if corp is not None:
+            self.close_corporation(game, corp)
         p = game.player(player)
         p.bankrupt = True
         game.log(f"{player} goes bankrupt")

@@ -201,6 +201,7 @@ def merge(game: Game, active: str) -> None:
         free = [c for c in s.shares.held(treasury(sym), sym) if not c.president]
         for cert in free[:units]:
             s.shares.move(cert.cid, target)
+    s.extra["sefta_buyer"] = s.shares.president[active]  # E's buyer, before F
     for old in pair:  # F: FMV and FSMMF leave the game
         s.shares.remove_corporation(old)
         s.market.remove(old)
@@ -223,11 +224,11 @@ def _finish(game: Game) -> None:
     f = facts(game)
     sym = f["sym"]
     pair: list[str] = s.extra.pop("sefta_pair")
-    active = s.extra.pop("sefta_active", pair[0])
+    active_president = s.extra.pop("sefta_buyer", None)
     update_president(game, sym, s.shares.president[sym])
     names = [p.name for p in s.players]
     if all(s.shares.percent(n, sym) <= 10 for n in names):
-        buyer = s.shares.president[active] or s.shares.president[sym]
+        buyer = active_president or s.shares.president[sym]
         free = [c for c in s.shares.held(treasury(sym), sym) if c.percent == 10]
         price = bundle_price(game, sym, 10)
         if buyer is not None and free and game.player(buyer).cash >= price:

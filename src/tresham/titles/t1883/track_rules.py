@@ -8,6 +8,7 @@
   and pays no terrain (8.1.3-8.1.4).
 - A corporation's port tokens add L.20 (L.10 from the first 4T) to each run visiting their
   city (6.6); Sassuolo's brown and grey city pays its higher value at a run's ends (6.8.4).
+- Random events close hexes to tile lays and change off-board values for an OR (11.1).
 - Trains count stops: a train visits at most its number of stations and off-board
   locations, all of which pay (6.8.1-6.8.2); off-boards pay their low, middle or high value
   by phase (6.8.5, on the board as values by phase).
@@ -20,8 +21,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from tresham.core.board import BoardDef
 from tresham.core.errors import RouteError, TrackError
 from tresham.core.rules_protocols import BasicTrackRules, LayContext, Stop, TrainSpec
+from tresham.core.track import MapState
 
 RULE_UPGRADE = "1883 Appendix 4 (upgrade chart)"
+RULE_FS = "1883 §6.7"
+#: The gauge of the board's FS long paths (a "T" city to its off-board box).
+FS = "fs"
 RULE_SOUTH = "1883 §8.1.3"
 VIA_EMILIA = "Parma-Bologna (Via Emilia)"
 
@@ -51,6 +56,9 @@ class TrackRules1883(BasicTrackRules):
         free_terrain: bool = False,
         ports: Sequence[str] = (),
         port_bonus: int = 0,
+        closed: Mapping[str, str] | None = None,
+        stop_bonus: Mapping[str, int] | None = None,
+        fs_open: bool = True,
     ) -> None:
         super().__init__(frozenset(colors), phase)
         self.upgrades = upgrades
@@ -59,6 +67,28 @@ class TrackRules1883(BasicTrackRules):
         self.free_terrain = free_terrain
         self.ports = tuple(ports)
         self.port_bonus = port_bonus
+        self.closed = dict(closed or {})
+        self.stop_bonus = dict(stop_bonus or {})
+        self.fs_open = fs_open
+
+    def segment_cost(self, train: TrainSpec, gauges: frozenset[str], edges: int) -> int | None:
+        """6.7: the FS red track runs from a "T" city to its off-board box, the "T" city
+        counting as two stations (the stretch costs one station more); closed during
+        "Red" Week (11.1 #10)."""
+        if FS in gauges:
+            return 1 if self.fs_open else None
+        return super().segment_cost(train, gauges, edges)
+
+    def check_hex(self, state: MapState, corporation: str, coord: str) -> TrackError | None:
+        """11.1 #2 and #5: Flooding and the Landslide close hexes to tile lays for the OR."""
+        rule = self.closed.get(coord)
+        if rule is not None:
+            return TrackError(f"no tile may be laid on {coord} this OR", rule)
+        return None
+
+    def stop_revenue(self, train: TrainSpec, stop: Stop) -> int:
+        """11.1 #12, 11.2 #21, 11.3 #25: an off-board location's value changed for the OR."""
+        return stop.info.revenue_in(self.phase) + self.stop_bonus.get(stop.hex, 0)
 
     def check_lay(self, ctx: LayContext) -> TrackError | None:
         """Appendix 4: a laid tile upgrades only to the tiles its row of the chart lists; the
@@ -97,9 +127,16 @@ class TrackRules1883(BasicTrackRules):
         return bonus
 
     def check_run(
-        self, train: TrainSpec, corporation: str, stops: Sequence[Stop]
+        self,
+        train: TrainSpec,
+        corporation: str,
+        stops: Sequence[Stop],
+        gauges: frozenset[str] = frozenset(),
     ) -> RouteError | None:
-        """8.1.3: the Co-operative traces no route north of the FS line (its stops)."""
+        """8.1.3: the Co-operative traces no route north of the FS line (its stops). 6.7: a
+        route using the FS track includes only one off-board location."""
+        if FS in gauges and sum(1 for s in stops if s.kind == "offboard") > 1:
+            return RouteError("a route using the FS track reaches only one off-board", RULE_FS)
         if self.south_only and any(north_of_fs(self.board, s.hex) for s in stops):
             return RouteError("the Co-operative may not run north of the FS line", RULE_SOUTH)
         return None

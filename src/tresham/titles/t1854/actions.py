@@ -1,0 +1,34 @@
+"""1854's own actions (registered with the save format when this module is imported)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from tresham.core.actions import Action
+
+
+@dataclass(frozen=True)
+class RetractBid(Action):
+    """A player whose bid on a private certificate has been outbid takes it back, freeing the
+    money tied up in it (1854 §4)."""
+
+    type: ClassVar[str] = "retract_bid"
+    company: str
+
+
+@dataclass(frozen=True)
+class BuyOption(Action):
+    """A player exercises the buying option: a 20% share (not a Director's certificate) of
+    `corporation` from `source` ("treasury" or "pool") at half its price (1854 §6.4.1)."""
+
+    type: ClassVar[str] = "buy_option"
+    corporation: str
+    source: str
+
+
+@dataclass(frozen=True)
+class PayOption(Action):
+    """A player pays the remaining 10% of the share bought on option (1854 §6.4.1)."""
+
+    type: ClassVar[str] = "pay_option"

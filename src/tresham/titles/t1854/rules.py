@@ -1,0 +1,504 @@
+"""1854 (Austria): set-up and the first Share Buying Round.
+
+The spec is ``1854-rulebook.txt``; comments cite its paragraphs. Tables the rulebook lost are
+typed into ``data/game.json`` by ``tools/build_1854_data.py``; where the rulebook is silent,
+``docs/rulings/1854.md`` says what tresham decided.
+
+Built so far: the set-up (§2), the private certificates of the first Share Buying Round
+(``first_round.py``, §4) and its share part: Director's certificates at four times a chosen
+par, 20% shares from the initial offering, floating at 60%, the change of Director (§6.4,
+§6.6, §6.6.1), no selling (§4, §6.7); the Share Buying Rounds' rules (§6: selling to the pool
+with the price falling per certificate, buying from the pool, no buying back what one sold,
+the Director's certificate handed over on a sale, leftover privates, the rise of sold-out
+companies, the Priority Deal card), buying options (``options.py``, §6.4.1), share splitting
+(``split.py``, §3.2.1) and the Mountain Railways' income at the start of an Operating Round
+(§5.1). The Operating Rounds themselves are not built: once the first Share
+Buying Round is over and the Mountain Railways have paid, the game stops (ruling F6), so the
+title is not offered by the registry.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Final
+
+from tresham.core.actions import Action, Bid, BuyShares, Par, SellShares
+from tresham.core.bank import Bank
+from tresham.core.board import BoardDef
+from tresham.core.entities import Company, Corporation, Player
+from tresham.core.errors import RuleError
+from tresham.core.market import Market, MarketState
+from tresham.core.rounds.auction import WaterfallAuction
+from tresham.core.rounds.stock import StockRound
+from tresham.core.shares import POOL, ShareRegistry, treasury
+from tresham.core.stock import (
+    bundle_price,
+    move_sale_certs,
+    player_certs,
+    sale_possible,
+    update_president,
+)
+from tresham.core.tiles import load_catalogue
+from tresham.core.title import Title
+from tresham.core.track import MapState
+from tresham.core.trains import Depot, Phase, TrainType
+from tresham.titles.t1854 import options, split
+from tresham.titles.t1854.actions import BuyOption, PayOption
+from tresham.titles.t1854.first_round import FirstShareRound
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game, GameState
+    from tresham.core.rounds.base import Round
+
+PACKAGE: Final = "tresham.titles.t1854"
+RULES: Final = "1854"
+FIRST_ROUND: Final = f"{RULES} §4"
+SHARE_ROUND: Final = f"{RULES} §6"
+#: The buying source of the Split Shares section (§2.4, §6.4).
+SPLIT: Final = "split"
+#: Why the game stops after the first Share Buying Round (ruling F6).
+NOT_BUILT: Final = "operating rounds not built yet"
+
+
+def _data() -> dict[str, Any]:
+    text = resources.files(PACKAGE).joinpath("data/game.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+class Title1854(Title):
+    """1854: the Austrian 18xx with local railways and mountain railways."""
+
+    name = "1854"
+    player_range = (3, 6)
+    rules_version = 1
+    privates_count_toward_limit = True  # §6.5: "shares and private companies"
+
+    def __init__(self) -> None:
+        self.data = _data()
+        self.phases = [
+            Phase(
+                p["name"],
+                p["on"],
+                p["train_limit"]["major"],
+                tuple(p["tiles"]),
+                p["operating_rounds"],
+                kind_limits=tuple(
+                    (kind, n) for kind, n in p["train_limit"].items() if kind != "major"
+                ),
+            )
+            for p in self.data["phases"]
+        ]
+        self.market_def = Market.load(PACKAGE, "data/market.json")
+        self.board = BoardDef.from_package(PACKAGE)
+        manifest = resources.files(PACKAGE).joinpath("data/manifest.json").read_text("utf-8")
+        self.tiles: dict[str, int] = json.loads(manifest)["tiles"]
+        self.new_shares = {m["sym"]: len(m["split_shares"]) for m in self.data["majors"]}
+
+    # ================================================================ set-up
+    def setup(self, game: Game) -> GameState:
+        """§2.3 Table 1: the starting capital from the bank (§1.1, ruling D1); §2.4: the
+        eleven private certificates in Table 2's order; each major's 40% Director's share and
+        three 20% shares in the initial offering (the five 10% shares wait for a split,
+        §3.2.1); the bank pool empty. §2.2/§4: the players are given in seating order and the
+        first is the Start Player (ruling F1)."""
+        from tresham.core.game import GameState
+
+        d = self.data
+        n = len(game.player_names)
+        bank = Bank(d["bank"])
+        cash = d["starting_cash"][str(n)]
+        players = [Player(name) for name in game.player_names]
+        for p in players:
+            bank.pay_out(cash)
+            p.cash = cash
+        shares = ShareRegistry()
+        corps: dict[str, Corporation] = {}
+        for m in d["majors"]:
+            sym = m["sym"]
+            corps[sym] = Corporation(
+                sym, m["name"], kind="major", tokens=len(m["token_costs"]), home=m["home"][0]
+            )
+            shares.add_corporation(sym, m["shares"], False, treasury(sym))
+        companies = {
+            c["sym"]: Company(
+                c["sym"],
+                c["name"],
+                c["value"],
+                c["revenue"],
+                powers={k: c[k] for k in ("kind", "power", "share", "hex") if k in c},
+            )
+            for c in d["privates"]
+        }
+        depot = Depot.build(
+            [
+                TrainType(
+                    t["name"],
+                    t["distance"],
+                    t["price"],
+                    t["count"],
+                    t.get("rusts_on"),
+                    available_on=self._plus_phase(t),
+                )
+                for t in d["trains"]
+            ]
+        )
+        map_state = MapState(self.board, load_catalogue(), self.tiles)
+        for sym, (coord, node) in self.board.homes.items():
+            map_state.reserve(sym, coord, node)
+        state = GameState(
+            players=players,
+            bank=bank,
+            corps=corps,
+            companies=companies,
+            shares=shares,
+            market=MarketState(self.market_def),
+            depot=depot,
+            map=map_state,
+            rng=game.new_rng(),
+            phases_reached=[self.phases[0].name],
+        )
+        state.extra = {"split": [], "last_purchaser": None, "options": {}}
+        return state
+
+    def _plus_phase(self, train: dict[str, Any]) -> str | None:
+        """The first phase whose Table 5 row offers this plus train (None: a regular train,
+        sold in order). §5.9's further condition, the 3+ only after the last 2+ is sold
+        (data: ``available_after``), is for the train purchase of the Operating Rounds."""
+        if not train.get("plus"):
+            return None
+        return next(
+            str(p["name"]) for p in self.data["phases"] if train["name"] in p["plus_trains"]
+        )
+
+    # ================================================================ sequence
+    def next_round(self, game: Game) -> Round:
+        """§4: the first Share Buying Round offers the private certificates; once all eleven
+        are sold its share part follows, the turn passing on as before (ruling F7). After a
+        Share Buying Round: its end (§6.1, §6.2), then an Operating Round, which starts with
+        the Mountain Railways' income (§5.1) and is not built further (ruling F6)."""
+        s = game.state
+        rnd = s.round
+        if rnd is None:
+            s.stock_round_no = 1
+            game.log("Share Buying Round 1")
+            companies = [c["sym"] for c in self.data["privates"]]
+            return FirstShareRound(game, companies, FIRST_ROUND, self.share_limit(game))
+        if isinstance(rnd, FirstShareRound) and not rnd.ended:
+            s.priority = s.players.index(game.player(rnd.order[rnd.pointer]))
+            return StockRound(game, FIRST_ROUND)
+        self.end_of_share_round(game, rnd)
+        s.operating_round_no += 1
+        game.log(f"Operating Round {s.operating_round_no}")
+        self.pay_mountain_railways(game)
+        self.finish(game, NOT_BUILT)
+        return rnd
+
+    def new_share_round(self, game: Game) -> StockRound:
+        """§6.1: a Share Buying Round, begun by the holder of the Priority Deal card."""
+        s = game.state
+        s.stock_round_no += 1
+        game.log(f"Share Buying Round {s.stock_round_no}")
+        return StockRound(game, SHARE_ROUND)
+
+    def end_of_share_round(self, game: Game, rnd: Round) -> None:
+        """§4 / §6.1: the Priority Deal card goes to the player left of the last one to buy
+        (or sell); without any transaction it stays. Privates still unsold lose their bids
+        (ruling F8). §6.2: every company whose shares are all in players' hands rises one
+        space up-right (highest first, so the stacks keep their order); entering a split
+        space splits its shares (§3.2.1). Split shares unsold are not in players' hands, so
+        such a company does not rise (§7)."""
+        s = game.state
+        names = [p.name for p in s.players]
+        if isinstance(rnd, StockRound) and rnd.last_actor is not None:
+            s.priority = rnd.next_priority(game)
+        elif s.stock_round_no == 1:
+            last = s.extra["last_purchaser"]
+            s.priority = (names.index(last) + 1) % len(names)
+        game.log(f"{names[s.priority]} holds the Priority Deal card")
+        if isinstance(rnd, FirstShareRound):
+            s.extra["unsold_privates"] = list(rnd.unsold)
+        live = [sym for sym, c in s.corps.items() if c.floated and not c.closed]
+        for sym in s.market.operating_order(live):
+            holders = s.shares.holders(sym)
+            if sum(pct for h, pct in holders.items() if h in names) == 100:
+                entered = s.market.move(sym, "up_right")
+                game.log(f"{sym} is sold out and rises to {s.market.price(sym)} G")
+                split.after_move(game, sym, entered, self.new_shares[sym])
+
+    def pay_mountain_railways(self, game: Game) -> None:
+        """§5.1 and Table 2: at the start of an Operating Round the bank pays each Mountain
+        Railway's fixed income to its owner (5, 10, 15, 20, 25 G)."""
+        for comp in game.state.companies.values():
+            if comp.powers.get("kind") == "mountain" and comp.owner and not comp.closed:
+                game.transfer("bank", comp.owner, comp.revenue)
+                game.log(f"{comp.name} pays {comp.revenue} G to {comp.owner}")
+
+    # ================================================================ private certificates
+    def on_company_bought(self, game: Game, company: str, player: str) -> None:
+        """§3.1 Table 2: the Arlbergbahn brings a 20% VB share, the Semmeringbahn a 20% SD
+        share (from the initial offering)."""
+        s = game.state
+        s.extra["last_purchaser"] = player
+        share = s.companies[company].powers.get("share")
+        if share is None:
+            return
+        sym, percent = share["corporation"], share["percent"]
+        cert = next(
+            c for c in s.shares.held(treasury(sym), sym) if not c.president and c.percent == percent
+        )
+        s.shares.move(cert.cid, player)
+        game.log(f"{player} receives a {percent}% share of {sym} with {company}")
+
+    def on_auction_all_passed(self, game: Game, rnd: WaterfallAuction) -> None:
+        """§4: all players passed in turn. With the Außerfernbahn unsold, the round goes on
+        and it is offered 5 G cheaper; the first player offered it for 0 G must take it.
+        Otherwise (a certificate has been bought) the first Share Buying Round ends."""
+        assert isinstance(rnd, FirstShareRound)
+        first: str = self.data["privates"][0]["sym"]
+        if not rnd.unsold or rnd.unsold[0] != first:
+            rnd.ended = True
+            return
+        rnd.discount[first] += self.data["bid_step"]
+        price = rnd.price(game, first)
+        game.log(f"{first} is now offered for {price} G")
+        if price <= 0:
+            taker = rnd.order[(rnd.pointer + 1) % len(rnd.order)]
+            game.log(f"{taker} must take {first} for 0 G")
+            rnd.give_free(game, first, taker)
+
+    # ================================================================ shares
+    def share_limit(self, game: Game) -> int:
+        """§6.5 Table 7: by the number of players and of companies whose shares have split."""
+        row: list[int] = self.data["share_limits"][str(len(game.state.players))]
+        return row[len(game.state.extra["split"])]
+
+    def over_cert_limit(self, game: Game, player: str) -> bool:
+        return player_certs(game, player) > self.share_limit(game)
+
+    def sellable_corps(self, game: Game, player: str) -> list[str]:
+        """§4 and §6.7: nothing is sold in the first Share Buying Round; private certificates
+        never. Only a floated company's shares can be sold: before that its Director holds
+        the only certificate a player may sell (40% + 20% floats, §6.6)."""
+        s = game.state
+        if s.stock_round_no <= 1:
+            return []
+        return [
+            sym
+            for sym, corp in s.corps.items()
+            if corp.floated and self.sell_bundles(game, player, sym)
+        ]
+
+    def sell_bundles(self, game: Game, player: str, corp: str) -> list[tuple[int, bool]]:
+        """§6.7: any number of ordinary certificates to the Bank Pool (which may hold any
+        number, never the Director's certificate). §6.6.1: the Director sells below another
+        player only if that player holds at least the Director's certificate's percentage;
+        the certificates exchanged for it may then be sold too."""
+        reg = game.state.shares
+        held = reg.percent(player, corp)
+        pres = next(c for c in reg.corp_certs(corp) if c.president)
+        others = max(reg.percent(p.name, corp) for p in game.state.players if p.name != player)
+        out: list[tuple[int, bool]] = []
+        for pct in range(10, held + 1, 10):
+            if reg.president[corp] == player and held - pct < others < pres.percent:
+                continue
+            if sale_possible(game, player, corp, pct, False, options.locked(game, player)):
+                out.append((pct, False))
+        return out
+
+    def sell_shares(self, game: Game, player: str, action: SellShares) -> None:
+        """§6.7: the bank pays what the shares were worth just before the sale; §6.8: then the
+        marker moves one space down-left for each certificate sold, whatever its size.
+        §6.6.1: a Director who sells below another holder hands the Director's certificate
+        over first. §6.4.1: a share bought on option and not yet paid is not sold in its round;
+        later, its seller receives only the value of the 10% paid for (ruling O3)."""
+        s = game.state
+        sym = action.corporation
+        value = bundle_price(game, sym, action.percent)
+        before = {c.cid for c in s.shares.held(POOL, sym)}
+        names = [p.name for p in s.players]
+        keep = options.locked(game, player)
+        new = move_sale_certs(s.shares, names, player, sym, action.percent, False, keep)
+        if new is not None:
+            game.log(f"{new} becomes Director of {sym}")
+        sold = [c for c in s.shares.held(POOL, sym) if c.cid not in before]
+        option = options.outstanding(game, player)
+        if option is not None and option["cid"] in {c.cid for c in sold}:
+            value -= s.market.price(sym)  # the unpaid 10%
+            options.release(game, player)
+        game.transfer("bank", player, value)
+        game.log(f"{player} sells {action.percent}% of {sym} for {value} G")
+        s.market.move(sym, "down_left", len(sold))
+
+    def buy_options(self, game: Game, player: str, sold: list[str]) -> list[BuyShares]:
+        """§6.4: while private certificates are for sale, nothing else; then a new share from
+        the initial offering at its set price (par per 10%) once the company's Director's
+        certificate is bought, or at the current price an old one from the Bank Pool or a
+        new one from the Split Shares (§3.2.1); never in a company the player sold this
+        round; within the share limit and, after a split, 60% of a company (§6.5)."""
+        s = game.state
+        if s.extra.get("unsold_privates") or not self.may_buy(game, player):
+            return []
+        cash = game.player(player).cash
+        out: list[BuyShares] = []
+        for sym, corp in s.corps.items():
+            if not corp.parred or sym in sold:
+                continue
+            room = 100 - s.shares.percent(player, sym)
+            if split.has_split(game, sym):
+                room = split.HOLDING_CAP_AFTER_SPLIT - s.shares.percent(player, sym)
+            for source in self.sources(game, sym):
+                price = self.source_price(game, sym, source)
+                sizes = sorted({c.percent for c in s.shares.held(self.holder(sym, source), sym)})
+                out.extend(
+                    BuyShares(player, sym, source, pct)
+                    for pct in sizes
+                    if pct <= room and price * pct // 10 <= cash
+                )
+        return out
+
+    def sources(self, game: Game, sym: str) -> list[str]:
+        """Where `sym`'s shares may be bought: the initial offering; once floated (only a
+        floated company's shares reach the pool or split) the pool and the Split Shares."""
+        return ["treasury", POOL, SPLIT] if game.state.corps[sym].floated else ["treasury"]
+
+    @staticmethod
+    def holder(sym: str, source: str) -> str:
+        """The share registry's holder for a buying source."""
+        return {"treasury": treasury(sym), POOL: POOL, SPLIT: split.split_holder(sym)}[source]
+
+    def source_price(self, game: Game, sym: str, source: str) -> int:
+        """§6: new shares at the set price (par); old ones and split ones at the chart's."""
+        s = game.state
+        return s.corps[sym].par_price if source == "treasury" else s.market.price(sym)
+
+    def buy_shares(self, game: Game, player: str, action: BuyShares) -> None:
+        """§4 / §6: the money goes to the bank, for split shares too (ruling P3); a larger
+        holding than the Director's makes a new Director (§6.6.1, core
+        ``update_president``)."""
+        s = game.state
+        sym = action.corporation
+        holder = self.holder(sym, action.source)
+        cert = next(c for c in s.shares.held(holder, sym) if c.percent == action.percent)
+        price = self.source_price(game, sym, action.source) * action.percent // 10
+        game.transfer(player, "bank", price)
+        s.shares.move(cert.cid, player)
+        game.log(f"{player} buys {action.percent}% of {sym} for {price} G")
+        update_president(game, sym, s.shares.president[sym])
+        self._check_float(game, sym)
+
+    def may_buy(self, game: Game, player: str) -> bool:
+        """§6.5: room under the share limit; §6.4.1: no unpaid option (the rest is paid
+        before anything else is bought)."""
+        if options.outstanding(game, player) is not None:
+            return False
+        return player_certs(game, player) < self.share_limit(game)
+
+    def other_purchases(self, game: Game, player: str) -> list[Action]:
+        """§6.4 and ruling F8: a private certificate left over from the first round is bought
+        at its printed price, the topmost first; no bids. §6.4.1: paying the rest of a share
+        bought on option; buying a 20% share on option."""
+        s = game.state
+        cash = game.player(player).cash
+        option = options.outstanding(game, player)
+        if option is not None:
+            return [PayOption(player)] if option["price"] <= cash else []
+        if not self.may_buy(game, player):
+            return []
+        unsold: list[str] = s.extra.get("unsold_privates", [])
+        if unsold:
+            top = s.companies[unsold[0]]
+            return [Bid(player, top.sym, top.value)] if top.value <= cash else []
+        rnd = s.round
+        sold = rnd.sold_by[player] if isinstance(rnd, StockRound) else []
+        out: list[Action] = []
+        for sym, corp in s.corps.items():
+            if not corp.parred or sym in sold:
+                continue
+            for source in self.sources(game, sym):  # after a split no 20% share is left
+                if self.option_cert(game, sym, source) is None:
+                    continue
+                if self.source_price(game, sym, source) <= cash:
+                    out.append(BuyOption(player, sym, source))
+        return out
+
+    def option_cert(self, game: Game, sym: str, source: str) -> str | None:
+        """A 20% ordinary certificate of `sym` at `source` (§6.4.1: not the Director's)."""
+        held = game.state.shares.held(self.holder(sym, source), sym)
+        return next((c.cid for c in held if c.percent == 20 and not c.president), None)
+
+    def other_purchase(self, game: Game, player: str, action: Action) -> None:
+        """Apply one of `other_purchases` (validated by the round)."""
+        s = game.state
+        if isinstance(action, PayOption):
+            option = options.outstanding(game, player)
+            assert option is not None
+            game.transfer(player, "bank", option["price"])
+            options.release(game, player)
+            game.log(f"{player} pays the second 10% of {option['corp']}: {option['price']} G")
+            return
+        if isinstance(action, BuyOption):
+            sym = action.corporation
+            cid = self.option_cert(game, sym, action.source)
+            assert cid is not None
+            price = self.source_price(game, sym, action.source)
+            game.transfer(player, "bank", price)
+            s.shares.move(cid, player)
+            options.record(game, player, cid, sym, price)
+            game.log(f"{player} buys 20% of {sym} on option for {price} G")
+            update_president(game, sym, s.shares.president[sym])
+            self._check_float(game, sym)
+            return
+        if not isinstance(action, Bid):
+            raise RuleError(f"{action.type} is not a purchase", SHARE_ROUND)
+        s.extra["unsold_privates"].remove(action.company)
+        game.transfer(player, "bank", action.price)
+        s.companies[action.company].owner = player
+        game.log(f"{player} buys {action.company} for {action.price} G")
+        self.on_company_bought(game, action.company, player)
+
+    def par_options(self, game: Game, player: str) -> list[Par]:
+        """§4, §6.4: the Director's certificate of a company not yet started, at four times a
+        par price of 67, 72, 77, 82, 87 or 93 chosen by its buyer."""
+        s = game.state
+        if s.extra.get("unsold_privates") or not self.may_buy(game, player):
+            return []
+        cash = game.player(player).cash
+        return [
+            Par(player, sym, price)
+            for sym, corp in s.corps.items()
+            if not corp.parred
+            for price in self.data["par_prices"]
+            if 4 * price <= cash
+        ]
+
+    def par(self, game: Game, player: str, action: Par) -> None:
+        """§6.6: the Director's certificate for 4 x par to the bank; a share that came with a
+        private now has a value; the company floats if 60% is now in players' hands."""
+        s = game.state
+        sym = action.corporation
+        corp = s.corps[sym]
+        pres = next(c for c in s.shares.corp_certs(sym) if c.president)
+        game.transfer(player, "bank", 4 * action.price)
+        s.shares.move(pres.cid, player)
+        s.shares.president[sym] = player
+        corp.parred = True
+        corp.par_price = action.price
+        game.log(f"{player} buys the Director's certificate of {sym} at {action.price} G")
+        self._check_float(game, sym)
+
+    def _check_float(self, game: Game, sym: str) -> None:
+        """§6.6: at 60% in players' hands (shares that came with a private count, ruling F5)
+        the company floats: 10 x par from the bank into its treasury and its marker on the
+        par space of the share price chart (under any markers already there)."""
+        s = game.state
+        corp = s.corps[sym]
+        sold = sum(pct for h, pct in s.shares.holders(sym).items() if h != treasury(sym))
+        if corp.floated or sold < self.data["float_percent"]:
+            return
+        corp.floated = True
+        game.transfer("bank", sym, self.data["capital_times_par"] * corp.par_price)
+        cell = next(c for c in self.market_def.cells_with("par") if c.price == corp.par_price)
+        s.market.place(sym, cell.pos)
+        game.log(f"{sym} floats with {corp.cash} G")

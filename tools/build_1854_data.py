@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""Build 1854's data files from the shared reference facts and the rulebook's tables.
+
+Run from the repository root:  python tools/build_1854_data.py [--shared DIR]
+
+Reads ``<shared>/reference/1854.json`` (the boards, homes, tile manifest; schema in
+``<shared>/reference/SOURCES.md``) and writes, under ``src/tresham/titles/t1854/data/``:
+
+``board.json`` (schema ``tresham.board/1``, pointy layout): the main map and the local-railway
+map in one coordinate space (they do not touch). Per-phase values of the red foreign
+connections and the grey local-map cities are ``revenue_by_phase`` keyed by the rulebook's
+phase names 2, 3, 4, 5, 6, 8 (§5.10 Table 5). Title facts the core does not interpret:
+``local_map`` (the extra map's hexes, §5.3), ``wien`` (the W hex, §5.3), ``shielded`` (the
+hexes beside Wien that need the named company's permission, §5.3, ruling D3),
+``tunnel_only`` (§5.3, ruling D2), ``customs`` (the track through Germany, §5.6),
+``mountain_railways`` (the hex of each, §5.3), ``orient_express_starts`` (Paris and
+Constantinople, §5.6), ``lokalbahn_homes`` and ``major_stations_from_phase`` (§5.5).
+
+``manifest.json`` (schema ``tresham.manifest/1``): the tile supply (ruling D4).
+
+``game.json``: bank, Table 1 starting capital, Table 7 share limits, par prices, the eleven
+private certificates in Table 2 order, the majors (Table 3), local railways, Major Local
+Railways, trains (Table 4), phases (Table 5), mail contracts (Table 6), tunnels and station
+costs. The tables are typed in here from the rulebook, since its text lost their layout; the
+reconstruction is ``<shared>/reference/rule-details/1854-missing-rules.md`` §6.
+
+Every tile the manifest names is already in the engine's catalogue
+(``src/tresham/core/data/tiles.json``), the W tiles 433/451/456 included; the script checks it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "src/tresham/titles/t1854/data"
+CATALOGUE = ROOT / "src/tresham/core/data/tiles.json"
+
+#: §5.10 Table 5: the phases, named after the trains that start them.
+PHASES = ["2", "3", "4", "5", "6", "8"]
+#: The reference names the last phase "7" (it starts with the 8-train; missing-rules §7.13).
+REFERENCE_PHASE = {"2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "8"}
+#: Table 5, last row: which printed colour of a foreign connection is valid in each phase.
+VALUE_COLOUR = {"2": "yellow", "3": "green", "4": "green", "5": "brown", "6": "brown", "8": "gray"}
+
+#: Ruling D3: the three shielded hexes are the ones Wien's printed track leads into, each
+#: guarded by the company whose home city that track leaves (C23 edges 0, 1, 2).
+SHIELDED = {"D22": "SD", "C21": "KE", "B22": "FJ"}
+#: §5.5: majors may place stations in the Sankt Pölten and Steyr hexes from Phase 6 on.
+MAJOR_STATIONS_FROM_PHASE = {"D18": "6", "D20": "6"}
+#: §5.6: the Orient Express may start from Paris or Constantinople (and only it may use them).
+ORIENT_EXPRESS_STARTS = {"D0": "Paris", "F28": "Konstantinopel"}
+#: §5.6: the track through Germany carries the customs sign (München's through track).
+CUSTOMS_HEX = "D12"
+CUSTOMS_PATH = ["e0", "e4", "standard"]
+
+# ---------------------------------------------------------------- the rulebook's tables
+BANK = 9672  # §1.1: 24x1 + 24x2 + 24x5 + 36x10 + 36x20 + 24x50 + 24x100 + 24x200 (ruling D1)
+STARTING_CASH = {"3": 860, "4": 650, "5": 525, "6": 450}  # §2.3 Table 1
+#: §6.5 Table 7: share limit by players, by the number of companies whose shares have split.
+SHARE_LIMITS = {
+    "3": [10, 12, 14, 15, 17, 19, 20, 22, 24],
+    "4": [8, 9, 10, 11, 13, 14, 15, 16, 18],
+    "5": [6, 7, 8, 9, 10, 11, 12, 13, 14],
+    "6": [5, 6, 7, 7, 8, 9, 10, 11, 12],
+}
+PAR_PRICES = [67, 72, 77, 82, 87, 93]  # §4, §6.4
+#: §3.1 Table 2 in its order (§4: the certificates are offered in this order).
+PRIVATES: list[dict[str, Any]] = [
+    {"sym": "P1", "name": "Außerfernbahn", "value": 20, "revenue": 5, "kind": "mountain",
+     "hex": "E5", "power": {"mountain_discount": 20}},
+    {"sym": "P2", "name": "Murtalbahn", "value": 50, "revenue": 10, "kind": "mountain",
+     "hex": "F16", "power": {"tunnel_discount": 40}},
+    {"sym": "P3", "name": "Graz-Köflacher Bahn", "value": 70, "revenue": 15, "kind": "mountain",
+     "hex": "F20", "power": {"route_bonus": {"hex": "F22", "amount": 10}}},
+    {"sym": "L1", "name": "Mariazellerbahn", "value": 150, "revenue": 0, "kind": "local",
+     "number": 1},
+    {"sym": "L2", "name": "Kernhofer Bahn", "value": 150, "revenue": 0, "kind": "local",
+     "number": 2},
+    {"sym": "L3", "name": "Ybbstaler Bahn", "value": 150, "revenue": 0, "kind": "local",
+     "number": 3},
+    {"sym": "L4", "name": "Steyrtalbahn", "value": 150, "revenue": 0, "kind": "local",
+     "number": 4},
+    {"sym": "L5", "name": "Pyhrnbahn", "value": 150, "revenue": 0, "kind": "local", "number": 5},
+    {"sym": "L6", "name": "Salzkammergutbahn", "value": 150, "revenue": 0, "kind": "local",
+     "number": 6},
+    {"sym": "P4", "name": "Arlbergbahn", "value": 170, "revenue": 20, "kind": "mountain",
+     "hex": "F4", "share": {"corporation": "VB", "percent": 20}, "closes_when_runs": "VB"},
+    {"sym": "P5", "name": "Semmeringbahn", "value": 190, "revenue": 25, "kind": "mountain",
+     "hex": "E23", "share": {"corporation": "SD", "percent": 20}, "closes_when_runs": "SD"},
+]  # fmt: skip
+#: §3.2 Table 3: name, home city, number of station markers.
+MAJORS = [
+    ("KE", "Kaiserin Elisabeth-Westbahn", "Wien", 4),
+    ("FJ", "Kaiser Franz Joseph-Bahn", "Wien", 3),
+    ("SD", "Südbahn", "Wien", 4),
+    ("KR", "Kronprinz Rudolf-Bahn", "Linz", 4),
+    ("KT", "Kärntner Bahn", "Klagenfurt", 3),
+    ("SB", "Salzburger Bahn", "Salzburg", 3),
+    ("NT", "Nordtiroler Staatsbahn", "Innsbruck", 4),
+    ("VB", "Vorarlberger Bahn", "Bregenz", 3),
+]
+STATION_COSTS = [0, 50, 100, 150]  # §5.5: home free; then 50, 100, 150 G
+LOCAL_STATION_COSTS = [0, 40]  # §5.5 and missing-rules §2.8 (two stations at most)
+MLR_STATION_COST = 50  # §5.5
+#: Table 4 (seed reading, missing-rules §6): name, range, count, price, rusts on (§5.10),
+#: available from (§5.6, §5.9), plus train.
+TRAINS: list[dict[str, Any]] = [
+    {"name": "2", "distance": 2, "count": 6, "price": 100, "rusts_on": "4"},
+    {"name": "3", "distance": 3, "count": 5, "price": 200, "rusts_on": "6"},
+    {"name": "4", "distance": 4, "count": 4, "price": 320, "rusts_on": "8"},
+    {"name": "5", "distance": 5, "count": 3, "price": 530},
+    {"name": "6", "distance": 6, "count": 2, "price": 670},
+    {"name": "8", "distance": 8, "count": 5, "price": 900},
+    {"name": "OE", "distance": 8, "count": 5, "price": 1000, "orient_express": True},
+    {"name": "1+", "distance": 1, "count": 6, "price": 80, "rusts_on": "4", "plus": True},
+    {"name": "2+", "distance": 2, "count": 4, "price": 120, "rusts_on": "5", "plus": True,
+     "available_after": "3"},
+    {"name": "3+", "distance": 3, "count": 3, "price": 160, "rusts_on": "6", "plus": True,
+     "available_after": "2+ sold out"},
+]  # fmt: skip
+#: Table 5 rows.
+PHASE_ROWS: list[dict[str, Any]] = [
+    {"name": "2", "on": None, "operating_rounds": 1, "tiles": ["yellow"],
+     "train_limit": {"major": 4, "local": 2}, "plus_trains": ["1+"]},
+    {"name": "3", "on": "3", "operating_rounds": 2, "tiles": ["yellow", "green"],
+     "train_limit": {"major": 4, "local": 2}, "plus_trains": ["1+", "2+", "3+"]},
+    {"name": "4", "on": "4", "operating_rounds": 2, "tiles": ["yellow", "green"],
+     "train_limit": {"major": 3, "local": 1}, "plus_trains": ["2+", "3+"]},
+    {"name": "5", "on": "5", "operating_rounds": 3, "tiles": ["yellow", "green", "brown"],
+     "train_limit": {"major": 2, "local": 1, "major_local": 2}, "plus_trains": ["3+"]},
+    {"name": "6", "on": "6", "operating_rounds": 3, "tiles": ["yellow", "green", "brown"],
+     "train_limit": {"major": 2, "major_local": 2}, "plus_trains": []},
+    {"name": "8", "on": "8", "also_on": "OE", "operating_rounds": 3,
+     "tiles": ["yellow", "green", "brown", "gray"],
+     "train_limit": {"major": 2, "major_local": 2}, "plus_trains": []},
+]  # fmt: skip
+#: Table 6 (= Table 5's mail rows): cost, count, income by phase.
+MAIL_CONTRACTS = [
+    {"cost": 100, "count": 6, "income": {"2": 10, "3": 20, "4": 20, "5": 40, "6": 40, "8": 60}},
+    {"cost": 200, "count": 6, "income": {"2": 20, "3": 30, "4": 30, "5": 50, "6": 50, "8": 80}},
+]
+TUNNELS = {"count": 13, "cost": 100}  # §1.1 (13 transparent tiles), §5.3.1
+
+
+def _end(end: dict[str, int]) -> str:
+    return f"e{end['edge']}" if "edge" in end else f"n{end['node']}"
+
+
+def _node(raw: dict[str, Any], hex_src: dict[str, Any]) -> dict[str, Any]:
+    """A node of a printed hex. Dots in a red hex (Budapest, Zürich) are foreign connections,
+    i.e. offboards (§5.7: termini)."""
+    kind = raw["type"]
+    if hex_src["color"] == "red":
+        kind = "offboard"
+    node: dict[str, Any] = {"kind": kind}
+    by_phase = hex_src.get("revenue_by_phase", {}).get(f"{raw['type']}{raw['ref']}")
+    revenue = raw.get("revenue", 0)
+    table = {REFERENCE_PHASE[p]: int(v) for p, v in (by_phase or {}).items()}
+    if isinstance(revenue, dict) or len(set(table.values())) > 1:
+        node["revenue"] = table["2"]
+        node["revenue_by_phase"] = table
+    else:
+        node["revenue"] = int(revenue)
+    if kind == "city":
+        node["slots"] = int(raw.get("slots", 1))
+    return node
+
+
+def row_col(coord: str) -> tuple[int, int]:
+    """Sort key: row letter, then column number."""
+    return ord(coord[0]) - ord("A"), int(coord[1:])
+
+
+def build_board(src: dict[str, Any]) -> dict[str, Any]:
+    assert src["coordinate_system"]["layout"] == "pointy"
+    tunnel_only = sorted(src["blocked_or_special_hexes"]["brown_mine_hexes"], key=row_col)
+    hexes: dict[str, Any] = {}
+    customs: dict[str, int] = {}
+    mountain: dict[str, str] = {}
+    for coord, h in src["hexes"].items():
+        raw = sorted(h["cities"] + h["towns"] + h["offboards"], key=lambda n: n["ref"])
+        assert [n["ref"] for n in raw] == list(range(len(raw))), coord
+        costs = {int(t["cost"]) for t in h["terrain"]}
+        assert len(costs) <= 1, coord
+        # Ruling D2: the mine hexes are the grey spaces where only tunnels may be built.
+        color = "gray" if coord in tunnel_only else h["color"]
+        entry: dict[str, Any] = {"color": color}
+        if h.get("location_name"):
+            entry["name"] = h["location_name"]
+        entry["terrain_cost"] = costs.pop() if costs else 0
+        if terrain := sorted({t for x in h["terrain"] for t in x["terrain"]}):
+            entry["terrain"] = terrain
+        if raw:
+            entry["nodes"] = [_node(n, h) for n in raw]
+        paths = [[_end(p["a"]), _end(p["b"]), p.get("track", "standard")] for p in h["paths"]]
+        if paths:
+            entry["paths"] = paths
+        if h["labels"]:
+            entry["labels"] = list(h["labels"])
+        if coord == CUSTOMS_HEX:
+            customs[coord] = paths.index(CUSTOMS_PATH)
+        if h.get("private_terrain_waiver"):
+            mountain[coord] = h["private_terrain_waiver"]["company"]
+        hexes[coord] = entry
+
+    homes: dict[str, list[Any]] = {}
+    for coord, owners in src["home_hexes"].items():
+        for o in owners:
+            sym = o["corp"] if not o["corp"].isdigit() else f"L{o['corp']}"
+            homes[sym] = [coord, int(o["city_index"] or 0)]
+    for sym, (coord, node) in homes.items():
+        assert hexes[coord]["nodes"][node]["kind"] == "city", sym
+    wien = next(c for c, h in hexes.items() if "W" in h.get("labels", ()))
+    for coord, corp in SHIELDED.items():
+        assert coord in src["hexes"][wien]["neighbors"].values(), coord
+        edge = next(int(e) for e, nb in src["hexes"][wien]["neighbors"].items() if nb == coord)
+        node = next(int(p[1][1:]) for p in hexes[wien]["paths"] if p[0] == f"e{edge}")
+        assert homes[corp] == [wien, node], (coord, corp)
+
+    return {
+        "schema": "tresham.board/1",
+        "title": "1854",
+        "layout": "pointy",
+        "phases": PHASES,
+        "hexes": {c: hexes[c] for c in sorted(hexes, key=row_col)},
+        "homes": dict(sorted(homes.items())),
+        "local_map": sorted(src["boards"]["local_railways_map"], key=row_col),
+        "wien": wien,
+        "shielded": SHIELDED,
+        "tunnel_only": tunnel_only,
+        "customs": customs,
+        "mountain_railways": dict(sorted(mountain.items())),
+        "orient_express_starts": ORIENT_EXPRESS_STARTS,
+        "lokalbahn_homes": list(src["lokalbahn_home_hexes"]),
+        "major_stations_from_phase": MAJOR_STATIONS_FROM_PHASE,
+    }
+
+
+def build_manifest(src: dict[str, Any]) -> dict[str, Any]:
+    catalogue = json.loads(CATALOGUE.read_text("utf-8"))["tiles"]
+    tiles = {k: int(v) for k, v in src["tile_manifest"].items()}
+    assert all(k in catalogue for k in tiles), [k for k in tiles if k not in catalogue]
+    assert sum(tiles.values()) == src["tile_manifest_total"]
+    return {"schema": "tresham.manifest/1", "title": "1854", "tiles": tiles}
+
+
+def build_game(src: dict[str, Any], board: dict[str, Any]) -> dict[str, Any]:
+    privates = [dict(p) for p in PRIVATES]
+    for p in privates:
+        if p["kind"] == "mountain":
+            assert board["mountain_railways"].get(p["hex"], p["sym"]) == p["sym"], p
+        else:
+            p["home"] = board["homes"][p["sym"]]
+    by_name = {c["sym"]: c for c in src["corporations"] if c["type"] == "major"}
+    majors = []
+    for sym, name, city, stations in MAJORS:
+        coord, node = board["homes"][sym]
+        assert board["hexes"][coord]["name"].startswith(city), (sym, coord)
+        assert by_name[sym]["name"] == name and len(by_name[sym]["tokens"]) == stations, sym
+        majors.append(
+            {
+                "sym": sym,
+                "name": name,
+                "home": [coord, node],
+                "token_costs": STATION_COSTS[:stations],
+                "shares": [40, 20, 20, 20],  # §2.4
+                "split_shares": [10] * 5,  # §2.4: set aside until the split (§3.2.1)
+            }
+        )
+    mlrs = [
+        {"sym": s, "name": f"Major Local Railway {s}", "shares": [50, 50],
+         "station_cost": MLR_STATION_COST}
+        for s in ("A", "B", "C")
+    ]  # fmt: skip
+    return {
+        "schema": "tresham.game1854/1",
+        "bank": BANK,
+        "starting_cash": STARTING_CASH,
+        "share_limits": SHARE_LIMITS,
+        "par_prices": PAR_PRICES,
+        "float_percent": 60,
+        "capital_times_par": 10,
+        "bid_step": 5,
+        "privates": privates,
+        "majors": majors,
+        "local_railways": {
+            "start_cash": src["mergers"]["minor_start_cash"],
+            "token_costs": LOCAL_STATION_COSTS,
+        },
+        "major_local_railways": mlrs,
+        "trains": TRAINS,
+        "phases": PHASE_ROWS,
+        "mail_contracts": MAIL_CONTRACTS,
+        "tunnels": TUNNELS,
+        "value_colour": VALUE_COLOUR,
+    }
+
+
+def dump(data: dict[str, Any], big_keys: tuple[str, ...]) -> str:
+    """JSON with one entry per line inside the ``big_keys`` objects or lists."""
+    lines = ["{"]
+    items = list(data.items())
+    for i, (key, value) in enumerate(items):
+        comma = "," if i + 1 < len(items) else ""
+        if key in big_keys and isinstance(value, dict | list) and value:
+            pairs = value.items() if isinstance(value, dict) else enumerate(value)
+            opener, closer = ("{", "}") if isinstance(value, dict) else ("[", "]")
+            lines.append(f"  {json.dumps(key)}: {opener}")
+            sub = list(pairs)
+            for j, (k, v) in enumerate(sub):
+                c = "," if j + 1 < len(sub) else ""
+                head = f"{json.dumps(k)}: " if isinstance(value, dict) else ""
+                lines.append(f"    {head}{json.dumps(v, ensure_ascii=False)}{c}")
+            lines.append(f"  {closer}{comma}")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    args = parser.parse_args()
+    src = json.loads((args.shared / "reference/1854.json").read_text("utf-8"))
+    board = build_board(src)
+    manifest = build_manifest(src)
+    game = build_game(src, board)
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "board.json").write_text(dump(board, ("hexes",)), "utf-8")
+    (OUT / "manifest.json").write_text(dump(manifest, ("tiles",)), "utf-8")
+    big = ("privates", "majors", "trains", "phases", "mail_contracts", "major_local_railways")
+    (OUT / "game.json").write_text(dump(game, big), "utf-8")
+    print(f"wrote board.json ({len(board['hexes'])} hexes), manifest.json, game.json")
+
+
+if __name__ == "__main__":
+    main()
