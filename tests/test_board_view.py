@@ -95,11 +95,13 @@ def test_every_catalogue_tile_draws_its_track_to_its_edges_at_every_rotation(
 
 def test_every_title_manifest_tile_exists_and_draws() -> None:
     manifests = manifest_tiles()
+    boards = title_boards()
     assert "t1849" in manifests
-    for tiles in manifests.values():
+    for name, tiles in manifests.items():
+        layout = boards[name].layout if name in boards else "flat"
         for tile_id in tiles:
             for rotation in range(6):
-                check_drawing(CATALOGUE[tile_id], rotation, "flat")
+                check_drawing(CATALOGUE[tile_id], rotation, layout)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

@@ -92,8 +92,9 @@ export function describe(a) {
     case "choose": return `Choose: ${a.choice}`;
     case "bankrupt": return "Go bankrupt";
     default: {
-      const rest = Object.entries(a).filter(([k]) => k !== "type" && k !== "entity");
-      return `${a.type.replaceAll("_", " ")} ` + rest.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
+      // A title's own action: its name and its values.
+      const values = Object.entries(a).filter(([k, v]) => k !== "type" && k !== "entity" && v !== null && v !== "");
+      return [a.type.replaceAll("_", " "), ...values.map(([, v]) => (typeof v === "string" ? v : JSON.stringify(v)))].join(" ");
     }
   }
 }

@@ -266,7 +266,7 @@ function renderCorporations(colors) {
     cell(c.president),
     cell(c.price === null ? "" : `${c.price} (${c.par_price})`, { class: "num", title: "share price (par)" }),
     cell(c.cash, { class: "num" }),
-    cell(c.trains.join(" ")),
+    cell(c.trains.join(", ")),
     cell(`${c.placed.length}/${c.tokens}`),
     cell(`${c.treasury}%`, { class: "num" }),
     cell(`${c.pool}%`, { class: "num" }),
