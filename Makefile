@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve play test lint unit postgres clean bench-peers soak
+.PHONY: run serve play test lint unit postgres chromium clean bench-peers soak
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,7 +33,11 @@ lint: $(STAMP)
 postgres:
 	bash tools/ensure_postgres.sh
 
-unit: $(STAMP) postgres
+# The browser tests drive Debian's Chromium; this installs it when missing (root).
+chromium:
+	bash tools/ensure_chromium.sh
+
+unit: $(STAMP) postgres chromium
 	$(BIN)/pytest -n 2
 
 test: lint unit

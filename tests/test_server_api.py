@@ -84,6 +84,8 @@ def test_a_new_game_has_a_link_per_seat_and_a_public_state(client: TestClient) -
     assert {p["name"] for p in s["players"]} == set(PLAYERS)
     assert s["round"]["kind"] and s["phase"] and s["state_hash"]
     assert {"corporations", "companies", "trains_for_sale", "map", "market", "bank"} <= set(s)
+    assert all(t["left"] == t["count"] > 0 and t["pool"] == 0 for t in s["depot"])
+    assert {t["kind"] for t in s["trains_for_sale"]} <= {t["kind"] for t in s["depot"]}
     assert client.get(f"/games/{data['id']}").status_code == 200
     assert client.get("/api/titles").json()[0]["title"] == "1849"
     assert data["id"] in [g["id"] for g in client.get("/api/games").json()]
@@ -126,7 +128,7 @@ def test_legal_actions_are_the_acting_seats_only(client: TestClient) -> None:
     assert mine["index"] == 0 and mine["actions"]
     assert all(a["entity"] == player for a in mine["actions"])
     other = next(p for p in PLAYERS if p != player)
-    assert legal(client, game_id, tokens[other]) == {"index": 0, "actions": []}
+    assert legal(client, game_id, tokens[other]) == {"index": 0, "actions": [], "routes": None}
     assert client.get(f"/api/games/{game_id}/legal").status_code == 403
     wrong = client.get(f"/api/games/{game_id}/legal", headers=auth("not-a-token"))
     assert wrong.status_code == 403
@@ -430,3 +432,67 @@ def test_the_api_works_the_same_on_postgresql(pg_url: str) -> None:
         assert state(client, game_id) == before
         saved = client.get(f"/api/games/{game_id}/export").json()
         assert json.dumps(saved)
+
+
+# ---------------------------------------------------------------------- the browser table
+def test_the_table_pages_and_their_files_are_served(client: TestClient) -> None:
+    game_id, _tokens = create(client)
+    for path in ["/", f"/games/{game_id}", f"/games/{game_id}/tiles"]:
+        answer = client.get(path)
+        assert answer.status_code == 200
+        assert answer.headers["content-type"].startswith("text/html")
+        assert '<script type="module"' in answer.text
+    for name in ["table.js", "board.js", "market.js", "charts.js", "common.js", "table.css"]:
+        assert client.get(f"/web/{name}").status_code == 200
+    assert client.get("/games/nope").status_code == 404
+    assert client.get("/games/nope/tiles").status_code == 404
+
+
+def test_the_board_endpoint_gives_the_static_drawing_data(client: TestClient) -> None:
+    game_id, _tokens = create(client)
+    board = client.get(f"/api/games/{game_id}/board").json()
+    s = state(client, game_id)
+    assert board["layout"] == "flat" and len(board["corners"]) == 6
+    assert set(board["tiles"]) == set(s["map"]["supply"])
+    assert all(len(t["rotations"]) == 6 for t in board["tiles"].values())
+    assert board["market"]["geometry"] == "grid"
+    assert board["phases"][0]["name"] == s["phase"]
+    assert [p["name"] for p in board["phases"]] == ["4H", "6H", "8H", "10H", "12H", "16H"]
+    assert set(board["corporation_colors"]) == {c["sym"] for c in s["corporations"]}
+    assert client.get("/api/games/nope/board").status_code == 404
+
+
+def test_a_seat_token_names_its_player(client: TestClient) -> None:
+    game_id, tokens = create(client)
+    for player, token in tokens.items():
+        answer = client.get(f"/api/games/{game_id}/seat", headers=auth(token))
+        assert answer.json() == {"player": player}
+    assert client.get(f"/api/games/{game_id}/seat").status_code == 403
+    assert client.get(f"/api/games/{game_id}/seat", headers=auth("nope")).status_code == 403
+
+
+def test_the_history_of_a_finished_game(client: TestClient) -> None:
+    answer = client.post("/api/games/import", content=SHARED_EXPORT.read_bytes())
+    assert answer.status_code == 201, answer.text
+    game_id = answer.json()["id"]
+    s = state(client, game_id)
+    history = client.get(f"/api/games/{game_id}/history").json()
+    points = history["points"]
+    last = s["round"]["operating_round"]
+    assert [p["label"] for p in points] == [
+        "start",
+        *(f"OR {n}" for n in range(1, last)),
+        f"OR {last} (end)",
+    ]
+    assert points[-1]["worth"] == s["raw_scores"]
+    assert points[-1]["prices"] == {c["sym"]: c["price"] for c in s["corporations"] if c["price"]}
+    start = from_save({**client.get(f"/api/games/{game_id}/export").json(), "actions": []})
+    assert points[0]["worth"] == {p.name: p.cash for p in start.state.players}
+    assert history["players"] == [p["name"] for p in s["players"]]
+
+
+def test_a_new_game_has_a_history_of_one_point(client: TestClient) -> None:
+    game_id, _tokens = create(client)
+    history = client.get(f"/api/games/{game_id}/history").json()
+    assert [p["label"] for p in history["points"]] == ["start"]
+    assert set(history["points"][0]["worth"]) == set(PLAYERS)

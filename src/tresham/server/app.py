@@ -20,20 +20,26 @@ import anyio
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
+from tresham.core.actions import Action
 from tresham.core.errors import RuleError
 from tresham.core.game import Game
 from tresham.io.save import FORMAT, from_save, new_game, to_save
+from tresham.server.board_view import board_payload
 from tresham.server.config import ServerConfig
 from tresham.server.errors import ApiError, BadRequest, Forbidden, TooLarge, Unavailable
+from tresham.server.history import game_history
 from tresham.server.live import LiveGame
 from tresham.server.notify import PgListener
-from tresham.server.page import game_page
+from tresham.server.page import page, web_root
 from tresham.server.registry import Registry, seat_url
 from tresham.server.storage import SeatRecord, Storage
+from tresham.server.view import proposed_runs
 from tresham.server.webhooks import check_webhook_url
 from tresham.titles.registry import get_title, titles
 
@@ -239,16 +245,21 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
     async def legal(
         game_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        """The legal actions of the seat (none when it is not the seat's turn)."""
+        """The legal actions of the seat (none when it is not the seat's turn), and what the
+        proposed runs earn when running trains is one of them (`routes`, else null)."""
         srv = server()
         live = await srv.registry.get(game_id)
         seat = _seat(live, authorization)
 
         def work() -> dict[str, Any]:
-            actions: list[dict[str, Any]] = []
+            actions: list[Action] = []
             if live.game.acting_player() == seat.player:
-                actions = [a.to_json() for a in live.game.legal_actions()]
-            return {"index": live.index, "actions": actions}
+                actions = live.game.legal_actions()
+            return {
+                "index": live.index,
+                "actions": [a.to_json() for a in actions],
+                "routes": proposed_runs(live.game, actions),
+            }
 
         return await srv.registry.read(live, work)
 
@@ -320,12 +331,47 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
             with contextlib.suppress(Exception):
                 await websocket.close(code=1013, reason="too slow: reconnect")
 
-    @app.get("/games/{game_id}", response_class=HTMLResponse)
-    async def page(game_id: str) -> HTMLResponse:
-        """A minimal live view of a game (the table will replace it)."""
-        live = await server().registry.get(game_id)
-        return HTMLResponse(game_page(live.record.id, live.record.title))
+    @app.get("/api/games/{game_id}/board")
+    async def board(game_id: str) -> dict[str, Any]:
+        """The static drawing data of the game's board, tiles and market (board_view.py)."""
+        srv = server()
+        live = await srv.registry.get(game_id)
+        return await srv.registry.read(live, lambda: board_payload(live.game))
 
+    @app.get("/api/games/{game_id}/seat")
+    async def seat(
+        game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The player whose seat token the request carries."""
+        live = await server().registry.get(game_id)
+        return {"player": _seat(live, authorization).player}
+
+    @app.get("/api/games/{game_id}/history")
+    async def history(game_id: str) -> dict[str, Any]:
+        """Share prices and player worth after every operating round (history.py)."""
+        srv = server()
+        live = await srv.registry.get(game_id)
+        return await srv.registry.read(live, lambda: game_history(live.game))
+
+    @app.get("/", response_class=HTMLResponse)
+    async def lobby() -> HTMLResponse:
+        """The lobby: start a game, open one."""
+        return HTMLResponse(page("lobby.html"))
+
+    @app.get("/games/{game_id}", response_class=HTMLResponse)
+    async def table(game_id: str) -> HTMLResponse:
+        """The browser table of a game (its seat token, if any, in the fragment)."""
+        await server().registry.get(game_id)
+        return HTMLResponse(page("table.html"))
+
+    @app.get("/games/{game_id}/tiles", response_class=HTMLResponse)
+    async def tile_sheet(game_id: str) -> HTMLResponse:
+        """Every tile the game may lay, drawn at each rotation."""
+        await server().registry.get(game_id)
+        return HTMLResponse(page("tiles.html"))
+
+    app.mount("/web", StaticFiles(directory=str(web_root())), name="web")
+    app.add_middleware(GZipMiddleware, minimum_size=4096)
     app.add_middleware(BodyLimit, limit=config.max_body, import_limit=config.max_import_body)
     return app
 

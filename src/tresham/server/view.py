@@ -1,7 +1,8 @@
 """The public state of a game: everything a table draws, as JSON-ready data.
 
 It shows what the terminal table shows (round, phase, bank, players, corporations, privates,
-trains for sale, the map, the market, the last lines of the game log) plus the protocol facts:
+trains for sale, the map, the market, the last lines of the game log), every train type with
+how many are left in the depot and the pool, plus the protocol facts:
 the log index, whose turn it is, who may undo or redo, the state hash, and the scores once the
 game is over. It only uses the engine's title-independent API.
 """
@@ -11,9 +12,12 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from tresham.core.actions import Action, RunRoutes
 from tresham.core.shares import POOL, treasury
+from tresham.routes.runs import runs_action
 
 if TYPE_CHECKING:
+    from tresham.core.game import Game
     from tresham.server.live import LiveGame
 
 EVENTS_SHOWN = 40
@@ -127,6 +131,19 @@ def public_state(live: LiveGame) -> dict[str, Any]:
             {"id": t.tid, "kind": t.kind, "price": s.depot.types[t.kind].price}
             for t in s.depot.purchasable(set(s.phases_reached))
         ],
+        "depot": [
+            {
+                "kind": kind,
+                "distance": ttype.distance,
+                "price": ttype.price,
+                "count": ttype.count,
+                "left": sum(1 for t in s.depot.in_bank() if t.kind == kind),
+                "pool": sum(1 for t in s.depot.owned_by(POOL) if t.kind == kind),
+                "rusts_on": ttype.rusts_on,
+                "variants": [v.name for v in ttype.variants],
+            }
+            for kind, ttype in s.depot.types.items()
+        ],
         "map": plain(s.map.to_dict()),
         "market": plain(s.market.to_dict()),
         "pending": [{"kind": kind, "entity": entity} for kind, entity in s.pending],
@@ -135,3 +152,17 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         "events_total": len(s.events),
         "state_hash": g.state_hash(),
     }
+
+
+def proposed_runs(game: Game, actions: list[Action]) -> dict[str, Any] | None:
+    """What the engine's proposed runs earn, when running trains is among the legal `actions`:
+    ``{"revenue": total, "runs": {train: revenue}}`` from the title's route optimizer (the
+    search that proposed them); None when there is no proposal, or when the optimizer's runs
+    are not exactly the proposal (a title that adds runs of its own)."""
+    proposal = next((a for a in actions if isinstance(a, RunRoutes)), None)
+    if proposal is None:
+        return None
+    solution = game.title.best_routes(game, proposal.entity)
+    if runs_action(proposal.entity, solution.runs) != proposal:
+        return None
+    return {"revenue": solution.revenue, "runs": {run.train: run.revenue for run in solution.runs}}

@@ -1,0 +1,100 @@
+// Shared helpers of the table's pages: the API, the seats this browser holds, DOM building.
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An SVG element with attributes (and children). */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== undefined && v !== null) node.setAttribute(k, String(v));
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/** An HTML element with attributes (and children: nodes or text). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+/** GET or POST JSON; throws an Error carrying the API's message. */
+export async function api(path, { method = "GET", body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+const seatsKey = (gameId) => `tresham.seats.${gameId}`;
+
+/** The seat tokens this browser holds for a game: {player: token}. */
+export function loadSeats(gameId) {
+  try {
+    return JSON.parse(localStorage.getItem(seatsKey(gameId)) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+export function saveSeats(gameId, seats) {
+  localStorage.setItem(seatsKey(gameId), JSON.stringify(seats));
+}
+
+const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
+  "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#637939"];
+
+/** A colour for entity number `i` when the title data gives none. */
+export const paletteColor = (i) => PALETTE[i % PALETTE.length];
+
+/** The colour of each corporation: the title's, else one of the palette. */
+export function corpColors(board, state) {
+  const out = {};
+  state.corporations.forEach((c, i) => {
+    out[c.sym] = board.corporation_colors[c.sym] || paletteColor(i);
+  });
+  return out;
+}
+
+/** A short human text for an action of the legal list. */
+export function describe(a) {
+  switch (a.type) {
+    case "pass": return "Pass";
+    case "bid": return `Bid ${a.price} on ${a.company}`;
+    case "par": return `Start ${a.corporation} at ${a.price}` + (a.home ? ` in ${a.home}` : "");
+    case "buy_shares": return `Buy ${a.percent}% ${a.corporation} from ${a.source}`;
+    case "sell_shares": return `Sell ${a.percent}% ${a.corporation}` + (a.last ? " (last cert.)" : "");
+    case "lay_tile": return `Lay tile ${a.tile} on ${a.hex} (rotation ${a.rotation})`;
+    case "place_token": return `Place a token in ${a.hex} (city ${a.city})`;
+    case "run_routes": return `Run ${a.runs.length} train(s)`;
+    case "dividend": return a.kind === "payout" ? "Pay out" : a.kind === "withhold" ? "Withhold" : a.kind;
+    case "buy_train": return `Buy train ${a.train} for ${a.price}` + (a.variant ? ` as ${a.variant}` : "");
+    case "discard_train": return `Discard ${a.train}`;
+    case "issue_shares": return `Issue ${a.percent}%`;
+    case "redeem_shares": return `Buy back ${a.percent}%`;
+    case "buy_company": return `Buy ${a.company} for ${a.price}`;
+    case "use_company": return `Use ${a.company}` + (a.target ? ` on ${a.target}` : "");
+    case "choose": return `Choose: ${a.choice}`;
+    case "bankrupt": return "Go bankrupt";
+    default: {
+      // A title's own action: its name and its values.
+      const values = Object.entries(a).filter(([k, v]) => k !== "type" && k !== "entity" && v !== null && v !== "");
+      return [a.type.replaceAll("_", " "), ...values.map(([, v]) => (typeof v === "string" ? v : JSON.stringify(v)))].join(" ");
+    }
+  }
+}

@@ -1,0 +1,445 @@
+// The browser table of one game: follows the game live over the websocket, draws the board,
+// market, players, corporations, trains, privates and log, and lets the seats this browser
+// holds take their legal actions (and undo their own).
+
+import { api, corpColors, describe, el, loadSeats, paletteColor, saveSeats, svg } from "./common.js";
+import { drawBoard, drawTile, RUN_COLORS } from "./board.js";
+import { drawMarket } from "./market.js";
+import { lineChart } from "./charts.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/")[2]);
+const $ = (id) => document.getElementById(id);
+
+let board = null;
+let state = null;
+let legal = { index: -1, actions: [] };
+let seats = loadSeats(gameId);
+let ui = freshUi();
+let historyShown = -1;
+
+/** The choices being made on the map: a hex, a tile and its rotation; trains left idle. */
+function freshUi() {
+  return { hex: null, tile: null, rot: 0, dropped: new Set() };
+}
+
+function setMessage(text, isError = false) {
+  const box = $("message");
+  box.textContent = text;
+  box.className = isError ? "error" : "";
+}
+
+// ------------------------------------------------------------------ acting
+function actingToken() {
+  return state && state.acting_player ? seats[state.acting_player] : undefined;
+}
+
+async function post(action, token = actingToken(), index = legal.index) {
+  setMessage("");
+  try {
+    await api(`/api/games/${encodeURIComponent(gameId)}/actions`, { method: "POST", body: { index, action }, token });
+    ui = freshUi();
+    await refresh();
+  } catch (err) {
+    setMessage(err.message, true);
+  }
+}
+
+async function takeBack(kind) {
+  const player = kind === "undo" ? state.undo : state.redo;
+  await post({ type: kind }, seats[player], state.index);
+}
+
+async function refresh() {
+  const fresh = await api(`/api/games/${encodeURIComponent(gameId)}`);
+  if (!state || fresh.index >= state.index) await show(fresh);
+}
+
+async function loadLegal() {
+  const token = actingToken();
+  if (!token || state.finished) {
+    legal = { index: state.index, actions: [] };
+    return;
+  }
+  try {
+    legal = await api(`/api/games/${encodeURIComponent(gameId)}/legal`, { token });
+  } catch (err) {
+    legal = { index: state.index, actions: [] };
+    setMessage(err.message, true);
+  }
+}
+
+// ------------------------------------------------------------------ choices on the map
+function byHex(actions) {
+  const out = {};
+  for (const a of actions) (out[a.hex] ||= []).push(a);
+  return out;
+}
+
+function tileChoices(lays) {
+  const tiles = [];
+  for (const a of lays) if (!tiles.includes(a.tile)) tiles.push(a.tile);
+  return tiles;
+}
+
+function selectedLay(lays) {
+  if (!ui.hex || !lays[ui.hex]) return null;
+  const options = lays[ui.hex].filter((a) => a.tile === ui.tile);
+  return options.length ? options[ui.rot % options.length] : null;
+}
+
+function onHex(coord) {
+  const lays = byHex(legal.actions.filter((a) => a.type === "lay_tile"));
+  if (!lays[coord]) {
+    if (ui.hex) { ui = freshUi(); render(); }
+    return;
+  }
+  if (ui.hex === coord && ui.tile) ui.rot += 1;
+  else ui = { ...freshUi(), hex: coord, tile: lays[coord][0].tile };
+  render();
+}
+
+function miniTile(tileId, rotation) {
+  const root = svg("svg", { viewBox: "-52 -52 104 104", class: "mini-tile" });
+  const g = svg("g", {});
+  drawTile(g, board.tiles[tileId].rotations[rotation], board.tiles[tileId].color, { corners: board.corners, phase: state.phase });
+  root.append(g);
+  return root;
+}
+
+// ------------------------------------------------------------------ the actions panel
+function amountRow(label, group, make, buttonText, id) {
+  const prices = group.map((a) => a.price);
+  const lo = Math.min(...prices);
+  const hi = Math.max(...prices);
+  const input = el("input", { type: "number", min: lo, max: prices.length > 1 ? hi : null, value: lo, class: "amount", "aria-label": `${label}: amount` });
+  const range = prices.length > 1 ? `${lo}–${hi}` : `from ${lo}`;
+  return el("div", { class: "action-row", "data-group": id },
+    el("span", {}, `${label} (${range})`), input,
+    el("button", { onclick: () => post(make(Number(input.value))) }, buttonText));
+}
+
+function groupBy(actions, keyOf) {
+  const groups = new Map();
+  for (const a of actions) {
+    const key = keyOf(a);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(a);
+  }
+  return groups;
+}
+
+function renderActions(lays) {
+  const box = $("actions");
+  box.replaceChildren();
+  const held = Object.keys(seats);
+  if (state.finished) {
+    box.append(el("p", {}, "The game is over."));
+    return;
+  }
+  const who = state.active_entity === state.acting_player ? state.acting_player : `${state.active_entity} (${state.acting_player})`;
+  if (!actingToken()) {
+    box.append(el("p", { class: "waiting" }, held.length ? `Waiting for ${who}.` : `${who} to act. You are watching.`));
+  } else {
+    box.append(el("p", { class: "turn" }, `${who} to act:`));
+  }
+  const actions = legal.actions;
+  const rest = [];
+  const byType = groupBy(actions, (a) => a.type);
+  for (const [type, group] of byType) {
+    if (type === "lay_tile") {
+      box.append(layPanel(lays));
+    } else if (type === "place_token") {
+      const row = el("div", { class: "action-row" }, el("span", {}, "Place a token: click a highlighted city, or "));
+      for (const a of group) row.append(el("button", { class: "token-choice", onclick: () => post(a) }, `${a.hex} city ${a.city}`));
+      box.append(row);
+    } else if (type === "run_routes") {
+      box.append(runsPanel(group[0]));
+    } else if (type === "par") {
+      for (const [corp, options] of groupBy(group, (a) => a.corporation)) {
+        const select = el("select", { "aria-label": `par price of ${corp}`, class: "par-price" });
+        options.forEach((a, i) => select.append(el("option", { value: i }, a.home ? `${a.price} (home ${a.home})` : String(a.price))));
+        box.append(el("div", { class: "action-row par", "data-corp": corp }, el("span", {}, `Start ${corp} at`), select,
+          el("button", { onclick: () => post(options[Number(select.value)]) }, "Start")));
+      }
+    } else if (type === "bid") {
+      for (const [company, options] of groupBy(group, (a) => a.company)) {
+        box.append(amountRow(`Bid on ${company}`, options, (price) => ({ ...options[0], price }), "Bid", `bid-${company}`));
+      }
+    } else if (type === "buy_train" || type === "buy_company") {
+      for (const [key, options] of groupBy(group, (a) => `${a.train || a.company}|${a.variant || ""}`)) {
+        if (options.length === 1) rest.push(options[0]);
+        else box.append(amountRow(describe(options[0]).replace(/ for \d+$/, ""), options, (price) => ({ ...options[0], price }), "Buy", key));
+      }
+    } else {
+      rest.push(...group);
+    }
+  }
+  const buttons = el("div", { class: "buttons" });
+  for (const a of rest.filter((a) => a.type !== "pass").concat(rest.filter((a) => a.type === "pass"))) {
+    buttons.append(el("button", { class: `act act-${a.type}`, onclick: () => post(a) }, describe(a)));
+  }
+  box.append(buttons);
+}
+
+function layPanel(lays) {
+  const panel = el("div", { class: "lay-panel" });
+  if (!ui.hex) {
+    panel.append(el("p", {}, `Lay track: click a highlighted hex (${Object.keys(lays).length} possible).`));
+    return panel;
+  }
+  panel.append(el("p", {}, `Tiles for ${ui.hex} (click the hex again to rotate):`));
+  const strip = el("div", { class: "tile-strip" });
+  for (const tile of tileChoices(lays[ui.hex])) {
+    const first = lays[ui.hex].find((a) => a.tile === tile);
+    const shown = tile === ui.tile ? selectedLay(lays).rotation : first.rotation;
+    const button = el("button", { class: `tile-choice${tile === ui.tile ? " chosen" : ""}`, "data-tile": tile, title: `tile ${tile}`, onclick: () => { ui.tile = tile; ui.rot = 0; render(); } },
+      miniTile(tile, shown), el("span", {}, tile));
+    strip.append(button);
+  }
+  panel.append(strip);
+  const chosen = selectedLay(lays);
+  const count = lays[ui.hex].filter((a) => a.tile === ui.tile).length;
+  panel.append(el("div", { class: "buttons" },
+    el("button", { id: "rotate-tile", onclick: () => { ui.rot += 1; render(); }, disabled: count < 2 }, `Rotate (${(ui.rot % count) + 1}/${count})`),
+    el("button", { id: "lay-tile", class: "primary", onclick: () => post(chosen) }, `Lay ${chosen.tile} on ${chosen.hex}`),
+    el("button", { onclick: () => { ui = freshUi(); render(); } }, "Cancel")));
+  return panel;
+}
+
+function chosenRuns(action) {
+  return action.runs.filter((run) => !ui.dropped.has(run.train));
+}
+
+function runsPanel(action) {
+  const earns = legal.routes;
+  const panel = el("div", { class: "runs-panel" }, el("p", {}, "Proposed runs (the best the engine finds), drawn on the map; untick a train to leave it idle:"));
+  const list = el("ul", { class: "run-list" });
+  action.runs.forEach((run, i) => {
+    const revenue = earns ? ` (${earns.runs[run.train]})` : "";
+    const box = el("input", { type: "checkbox", checked: !ui.dropped.has(run.train), "data-train": run.train, "aria-label": `run ${run.train}` });
+    box.addEventListener("change", () => {
+      if (box.checked) ui.dropped.delete(run.train);
+      else ui.dropped.add(run.train);
+      render();
+    });
+    list.append(el("li", { style: `color:${RUN_COLORS[i % RUN_COLORS.length]}` },
+      el("label", {}, box, ` ${run.train}: ${run.stops.join(" → ")}${revenue}`)));
+  });
+  panel.append(list);
+  const runs = chosenRuns(action);
+  if (earns) {
+    const total = runs.reduce((sum, run) => sum + earns.runs[run.train], 0);
+    panel.append(el("p", { id: "run-revenue", "data-revenue": total }, `Revenue: ${total}`));
+  }
+  panel.append(el("button", { id: "run-routes", class: "primary", onclick: () => post({ ...action, runs }) },
+    runs.length === action.runs.length ? "Run these routes" : `Run ${runs.length} of ${action.runs.length} trains`));
+  return panel;
+}
+
+// ------------------------------------------------------------------ panels
+function cell(text, attrs = {}) {
+  return el("td", attrs, text === null || text === undefined ? "" : String(text));
+}
+
+function chip(sym, colors) {
+  return el("span", { class: "chip", style: `background:${colors[sym] || "#555"}` }, sym);
+}
+
+function renderPlayers() {
+  const rows = state.players.map((p) => el("tr", { "data-player": p.name, class: p.name === state.acting_player ? "acting" : "" },
+    cell(p.name === state.priority ? "P" : "", { title: "priority deal" }),
+    cell(p.name + (p.bankrupt ? " (out)" : "") + (seats[p.name] ? " •" : "")),
+    cell(p.cash, { class: "num" }),
+    cell(Object.entries(p.shares).map(([s, v]) => `${s} ${v}%`).join(", ")),
+    cell(p.companies.join(", ")),
+    cell(p.loans || "")));
+  $("players").replaceChildren(table(["", "player", "cash", "certificates", "privates", "loans"], rows));
+}
+
+function table(head, rows) {
+  return el("table", {}, el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, h)))), el("tbody", {}, ...rows));
+}
+
+function renderCorporations(colors) {
+  const rows = state.corporations.filter((c) => c.parred || c.floated).map((c) => el("tr", { "data-corp": c.sym, class: c.closed ? "closed" : "" },
+    el("td", { title: c.name }, chip(c.sym, colors)),
+    cell(c.president),
+    cell(c.price === null ? "" : `${c.price} (${c.par_price})`, { class: "num", title: "share price (par)" }),
+    cell(c.cash, { class: "num" }),
+    cell(c.trains.join(", ")),
+    cell(`${c.placed.length}/${c.tokens}`),
+    cell(`${c.treasury}%`, { class: "num" }),
+    cell(`${c.pool}%`, { class: "num" }),
+    cell(c.companies.join(", ")),
+    cell(c.revenue_history.length ? c.revenue_history[c.revenue_history.length - 1] : "", { class: "num" })));
+  const waiting = state.corporations.filter((c) => !c.parred && !c.floated && !c.closed).map((c) => c.sym);
+  $("corporations").replaceChildren(
+    table(["", "president", "price (par)", "cash", "trains", "tokens", "IPO", "pool", "privates", "last run"], rows),
+    el("p", { class: "note" }, waiting.length ? `Not started: ${waiting.join(", ")}` : ""));
+}
+
+function renderDepot() {
+  const forSale = new Set(state.trains_for_sale.map((t) => t.kind));
+  const trains = state.depot.map((t) => el("tr", { "data-train": t.kind, class: forSale.has(t.kind) ? "acting" : "" },
+    cell(t.kind + (t.variants.length ? ` / ${t.variants.join(" / ")}` : "")),
+    cell(t.price, { class: "num" }),
+    cell(`${t.left}/${t.count}`, { class: "num" }),
+    cell(t.pool || "", { class: "num" }),
+    cell(t.rusts_on || "")));
+  const phases = board.phases.map((p) => el("tr", { class: p.name === state.phase ? "acting" : "" },
+    cell(p.name), cell(p.on || ""), cell(p.train_limit, { class: "num" }), cell(p.tiles.join(", ")), cell(p.operating_rounds, { class: "num" })));
+  $("depot").replaceChildren(
+    el("p", {}, `Phase ${state.phase}; bank ${state.bank.cash}${state.bank.broken ? " (broken)" : ""}`),
+    table(["train", "price", "left", "pool", "rusts on"], trains),
+    table(["phase", "from", "train limit", "tiles", "ORs"], phases));
+}
+
+function renderPrivates() {
+  const rows = state.companies.map((c) => el("tr", { class: c.closed ? "closed" : "" },
+    cell(c.sym), cell(c.name), cell(c.value, { class: "num" }), cell(c.revenue, { class: "num" }), cell(c.closed ? "closed" : c.owner || "—")));
+  $("privates").replaceChildren(table(["", "private", "value", "revenue", "owner"], rows));
+}
+
+function renderLog() {
+  const list = $("log");
+  list.replaceChildren(...state.events.map((e) => el("li", {}, e)));
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderStatus() {
+  const r = state.round;
+  const round = r.kind === "operating" ? `operating round ${r.operating_round} (${r.or_in_set}/${r.ors_in_set})`
+    : r.kind === "stock" ? `stock round ${r.stock_round}` : `${r.kind} round`;
+  $("status").textContent = `${state.title} · ${round} · phase ${state.phase} · entry ${state.index}`;
+  $("status").dataset.index = String(state.index);
+  const tb = $("takebacks");
+  tb.replaceChildren();
+  if (state.undo && seats[state.undo]) tb.append(el("button", { id: "undo", onclick: () => takeBack("undo") }, "Undo"));
+  if (state.redo && seats[state.redo]) tb.append(el("button", { id: "redo", onclick: () => takeBack("redo") }, "Redo"));
+}
+
+async function renderGameOver() {
+  const box = $("gameover");
+  if (!state.finished) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  if (historyShown === state.index) return;
+  historyShown = state.index;
+  const scores = Object.entries(state.scores).sort((a, b) => b[1] - a[1]);
+  const list = el("ol", { id: "scores" }, ...scores.map(([name, score]) => el("li", {}, `${name}: ${score}`)));
+  box.replaceChildren(el("h2", {}, `Game over (${state.end_reason})`), list);
+  const hist = await api(`/api/games/${encodeURIComponent(gameId)}/history`);
+  const labels = hist.points.map((p) => p.label);
+  const prices = {};
+  for (const corp of hist.corporations) {
+    const values = hist.points.map((p) => (corp in p.prices ? p.prices[corp] : null));
+    if (values.some((v) => v !== null)) prices[corp] = values;
+  }
+  const worth = {};
+  const playerColors = {};
+  hist.players.forEach((name, i) => {
+    worth[name] = hist.points.map((p) => p.worth[name]);
+    playerColors[name] = paletteColor(i);
+  });
+  box.append(el("div", { class: "charts" },
+    lineChart("Share prices", labels, prices, corpColors(board, state)),
+    lineChart("Player worth", labels, worth, playerColors)));
+}
+
+function render() {
+  const colors = corpColors(board, state);
+  const reserved = {};
+  for (const [corp, keys] of Object.entries(state.map.reservations)) {
+    for (const [hex, node] of keys) reserved[`${hex}:${node}`] = corp;
+  }
+  const lays = byHex(legal.actions.filter((a) => a.type === "lay_tile"));
+  const tokenSlots = {};
+  for (const a of legal.actions.filter((x) => x.type === "place_token")) tokenSlots[`${a.hex}:${a.city}`] = () => post(a);
+  const chosen = selectedLay(lays);
+  const runAction = legal.actions.find((a) => a.type === "run_routes");
+  const view = { colors, reserved };
+  const mapUi = {
+    lays,
+    tokenSlots,
+    preview: chosen ? { hex: chosen.hex, tile: chosen.tile, rotation: chosen.rotation } : null,
+    runs: runAction ? chosenRuns(runAction) : null,
+  };
+  drawBoard($("board"), board, state, view, mapUi, onHex);
+  drawMarket($("market"), board.market, state, colors);
+  renderStatus();
+  renderActions(lays);
+  renderPlayers();
+  renderCorporations(colors);
+  renderDepot();
+  renderPrivates();
+  renderLog();
+  renderGameOver().catch((err) => setMessage(err.message, true));
+}
+
+async function show(fresh) {
+  const changed = !state || fresh.index !== state.index;
+  state = fresh;
+  if (changed) {
+    ui = freshUi();
+    await loadLegal();
+  }
+  render();
+}
+
+// ------------------------------------------------------------------ start
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  const ws = new WebSocket(`${scheme}${location.host}/api/games/${encodeURIComponent(gameId)}/ws`);
+  let queue = Promise.resolve();
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    queue = queue.then(() => (!state || message.state.index >= state.index ? show(message.state) : null));
+  };
+  ws.onopen = () => { document.body.dataset.live = "1"; };
+  ws.onclose = () => {
+    document.body.dataset.live = "0";
+    setTimeout(connect, 1500);
+  };
+}
+
+async function adoptSeatFromLink() {
+  const match = location.hash.match(/seat=([^&]+)/);
+  if (!match) return;
+  const token = decodeURIComponent(match[1]);
+  try {
+    const { player } = await api(`/api/games/${encodeURIComponent(gameId)}/seat`, { token });
+    seats[player] = token;
+    saveSeats(gameId, seats);
+  } catch (err) {
+    setMessage(err.message, true);
+  }
+  history.replaceState(null, "", location.pathname);
+}
+
+function setupZoom() {
+  let zoom = 1;
+  const apply = () => { $("board").style.width = `${zoom * 100}%`; };
+  $("zoom-in").addEventListener("click", () => { zoom = Math.min(4, zoom * 1.5); apply(); });
+  $("zoom-out").addEventListener("click", () => { zoom = Math.max(1, zoom / 1.5); apply(); });
+  // A phone starts zoomed in, so that hexes are big enough to tap (scroll to pan).
+  if (window.innerWidth < 800) {
+    zoom = 2.25;
+    apply();
+  }
+}
+
+async function main() {
+  setupZoom();
+  await adoptSeatFromLink();
+  board = await api(`/api/games/${encodeURIComponent(gameId)}/board`);
+  document.body.classList.add(`layout-${board.layout}`);
+  $("tiles-link").href = `/games/${encodeURIComponent(gameId)}/tiles`;
+  const held = Object.keys(seats);
+  $("seats").textContent = held.length ? `Your seats: ${held.join(", ")}` : "Watching (no seat)";
+  await refresh();
+  connect();
+}
+
+main().catch((err) => setMessage(err.message, true));

@@ -1,0 +1,210 @@
+"""The board drawing data (server/board_view.py): hex geometry in both orientations, every
+tile of the catalogue and of every title's manifest drawn at every rotation with its track
+joining exactly the edges the tile data says, and the board payload of every title."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from importlib import resources
+
+import pytest
+
+from tresham.core.board import BoardDef, Layout
+from tresham.core.tiles import PathEnd, TileDef, load_catalogue, opposite
+from tresham.io.save import new_game
+from tresham.server.board_view import (
+    APOTHEM,
+    RADIUS,
+    board_drawing,
+    board_payload,
+    edge_midpoint,
+    hex_center,
+    hex_corners,
+    tile_drawing,
+)
+from tresham.titles.registry import titles
+
+LAYOUTS: tuple[Layout, ...] = ("flat", "pointy")
+CATALOGUE = load_catalogue()
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def close(a: tuple[float, float], b: tuple[float, float], tol: float = 0.02) -> bool:
+    return math.dist(a, b) <= tol
+
+
+def ends_of(d: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    numbers = [float(n) for n in NUMBER.findall(d)]
+    return (numbers[0], numbers[1]), (numbers[-2], numbers[-1])
+
+
+def arc_radius(d: str) -> float | None:
+    found = re.search(r"A(-?[\d.]+) ", d)
+    return float(found.group(1)) if found else None
+
+
+def manifest_tiles() -> dict[str, list[str]]:
+    """The tile ids of every title that ships a manifest."""
+    out: dict[str, list[str]] = {}
+    for folder in resources.files("tresham.titles").iterdir():
+        manifest = folder.joinpath("data/manifest.json")
+        if manifest.is_file():
+            out[folder.name] = list(json.loads(manifest.read_text("utf-8"))["tiles"])
+    return out
+
+
+def check_drawing(tile: TileDef, rotation: int, layout: Layout) -> None:
+    drawing = tile_drawing(tile, rotation, layout)
+    nodes = [(n["x"], n["y"]) for n in drawing["nodes"]]
+    assert len(drawing["paths"]) == len(tile.paths)
+    assert [n["kind"] for n in drawing["nodes"]] == [n.kind for n in tile.nodes]
+    drawn_edges: set[int] = set()
+    for path, drawn in zip(tile.rotated_paths(rotation), drawing["paths"], strict=True):
+        assert drawn["gauge"] == path.gauge
+        assert drawn["ends"] == [str(path.a), str(path.b)]
+        wanted = [
+            edge_midpoint(layout, e.num) if e.is_edge else nodes[e.num] for e in (path.a, path.b)
+        ]
+        start, end = ends_of(drawn["d"])
+        assert (close(start, wanted[0]) and close(end, wanted[1])) or (
+            close(start, wanted[1]) and close(end, wanted[0])
+        ), (tile.id, rotation, drawn)
+        drawn_edges.update(
+            e for e in range(6) for p in (start, end) if close(p, edge_midpoint(layout, e))
+        )
+        if path.a.is_edge and path.b.is_edge:
+            turn = (path.a.num - path.b.num) % 6
+            expected = {1: RADIUS / 2, 5: RADIUS / 2, 2: 1.5 * RADIUS, 4: 1.5 * RADIUS}.get(turn)
+            radius = arc_radius(drawn["d"])
+            assert radius == pytest.approx(expected, abs=0.02) if expected else radius is None
+    assert drawn_edges == set(tile.exits(rotation))
+    for x, y in nodes:
+        assert math.hypot(x, y) < APOTHEM
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_every_catalogue_tile_draws_its_track_to_its_edges_at_every_rotation(
+    layout: Layout,
+) -> None:
+    for tile in CATALOGUE.values():
+        for rotation in range(6):
+            check_drawing(tile, rotation, layout)
+
+
+def test_every_title_manifest_tile_exists_and_draws() -> None:
+    manifests = manifest_tiles()
+    boards = title_boards()
+    assert "t1849" in manifests
+    for name, tiles in manifests.items():
+        layout = boards[name].layout if name in boards else "flat"
+        for tile_id in tiles:
+            for rotation in range(6):
+                check_drawing(CATALOGUE[tile_id], rotation, layout)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_neighbouring_hexes_share_their_edge_midpoints(layout: Layout) -> None:
+    coords = [f"{row}{col}" for row in "ABCDEF" for col in range(1, 9)]
+    hexes = {}
+    for coord in coords:
+        board_hex = {"color": "white"}
+        hexes[coord] = board_hex
+    board = BoardDef.from_dict({"layout": layout, "hexes": _valid(hexes, layout)})
+    pairs = 0
+    for coord, h in board.hexes.items():
+        cx, cy = hex_center(layout, h.x, h.y)
+        for edge in range(6):
+            other = board.adjacent(coord, edge)
+            if other is None:
+                continue
+            o = board.hexes[other]
+            ox, oy = hex_center(layout, o.x, o.y)
+            mine = edge_midpoint(layout, edge)
+            theirs = edge_midpoint(layout, opposite(edge))
+            assert close((cx + mine[0], cy + mine[1]), (ox + theirs[0], oy + theirs[1]), 0.05)
+            pairs += 1
+    assert pairs > 40
+
+
+def _valid(hexes: dict[str, dict[str, str]], layout: Layout) -> dict[str, dict[str, str]]:
+    """Keep the coordinates that exist on a doubled-coordinate grid of this layout."""
+    from tresham.core.board import coord_to_xy
+
+    return {c: h for c, h in hexes.items() if sum(coord_to_xy(c, layout)) % 2 == 0}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_edges_lie_between_the_corners(layout: Layout) -> None:
+    corners = hex_corners(layout)
+    for edge in range(6):
+        a, b = corners[(edge + 5) % 6], corners[edge]
+        middle = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        assert close(middle, edge_midpoint(layout, edge), 0.05)
+
+
+def test_edge_zero_points_where_the_engine_says() -> None:
+    # flat: edge 0 is south (down the screen); pointy: edge 4 is east.
+    assert close(edge_midpoint("flat", 0), (0, APOTHEM))
+    assert close(edge_midpoint("flat", 3), (0, -APOTHEM))
+    assert close(edge_midpoint("pointy", 4), (APOTHEM, 0))
+    assert close(edge_midpoint("pointy", 1), (-APOTHEM, 0))
+
+
+def test_a_town_on_a_curve_sits_on_it_and_many_cities_sit_apart() -> None:
+    # Tile 1: two towns, each on a gentle curve.
+    drawing = tile_drawing(CATALOGUE["1"], 0, "flat")
+    for node in drawing["nodes"]:
+        assert 5 < math.hypot(node["x"], node["y"]) < APOTHEM
+    # Tile 433: five one-slot cities; none overlaps another.
+    cities = tile_drawing(CATALOGUE["433"], 0, "flat")["nodes"]
+    for i, a in enumerate(cities):
+        for b in cities[i + 1 :]:
+            assert math.dist((a["x"], a["y"]), (b["x"], b["y"])) > 20
+
+
+@pytest.mark.parametrize("title", titles())
+def test_the_board_payload_of_every_title(title: str) -> None:
+    game = new_game(title, ["Ann", "Bob", "Cid"], 3, {})
+    payload = board_payload(game)
+    board = game.state.map.board
+    assert payload["layout"] == board.layout
+    assert {h["coord"] for h in payload["hexes"]} == set(board.hexes)
+    assert set(payload["tiles"]) == set(game.state.map.supply)
+    for tile_id, tile in payload["tiles"].items():
+        assert len(tile["rotations"]) == 6
+        assert tile["color"] == CATALOGUE[tile_id].color
+    x0, y0, width, height = payload["viewbox"]
+    for h in payload["hexes"]:
+        assert x0 + RADIUS <= h["x"] <= x0 + width - RADIUS
+        assert y0 + RADIUS <= h["y"] <= y0 + height - RADIUS
+    assert payload["market"]["rows"]
+    assert set(payload["corporation_colors"]) <= set(game.state.corps)
+    json.dumps(payload)
+    # A printed hex keeps its printed track: e.g. every hex with paths has them drawn.
+    for h in payload["hexes"]:
+        printed = board.hexes[h["coord"]].tile
+        assert len(h["tile"]["paths"]) == len(printed.paths)
+        assert {PathEnd.parse(e) for p in h["tile"]["paths"] for e in p["ends"]} == {
+            end for p in printed.paths for end in (p.a, p.b)
+        }
+
+
+def title_boards() -> dict[str, BoardDef]:
+    """Every title's board that ships as data (registered or not yet)."""
+    out = {}
+    for folder in resources.files("tresham.titles").iterdir():
+        if folder.joinpath("data/board.json").is_file():
+            out[folder.name] = BoardDef.from_package(f"tresham.titles.{folder.name}")
+    return out
+
+
+def test_every_title_board_draws_its_printed_hexes() -> None:
+    boards = title_boards()
+    assert "t1849" in boards
+    for board in boards.values():
+        drawing = board_drawing(board, CATALOGUE, [])
+        assert len(drawing["hexes"]) == len(board.hexes)
+        for h in board.hexes.values():
+            check_drawing(h.tile, 0, board.layout)

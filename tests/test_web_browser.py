@@ -1,0 +1,516 @@
+"""The browser table in a real browser: Debian's Chromium driven by Playwright, against a
+`tresham serve` process (uvicorn) on a free loopback port.
+
+One game of 1849 is played at the table by clicks (the private auction, starting
+corporations, laying a tile by clicking a hex and a rotation, placing a token, buying a train,
+running the proposed routes, undo, a reload), with the moves in between driven through the
+HTTP API; a second browser context, holding no seat, follows every move live. Also: the tile
+sheet draws every tile at every rotation, a finished game shows its scores and charts, and
+the table fits a phone's screen. Screenshots go to tests/artifacts/.
+
+`make test` installs Chromium (tools/ensure_chromium.sh); only where it is missing and cannot
+be installed (not root) are these tests skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from conftest_server import ServerProcess, auth
+from tresham.core.board import BoardDef
+from tresham.core.market import Market
+from tresham.core.tiles import load_catalogue
+from tresham.server.board_view import board_drawing
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+SHARED_EXPORT = ROOT.parent / "shared/reference/18xx-games/1849/27939.json"
+PLAYERS = ["Ann", "Bob", "Cid"]
+WAIT_MS = 15_000
+
+Action = dict[str, Any]
+
+
+def chromium_path() -> str:
+    """Debian's Chromium; skips where it is missing and cannot be installed (not root)."""
+    found = shutil.which("chromium") or (
+        "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
+    )
+    if found:
+        return found
+    if os.geteuid() != 0:
+        pytest.skip("Chromium is not installed and we are not root (tools/ensure_chromium.sh)")
+    pytest.fail("Chromium is missing although we are root: run make test (ensure_chromium.sh)")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("web")
+    proc = ServerProcess(f"sqlite:///{folder / 'web.sqlite3'}", folder).start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = chromium_path()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=["--no-sandbox"]
+        )
+        yield chromium
+        chromium.close()
+
+
+class Errors:
+    """The page errors and console errors of the pages it watches."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def watch(self, page: Any) -> Any:
+        page.on("pageerror", lambda exc: self.seen.append(f"pageerror: {exc}"))
+        page.on(
+            "console",
+            lambda msg: self.seen.append(f"console: {msg.text}") if msg.type == "error" else None,
+        )
+        return page
+
+
+class Api:
+    """The game through the HTTP API, as its seats."""
+
+    def __init__(self, url: str, game_id: str, tokens: dict[str, str]) -> None:
+        self.client = httpx.Client(base_url=url, timeout=30)
+        self.game_id = game_id
+        self.tokens = tokens
+
+    def state(self) -> dict[str, Any]:
+        answer: dict[str, Any] = self.client.get(f"/api/games/{self.game_id}").json()
+        return answer
+
+    def legal_answer(self) -> tuple[dict[str, Any], str]:
+        player = self.state()["acting_player"]
+        answer = self.client.get(
+            f"/api/games/{self.game_id}/legal", headers=auth(self.tokens[player])
+        ).json()
+        return answer, player
+
+    def legal(self) -> tuple[int, list[Action], str]:
+        answer, player = self.legal_answer()
+        return answer["index"], answer["actions"], player
+
+    def play_until(
+        self, done: Callable[[dict[str, Any], list[Action]], bool], limit: int = 60
+    ) -> None:
+        """Play by a simple policy (buy shares of AFG, lay the first tile, buy one train a
+        turn, pass) until `done(state, legal actions)`."""
+        for _ in range(limit):
+            index, actions, player = self.legal()
+            state = self.state()
+            if done(state, actions):
+                return
+            corp = state["active_entity"]
+            trains = next((c["trains"] for c in state["corporations"] if c["sym"] == corp), [])
+            choice = (
+                first(actions, "buy_shares", corporation="AFG")
+                or first(actions, "buy_shares")
+                or first(actions, "lay_tile")
+                or (first(actions, "buy_train") if not trains else None)
+                or first(actions, "dividend")
+                or first(actions, "pass")
+            )
+            assert choice is not None, actions
+            answer = self.client.post(
+                f"/api/games/{self.game_id}/actions",
+                json={"index": index, "action": choice},
+                headers=auth(self.tokens[player]),
+            )
+            assert answer.status_code == 200, answer.text
+        raise AssertionError("the position was not reached")
+
+
+def first(actions: list[Action], kind: str, **fields: Any) -> Action | None:
+    return next(
+        (a for a in actions if a["type"] == kind and all(a.get(k) == v for k, v in fields.items())),
+        None,
+    )
+
+
+def kinds(actions: list[Action]) -> set[str]:
+    return {a["type"] for a in actions}
+
+
+def at_index(page: Any, index: int) -> None:
+    page.wait_for_selector(f'#status[data-index="{index}"]', timeout=WAIT_MS)
+
+
+def test_the_tile_sheet_draws_every_tile_at_every_rotation(
+    browser: Any, server: ServerProcess
+) -> None:
+    game = httpx.post(
+        f"{server.url}/api/games", json={"title": "1849", "players": PLAYERS, "seed": 1}
+    ).json()
+    board = httpx.get(f"{server.url}/api/games/{game['id']}/board").json()
+    errors = Errors()
+    page = errors.watch(browser.new_page())
+    page.goto(f"{server.url}/games/{game['id']}/tiles")
+    page.wait_for_selector('body[data-ready="1"]', timeout=WAIT_MS)
+    drawn = page.evaluate(
+        """() => [...document.querySelectorAll('.tile-row')].map((row) => ({
+            id: row.dataset.tile,
+            rotations: [...row.querySelectorAll('g.tile')].map((g) => ({
+                tracks: g.querySelectorAll('.track').length,
+                lengths: [...g.querySelectorAll('.track path.rail')].map((p) => p.getTotalLength()),
+                nodes: g.querySelectorAll('.city, .town').length,
+            })),
+        }))"""
+    )
+    assert [row["id"] for row in drawn] == list(board["tiles"])
+    for row in drawn:
+        tile = board["tiles"][row["id"]]
+        assert len(row["rotations"]) == 6
+        for rotation, seen in zip(tile["rotations"], row["rotations"], strict=True):
+            assert seen["tracks"] == len(rotation["paths"])
+            assert all(length > 5 for length in seen["lengths"])
+            stops = [n for n in rotation["nodes"] if n["kind"] in ("city", "town")]
+            assert seen["nodes"] == len(stops)
+    assert errors.seen == []
+    page.close()
+
+
+def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    errors = Errors()
+    player_context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    table = errors.watch(player_context.new_page())
+
+    # The lobby: create a hotseat game (this browser keeps every seat).
+    table.goto(f"{server.url}/")
+    table.fill("#players", ", ".join(PLAYERS))
+    table.fill("#seed", "7")
+    table.wait_for_selector('body[data-ready="1"]')
+    table.click("#create")
+    table.click("#open-table")
+    table.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
+    game_id = table.url.rstrip("/").split("/")[-1]
+    tokens = json.loads(table.evaluate(f"localStorage.getItem('tresham.seats.{game_id}')"))
+    assert sorted(tokens) == PLAYERS
+    api = Api(server.url, game_id, tokens)
+
+    # A seat's link: that browser keeps the seat's token (out of the address) and acts for it.
+    seat_context = browser.new_context()
+    seat_page = errors.watch(seat_context.new_page())
+    seat_page.goto(f"{server.url}/games/{game_id}#seat={tokens['Bob']}")
+    seat_page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
+    assert seat_page.inner_text("#seats") == "Your seats: Bob"
+    assert seat_page.evaluate("location.hash") == ""
+    kept = seat_page.evaluate(f"localStorage.getItem('tresham.seats.{game_id}')")
+    assert json.loads(kept) == {"Bob": tokens["Bob"]}
+    seat_context.close()
+
+    # A second browser, without a seat, follows the game.
+    watcher_context = browser.new_context(viewport={"width": 1000, "height": 800})
+    watcher = errors.watch(watcher_context.new_page())
+    watcher.goto(f"{server.url}/games/{game_id}")
+    at_index(watcher, 0)
+    assert "watching" in watcher.inner_text("#actions").lower()
+
+    def step(click: Callable[[], None]) -> int:
+        index = api.state()["index"]
+        click()
+        at_index(table, index + 1)
+        at_index(watcher, index + 1)
+        return index + 1
+
+    # The private auction: each player buys the cheapest private; then a private's owner
+    # must start a corporation (choosing its par price).
+    while api.state()["round"]["kind"] == "auction":
+        _index, actions, _player = api.legal()
+        if "par" in kinds(actions):
+            row = table.locator(".action-row.par").first
+            row.locator("select").select_option(label="68")
+            step(lambda row=row: row.locator("button").click())
+        else:
+            step(lambda: table.locator(".action-row[data-group^='bid-'] button").first.click())
+    state = api.state()
+    assert all(c["owner"] in PLAYERS for c in state["companies"])
+    parred = [c for c in state["corporations"] if c["parred"]]
+    assert len(parred) == 1 and parred[0]["price"] == 68
+
+    # The stock round: start AFG with its home in C1 (a choice of the par dialog).
+    row = table.locator(".action-row.par[data-corp='AFG']")
+    row.locator("select").select_option(label="68 (home C1)")
+    step(lambda: row.locator("button").click())
+    afg = next(c for c in api.state()["corporations"] if c["sym"] == "AFG")
+    assert afg["parred"] and afg["home"] == "C1"
+
+    api.play_until(lambda s, a: s["active_entity"] == "AFG" and "lay_tile" in kinds(a))
+    table.reload()
+    at_index(table, api.state()["index"])
+
+    # Lay a tile: click a hex, a tile, the hex again (the next legal rotation), lay it.
+    _index, actions, _player = api.legal()
+    lays = [a for a in actions if a["type"] == "lay_tile"]
+    hex_id = table.locator("g.hex.legal-hex").first.get_attribute("data-hex")
+    table.click(f'g.hex[data-hex="{hex_id}"]')
+    tile_id = table.locator(".tile-choice").last.get_attribute("data-tile")
+    table.locator(".tile-choice").last.click()
+    options = [a for a in lays if a["hex"] == hex_id and a["tile"] == tile_id]
+    if len(options) > 1:
+        table.click(f'g.hex[data-hex="{hex_id}"]')
+    expected = options[1 % len(options)]
+    assert table.locator(f'g.hex.preview[data-hex="{hex_id}"]').count() == 1
+    step(lambda: table.click("#lay-tile"))
+    assert api.state()["map"]["tiles"][hex_id] == [tile_id, expected["rotation"]]
+    for page in (table, watcher):
+        assert page.locator(f'g.hex[data-hex="{hex_id}"][data-tile="{tile_id}"]').count() == 1
+
+    # Place a token: click the highlighted city.
+    assert table.locator(".legal-token").count() >= 1
+    step(lambda: table.locator(".legal-token").first.click())
+    tokens_now = api.state()["map"]["tokens"]
+    assert any("AFG" in slots for key, slots in tokens_now.items() if not key.startswith("C1:"))
+    assert watcher.locator(".slot.token text", has_text="AFG").count() == 2
+
+    # Buy a train from the depot.
+    step(lambda: table.locator(".act-buy_train").first.click())
+    state = api.state()
+    afg = next(c for c in state["corporations"] if c["sym"] == "AFG")
+    assert len(afg["trains"]) == 1
+    kind = afg["trains"][0].split("-")[0]
+    depot = next(t for t in state["depot"] if t["kind"] == kind)
+    sold = sum(kind == t.split("-")[0] for c in state["corporations"] for t in c["trains"])
+    assert depot["left"] == depot["count"] - sold
+    row = watcher.locator(f'#depot tr[data-train="{kind}"] td').nth(2)
+    assert row.inner_text() == f"{depot['left']}/{depot['count']}"
+
+    # On to AFG's next turn, where it runs trains: the proposed runs are drawn; accept them.
+    api.play_until(lambda s, a: "run_routes" in kinds(a))
+    at_index(table, api.state()["index"])
+    answer, _player = api.legal_answer()
+    proposed = first(answer["actions"], "run_routes")
+    assert proposed is not None
+    drawn = table.locator(".runs path.run").count()
+    assert drawn == sum(len(run["track"]) for run in proposed["runs"])
+    revenue = answer["routes"]["revenue"]
+    assert table.locator("#run-revenue").get_attribute("data-revenue") == str(revenue)
+    # A run can be left out (its train idle) and put back.
+    train = proposed["runs"][0]["train"]
+    table.uncheck(f'.run-list input[data-train="{train}"]')
+    left_out = sum(len(r["track"]) for r in proposed["runs"] if r["train"] != train)
+    assert table.locator(".runs path.run").count() == left_out
+    kept = revenue - answer["routes"]["runs"][train]
+    assert table.locator("#run-revenue").get_attribute("data-revenue") == str(kept)
+    table.check(f'.run-list input[data-train="{train}"]')
+    assert table.locator(".runs path.run").count() == drawn
+    table.locator("#board-area").screenshot(path=str(ARTIFACTS / "board.png"))
+    table.locator("#market-area").screenshot(path=str(ARTIFACTS / "market.png"))
+    before = api.state()
+    step(lambda: table.click("#run-routes"))
+    assert api.state()["actions"] == before["actions"] + 1
+    assert f"AFG earns L.{revenue}" in api.state()["events"]
+
+    # Undo (a new log entry that takes the run back), then reload: the state persists.
+    step(lambda: table.click("#undo"))
+    after_undo = api.state()
+    assert after_undo["actions"] == before["actions"]
+    assert after_undo["state_hash"] == before["state_hash"]
+    table.reload()
+    at_index(table, after_undo["index"])
+    assert table.locator(f'g.hex[data-hex="{hex_id}"][data-tile="{tile_id}"]').count() == 1
+    assert table.locator("#run-routes").count() == 1
+    assert table.locator(".slot.token text", has_text="AFG").count() == 2
+
+    # The same table on a phone's screen: the page is no wider than the screen; the board,
+    # zoomed in so that hexes can be tapped, pans inside its box.
+    phone = errors.watch(browser.new_page(viewport={"width": 390, "height": 844}))
+    phone.goto(f"{server.url}/games/{game_id}")
+    at_index(phone, after_undo["index"])
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    board_width = phone.locator("#board").bounding_box()["width"]
+    assert board_width > 2 * 390
+    phone.click("#zoom-out")
+    assert phone.locator("#board").bounding_box()["width"] < board_width
+    phone.close()
+    player_context.close()
+    watcher_context.close()
+    assert errors.seen == []
+
+
+def test_a_finished_game_shows_scores_and_charts(browser: Any, server: ServerProcess) -> None:
+    imported = httpx.post(
+        f"{server.url}/api/games/import", content=SHARED_EXPORT.read_bytes(), timeout=60
+    )
+    assert imported.status_code == 201, imported.text
+    game_id = imported.json()["id"]
+    state = httpx.get(f"{server.url}/api/games/{game_id}").json()
+    assert state["finished"]
+    errors = Errors()
+    page = errors.watch(browser.new_page(viewport={"width": 1400, "height": 1000}))
+    page.goto(f"{server.url}/games/{game_id}")
+    page.wait_for_selector("svg.chart .series", timeout=WAIT_MS)
+    ranking = [line.split(":")[0] for line in page.locator("#scores li").all_inner_texts()]
+    assert ranking == sorted(state["scores"], key=lambda p: -state["scores"][p])
+    worth = page.locator('svg.chart[aria-label="Player worth"] .series')
+    assert worth.count() == len(state["players"])
+    prices = page.locator('svg.chart[aria-label="Share prices"] .series')
+    history = httpx.get(f"{server.url}/api/games/{game_id}/history").json()
+    assert prices.count() == len({corp for point in history["points"] for corp in point["prices"]})
+    page.locator("#gameover").screenshot(path=str(ARTIFACTS / "game-over.png"))
+    assert errors.seen == []
+    page.close()
+
+
+def title_markets() -> dict[str, dict[str, Any]]:
+    """Every title's stock market chart, as the board endpoint gives it."""
+    out = {}
+    for folder in resources.files("tresham.titles").iterdir():
+        data = folder.joinpath("data/market.json")
+        if data.is_file():
+            out[folder.name] = Market.from_dict(json.loads(data.read_text("utf-8"))).to_dict()
+    return out
+
+
+def test_every_title_market_is_drawn_with_stacked_tokens(
+    browser: Any, server: ServerProcess
+) -> None:
+    markets = title_markets()
+    assert {m["geometry"] for m in markets.values()} == {"grid", "hex"}
+    errors = Errors()
+    page = errors.watch(browser.new_page())
+    page.goto(f"{server.url}/")
+    for name, market in markets.items():
+        row, col = next(
+            (r, c) for r, cells in enumerate(market["rows"]) for c, x in enumerate(cells) if x
+        )
+        drawn = page.evaluate(
+            """async ([market, pos]) => {
+                const { drawMarket } = await import('/web/market.js');
+                const root = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+                document.body.append(root);
+                const state = { market: { stacks: [{ pos, corps: ['TOP', 'MID', 'LOW'] }] } };
+                drawMarket(root, market, state, { TOP: 'red' });
+                const cells = {};
+                for (const cell of root.querySelectorAll('.cell')) {
+                    const m = cell.transform.baseVal[0].matrix;
+                    cells[cell.dataset.cell] = [m.e, m.f];
+                }
+                const stack = root.querySelector(`[data-cell="${pos.join(',')}"]`);
+                const tokens = [...stack.querySelectorAll('.market-token')];
+                const order = tokens.map((t) => t.dataset.corp);
+                root.remove();
+                return { cells, order };
+            }""",
+            [market, [row, col]],
+        )
+        wanted = {
+            f"{r},{c}" for r, cells in enumerate(market["rows"]) for c, x in enumerate(cells) if x
+        }
+        assert set(drawn["cells"]) == wanted, name
+        assert drawn["order"] == ["LOW", "MID", "TOP"]  # the top of the stack drawn last
+        # A row sits above the next; on a hex chart half a cell to the right of it.
+        checked = 0
+        for key, (x, y) in drawn["cells"].items():
+            r, c = map(int, key.split(","))
+            below, right = drawn["cells"].get(f"{r + 1},{c}"), drawn["cells"].get(f"{r},{c + 1}")
+            if below is None or right is None:
+                continue
+            assert y < below[1]
+            half = (right[0] - x) / 2 if market["geometry"] == "hex" else 0
+            assert x - below[0] == pytest.approx(half), name
+            checked += 1
+        assert checked > 5, name
+    assert errors.seen == []
+    page.close()
+
+
+def test_a_pointy_board_draws_track_meeting_at_shared_edges(
+    browser: Any, server: ServerProcess
+) -> None:
+    # Three hexes of a pointy-top board: B4 east of B2, C3 south-east of B2; straight track
+    # laid B2-B4 (edges W-E) and through C3 (edges NW-SE).
+    hexes = {coord: {"color": "white"} for coord in ("B2", "B4", "C3")}
+    board = BoardDef.from_dict({"layout": "pointy", "hexes": hexes})
+    drawing = board_drawing(board, load_catalogue(), ["9"])
+    state = {
+        "map": {"tiles": {"B2": ["9", 1], "B4": ["9", 1], "C3": ["9", 2]}, "tokens": {}},
+        "phase": "",
+    }
+    errors = Errors()
+    page = errors.watch(browser.new_page())
+    page.goto(f"{server.url}/")
+    seen = page.evaluate(
+        """async ([board, state]) => {
+            const { drawBoard } = await import('/web/board.js');
+            const root = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+            root.setAttribute('width', '600');
+            document.body.append(root);
+            drawBoard(root, board, state, { colors: {}, reserved: {} }, {}, () => {});
+            const screen = (el, p) => {
+                const m = el.getScreenCTM();
+                return [p.x * m.a + p.y * m.c + m.e, p.x * m.b + p.y * m.d + m.f];
+            };
+            const out = {};
+            for (const coord of ['B2', 'B4', 'C3']) {
+                const hex = root.querySelector(`[data-hex="${coord}"]`);
+                const rail = hex.querySelector('.track path.rail');
+                const polygon = hex.querySelector('polygon');
+                const at = (length) => screen(rail, rail.getPointAtLength(length));
+                out[coord] = {
+                    ends: [0, rail.getTotalLength()].map(at),
+                    corners: [...polygon.points].map((p) => screen(polygon, p)),
+                };
+            }
+            return out;
+        }""",
+        [drawing, state],
+    )
+
+    def meeting_point(a: str, b: str) -> tuple[float, float]:
+        shared = [p for p in seen[a]["corners"] if any(close(p, q) for q in seen[b]["corners"])]
+        assert len(shared) == 2, (a, b)
+        return ((shared[0][0] + shared[1][0]) / 2, (shared[0][1] + shared[1][1]) / 2)
+
+    for a, b in (("B2", "B4"), ("B2", "C3")):
+        point = meeting_point(a, b)
+        assert any(close(end, point) for end in seen[b]["ends"]), (a, b)
+    assert any(close(end, meeting_point("B2", "B4")) for end in seen["B2"]["ends"])
+    assert errors.seen == []
+    page.close()
+
+
+def close(p: list[float] | tuple[float, float], q: list[float] | tuple[float, float]) -> bool:
+    return abs(p[0] - q[0]) < 0.5 and abs(p[1] - q[1]) < 0.5
+
+
+def test_the_lobby_starts_a_game_against_a_bot(browser: Any, server: ServerProcess) -> None:
+    errors = Errors()
+    page = errors.watch(browser.new_page())
+    page.goto(f"{server.url}/")
+    page.wait_for_selector('body[data-ready="1"]')
+    page.select_option("#title", "1849")
+    page.fill("#players", "Ann, Bob, Cid")
+    page.fill("#bots", "Bob, Cid")
+    page.click("#create")
+    page.wait_for_selector("#open-table")
+    assert page.locator(".seat-link").count() == 1
+    page.click("#open-table")
+    page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
+    game_id = page.url.rstrip("/").split("/")[-1]
+    state = httpx.get(f"{server.url}/api/games/{game_id}").json()
+    assert [s["bot"] for s in state["seats"]] == [False, True, True]
+    assert page.inner_text("#seats") == "Your seats: Ann"
+    assert errors.seen == []
+    page.close()
