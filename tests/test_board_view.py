@@ -182,6 +182,12 @@ def test_the_board_payload_of_every_title(title: str) -> None:
     assert payload["market"]["rows"]
     assert set(payload["corporation_colors"]) <= set(game.state.corps)
     json.dumps(payload)
+    # A long path (1883's FS red track) is drawn from its first hex's centre to its last's.
+    centres = {h["coord"]: [h["x"], h["y"]] for h in payload["hexes"]}
+    assert set(payload["long_paths"]) == {lp.name for lp in board.long_paths}
+    for lp in board.long_paths:
+        drawn = payload["long_paths"][lp.name]
+        assert [list(drawn["from"]), list(drawn["to"])] == [centres[lp.a[0]], centres[lp.b[0]]]
     # A printed hex keeps its printed track: e.g. every hex with paths has them drawn.
     for h in payload["hexes"]:
         printed = board.hexes[h["coord"]].tile

@@ -24,14 +24,13 @@ stops of a tile with several sit off the centre toward their edges.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Mapping
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.board import BoardDef, HexDef, Layout
 from tresham.core.tiles import CITY, JUNCTION, TOWN, NodeDef, PathEnd, TileDef
+from tresham.core.title import title_data
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -246,10 +245,10 @@ def _corporation_colors(game: Game) -> dict[str, str]:
     package = type(game.title).__module__.rpartition(".")[0]
     colors: dict[str, str] = {}
     try:
-        text = resources.files(package).joinpath("data/game.json").read_text("utf-8")
+        data = title_data(package)
     except (FileNotFoundError, ModuleNotFoundError, NotADirectoryError):
         return colors
-    for corp in json.loads(text).get("corporations", []):
+    for corp in data.get("corporations", []):
         if (
             isinstance(corp, Mapping)
             and isinstance(corp.get("color"), str)
@@ -295,6 +294,14 @@ def board_drawing(
         ],
         "hexes": hexes,
         "tiles": tiles_drawings(catalogue, sorted(set(tile_ids), key=_tile_order), layout),
+        "long_paths": {
+            lp.name: {
+                "from": hex_center(layout, board.hexes[lp.a[0]].x, board.hexes[lp.a[0]].y),
+                "to": hex_center(layout, board.hexes[lp.b[0]].x, board.hexes[lp.b[0]].y),
+                "gauge": lp.gauge,
+            }
+            for lp in board.long_paths
+        },
     }
 
 

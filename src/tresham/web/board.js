@@ -160,6 +160,12 @@ function drawRuns(board, state, runs) {
       const coord = step.slice(0, cut);
       const index = Number(step.slice(cut + 1));
       const hex = byCoord[coord];
+      if (!hex) {
+        // a long path (e.g. 1883's FS red track): a straight stretch between two hexes
+        const lp = board.long_paths[coord];
+        if (lp) layer.append(svg("path", { d: `M ${lp.from.join(" ")} L ${lp.to.join(" ")}`, class: "run", "data-run": i, stroke: color }));
+        continue;
+      }
       const laid = state.map.tiles[coord];
       const drawing = laid ? board.tiles[laid[0]].rotations[laid[1]] : hex.tile;
       const path = drawing.paths[index];
@@ -181,5 +187,10 @@ export function drawBoard(root, board, state, view, ui, onHex) {
     hexes.append(g);
   }
   root.append(hexes);
+  const lines = svg("g", { class: "long-paths" });
+  for (const [name, lp] of Object.entries(board.long_paths)) {
+    lines.append(svg("path", { d: `M ${lp.from.join(" ")} L ${lp.to.join(" ")}`, class: `long-path long-path-${lp.gauge}`, "data-name": name }));
+  }
+  root.append(lines);
   if (ui.runs) root.append(drawRuns(board, state, ui.runs));
 }
