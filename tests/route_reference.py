@@ -4,8 +4,9 @@ It walks the track path by path (not by the optimizer's stop-to-stop chains) fro
 records every walk that ends at a stop as a candidate run, lets the engine's one run validator
 (:func:`tresham.routes.run_revenue`) keep the legal ones, and then tries every assignment of
 runs to trains (or idle) whose track does not overlap. The only pruning is that a walk stops
-once it has crossed more hex edges than the train's distance: every 1849 train pays at least 1
-per edge, so no legal run is lost. Slow by design; for small boards only.
+once it has crossed more hex edges than ``max_edges`` (by default the train's distance: every
+1849 train pays at least 1 per edge, so no legal run is lost; n-trains need a bound of the
+board's size). Slow by design; for small boards only.
 """
 
 from __future__ import annotations
@@ -21,9 +22,12 @@ from tresham.core.track import MapState, NodeKey
 from tresham.routes import Run, run_revenue
 
 
-def all_runs(state: MapState, corp: str, train: TrainSpec, rules: TrackRules) -> list[Run]:
+def all_runs(
+    state: MapState, corp: str, train: TrainSpec, rules: TrackRules, max_edges: int | None = None
+) -> list[Run]:
     """Every legal run of `train` with positive revenue (one per set of paths used)."""
     graph = track_graph(state)
+    bound = train.distance if max_edges is None else max_edges
     walks: list[tuple[list[NodeKey], list[PathKey]]] = []
 
     def follow(
@@ -35,7 +39,7 @@ def all_runs(state: MapState, corp: str, train: TrainSpec, rules: TrackRules) ->
         exit_ = 1 - entry
         node = graph.end_node[pid][exit_]
         if node is None:  # the path leaves the hex: cross the border
-            if edges + 1 > train.distance:
+            if edges + 1 > bound:
                 return
             for q, kq in graph.links[pid][exit_]:
                 if q not in used:
@@ -73,12 +77,18 @@ def all_runs(state: MapState, corp: str, train: TrainSpec, rules: TrackRules) ->
     return list(best.values())
 
 
-def best_total(state: MapState, corp: str, trains: Sequence[TrainSpec], rules: TrackRules) -> int:
+def best_total(
+    state: MapState,
+    corp: str,
+    trains: Sequence[TrainSpec],
+    rules: TrackRules,
+    max_edges: int | None = None,
+) -> int:
     """The best total revenue over every assignment of runs (or idleness) to the trains."""
     options: list[list[tuple[int, frozenset[int], frozenset[int]]]] = []
     for train in trains:
         runs = [(0, frozenset[int](), frozenset[int]())]
-        for run in all_runs(state, corp, train, rules):
+        for run in all_runs(state, corp, train, rules, max_edges):
             trace = trace_run(state, corp, run.stops, run.track)
             runs.append((run.revenue, frozenset(trace.path_ids), frozenset(trace.border_ids)))
         options.append(runs)

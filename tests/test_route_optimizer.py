@@ -1,5 +1,5 @@
 """The exact route optimizer against the exhaustive reference (``route_reference.py``) on
-generated 1849 boards, its optimality flag, and the `tresham routes` command."""
+generated 1849 and 1883 boards, its optimality flag, and the `tresham routes` command."""
 
 from __future__ import annotations
 
@@ -11,6 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boards_1849 import CORPS, small_board
+from boards_1883 import CORPS as CORPS_1883
+from boards_1883 import TITLE as TITLE_1883
+from boards_1883 import rules_1883
+from boards_1883 import small_board as small_board_1883
 from route_reference import best_total
 from tresham.cli import main
 from tresham.core.rules_protocols import TrainSpec
@@ -40,6 +44,45 @@ def test_optimizer_equals_exhaustive_reference(
     assert solution.optimal
     assert validate_runs(s, corp, trains, solution.runs, rules) == solution.revenue
     assert solution.revenue == best_total(s, corp, trains, rules)
+
+
+N_TRAINS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6}
+
+
+# 1883 §6.7-§6.8 (and §6.6 ports, §11 off-board events): the optimizer equals the reference
+# on generated 1883 boards, with the FS red track open or closed, port tokens and changed
+# off-board values
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    lays=st.integers(0, 18),
+    phase=st.sampled_from(["2", "3", "5", "7"]),
+    corp=st.sampled_from(CORPS_1883),
+    kinds=st.lists(st.sampled_from(sorted(N_TRAINS)), min_size=1, max_size=3),
+    fs_open=st.booleans(),
+    port=st.booleans(),
+    bologna=st.sampled_from([0, -10, 20]),
+)
+def test_optimizer_equals_reference_on_1883_boards(
+    seed: int,
+    lays: int,
+    phase: str,
+    corp: str,
+    kinds: list[str],
+    fs_open: bool,
+    port: bool,
+    bologna: int,
+) -> None:
+    s = small_board_1883(seed, lays, phase, corp)
+    ports = [h for h in TITLE_1883.board.extra["ports"] if port][:2]
+    rules = rules_1883(
+        phase, fs_open=fs_open, ports=ports, port_bonus=20, stop_bonus={"P10": bologna}
+    )
+    trains = [TrainSpec(f"{k}-{i}", k, N_TRAINS[k]) for i, k in enumerate(kinds)]
+    solution = solve(s.copy(), corp, trains, rules)
+    assert solution.optimal
+    assert validate_runs(s, corp, trains, solution.runs, rules) == solution.revenue
+    assert solution.revenue == best_total(s, corp, trains, rules, max_edges=len(s.board.hexes))
 
 
 def test_a_reached_work_cap_is_not_called_optimal() -> None:
