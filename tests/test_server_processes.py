@@ -6,6 +6,7 @@ index to both give one 200 and one 409."""
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 from collections.abc import Iterator
@@ -142,3 +143,57 @@ def test_two_servers_on_one_postgresql_act_as_one(
         state_a = on_a.get(f"/api/games/{game_id}").json()
         state_b = on_b.get(f"/api/games/{game_id}").json()
         assert state_a == state_b and state_a["index"] == 8
+
+
+def test_a_kill_during_a_burst_loses_no_acknowledged_action(
+    db_url: str, tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """kill -9 while moves are being posted as fast as they can be: after the restart, every
+    move the server acknowledged (200) is in the log exactly once, at its index, and the log
+    replays to the game the server shows."""
+    first = start(servers, db_url, tmp_path)
+    acknowledged: dict[int, dict[str, Any]] = {}
+    errors: list[BaseException] = []
+    with httpx.Client(base_url=first.url, timeout=30) as setup:
+        game_id, tokens = new_game(setup)
+
+    def burst() -> None:
+        rng = random.Random(7)
+        with httpx.Client(base_url=first.url, timeout=5) as client:
+            try:
+                while True:
+                    state = client.get(f"/api/games/{game_id}").json()
+                    token = tokens[state["acting_player"]]
+                    legal = client.get(f"/api/games/{game_id}/legal", headers=auth(token)).json()
+                    action = rng.choice(legal["actions"])
+                    answer = client.post(
+                        f"/api/games/{game_id}/actions",
+                        json={"index": legal["index"], "action": action},
+                        headers=auth(token),
+                    )
+                    if answer.status_code == 200:
+                        acknowledged[legal["index"]] = action
+            except httpx.HTTPError:
+                return  # the server is gone
+            except BaseException as exc:
+                errors.append(exc)
+
+    thread = threading.Thread(target=burst)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while len(acknowledged) < 25 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    first.kill()
+    thread.join(30)
+    assert not errors and len(acknowledged) >= 25
+    second = start(servers, db_url, tmp_path)
+    with httpx.Client(base_url=second.url, timeout=30) as client:
+        entries = client.get(f"/api/games/{game_id}/log").json()["entries"]
+        logged = {e["index"]: e["entry"] for e in entries}
+        assert len(logged) == len(entries)  # each index once
+        for index, action in acknowledged.items():
+            assert logged[index] == action
+        saved = client.get(f"/api/games/{game_id}/export").json()
+        game = from_save(saved)
+        shown = client.get(f"/api/games/{game_id}").json()
+        assert shown["state_hash"] == game.state_hash()
