@@ -288,7 +288,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         f"{args.title} x{args.games}",
         args.games,
         lambda progress: simulate(
-            args.title, args.games, args.players, args.seed, options, progress=progress
+            args.title,
+            args.games,
+            args.players,
+            args.seed,
+            options,
+            progress=progress,
+            roundtrip_every=args.roundtrip_every,
         ),
     )
     for failure in result.failures:
@@ -383,6 +389,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=3)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--option", action="append")
+    sim.add_argument(
+        "--roundtrip-every",
+        type=int,
+        default=500,
+        help="save and reload every N actions and at the end, expecting the same state (0: off)",
+    )
     sim.add_argument("--json", action="store_true")
     sim.set_defaults(func=cmd_simulate)
 

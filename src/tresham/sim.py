@@ -11,7 +11,7 @@ from typing import Any
 from tresham.bots.random_bot import choose
 from tresham.core.game import Game
 from tresham.core.shares import POOL
-from tresham.io.save import new_game
+from tresham.io.save import from_save, new_game, to_save
 
 MAX_ACTIONS = 50_000
 
@@ -79,10 +79,24 @@ class SimResult:
         }
 
 
+def roundtrip_problem(game: Game) -> str | None:
+    """Save the game and load it again (replaying its log): the state must be identical."""
+    again = from_save(to_save(game))
+    if again.state_hash() != game.state_hash():
+        return "the state after a save and reload differs"
+    return None
+
+
 def play_one(
-    title: str, players: int, seed: int, options: dict[str, Any] | None = None
+    title: str,
+    players: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    roundtrip_every: int = 0,
 ) -> tuple[Game, list[str], str | None]:
-    """Play one random game; returns the game, violations found, and an error text."""
+    """Play one random game; returns the game, violations found, and an error text. With
+    `roundtrip_every`, every that many actions and at the end the game is saved and reloaded
+    and must come back identical."""
     names = [f"P{i + 1}" for i in range(players)]
     game = new_game(title, names, seed, options)
     rng = random.Random(seed * 7919 + 1)
@@ -98,6 +112,12 @@ def play_one(
                 break
             game.apply(choose(game, rng))
             found = check_invariants(game, total)
+            due = roundtrip_every and (
+                len(game.actions) % roundtrip_every == 0 or game.state.finished
+            )
+            if due and not found:
+                problem = roundtrip_problem(game)
+                found = [problem] if problem else []
             if found:
                 violations.extend(f"action {len(game.actions)}: {v}" for v in found)
                 break
@@ -115,12 +135,13 @@ def simulate(
     seed: int,
     options: dict[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
+    roundtrip_every: int = 0,
 ) -> SimResult:
-    """Play `games` random games and total the results."""
+    """Play `games` random games and total the results (see :func:`play_one`)."""
     result = SimResult(title)
     start = time.perf_counter()
     for i in range(games):
-        game, violations, error = play_one(title, players, seed + i, options)
+        game, violations, error = play_one(title, players, seed + i, options, roundtrip_every)
         result.games += 1
         result.actions += len(game.actions)
         result.invariant_violations += len(violations)
