@@ -514,3 +514,96 @@ def test_the_lobby_starts_a_game_against_a_bot(browser: Any, server: ServerProce
     assert page.inner_text("#seats") == "Your seats: Ann"
     assert errors.seen == []
     page.close()
+
+
+def test_a_1883_game_at_the_table(browser: Any, server: ServerProcess) -> None:
+    """The smoke path for 1883: the lobby, the private auction and starting a corporation by
+    clicks, then (the moves between through the API) a tile laid by clicks and the proposed
+    runs accepted; the board shows the FS red track."""
+    errors = Errors()
+    page = errors.watch(browser.new_page(viewport={"width": 1400, "height": 1000}))
+    page.goto(f"{server.url}/")
+    page.wait_for_selector('body[data-ready="1"]')
+    page.select_option("#title", "1883")
+    page.fill("#players", ", ".join(PLAYERS))
+    page.fill("#seed", "7")
+    page.click("#create")
+    page.click("#open-table")
+    page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
+    game_id = page.url.rstrip("/").split("/")[-1]
+    tokens = json.loads(page.evaluate(f"localStorage.getItem('tresham.seats.{game_id}')"))
+    api = Api(server.url, game_id, tokens)
+    assert page.locator("path.long-path-fs").count() == 8  # 1883 §6.7: the FS routes
+
+    def click(locator: Any) -> None:
+        index = api.state()["index"]
+        locator.click()
+        at_index(page, index + 1)
+
+    # The auction by clicks: the first bid row (its lowest amount), a par price when the FSF
+    # is bought, a pass when nothing else is left.
+    for _ in range(40):
+        if api.state()["round"]["kind"] != "auction":
+            break
+        _index, actions, _player = api.legal()
+        if "par" in kinds(actions):
+            click(page.locator(".action-row.par button").first)
+        elif "bid" in kinds(actions):
+            click(page.locator(".action-row[data-group^='bid-'] button").first)
+        else:
+            click(page.locator(".act-pass").first)
+    assert api.state()["round"]["kind"] == "stock"
+
+    # Start a railway corporation from the par dialog.
+    _index, actions, _player = api.legal()
+    while "par" not in kinds(actions):
+        click(page.locator(".act-pass").first)
+        _index, actions, _player = api.legal()
+    row = page.locator(".action-row.par").first
+    corp = row.get_attribute("data-corp")
+    click(row.locator("button"))
+    assert next(c for c in api.state()["corporations"] if c["sym"] == corp)["parred"]
+
+    def policy(actions: list[Action]) -> Action:
+        choice = (
+            first(actions, "buy_shares", corporation=corp)
+            or first(actions, "lay_tile")
+            or first(actions, "buy_train")
+            or first(actions, "dividend")
+            or first(actions, "choose")
+            or first(actions, "pass")
+        )
+        return choice or actions[0]
+
+    def play_until(done: Callable[[list[Action]], bool], limit: int = 150) -> None:
+        for _ in range(limit):
+            index, actions, player = api.legal()
+            if done(actions):
+                at_index(page, index)
+                return
+            answer = api.client.post(
+                f"/api/games/{game_id}/actions",
+                json={"index": index, "action": policy(actions)},
+                headers=auth(tokens[player]),
+            )
+            assert answer.status_code == 200, answer.text
+        raise AssertionError("the position was not reached")
+
+    # A tile laid by clicks: a highlighted hex, a tile, lay.
+    play_until(lambda a: "lay_tile" in kinds(a))
+    hex_id = page.locator("g.hex.legal-hex").first.get_attribute("data-hex")
+    page.click(f'g.hex[data-hex="{hex_id}"]')
+    tile_id = page.locator(".tile-choice").first.get_attribute("data-tile")
+    page.locator(".tile-choice").first.click()
+    click(page.locator("#lay-tile"))
+    assert api.state()["map"]["tiles"][hex_id][0] == tile_id
+
+    # The proposed runs, drawn and accepted.
+    play_until(lambda a: "run_routes" in kinds(a))
+    answer, _player = api.legal_answer()
+    revenue = answer["routes"]["revenue"]
+    assert page.locator("#run-revenue").get_attribute("data-revenue") == str(revenue)
+    click(page.locator("#run-routes"))
+    page.locator("#board-area").screenshot(path=str(ARTIFACTS / "board-1883.png"))
+    assert errors.seen == []
+    page.close()
