@@ -1,7 +1,8 @@
 """Rulebook EXAMPLES drawn as figures (letters on a map the rulebook does not print), played on
 the reconstructed board with its own places and values: §6.8.1 (trains crossing in a city,
 never sharing track), §6.9.5 (a 2GT reusing a 2T's stretch downhill for half its value), and
-§10.0 (the bank breaking in the second OR of three)."""
+§10.0 (the bank breaking in the second OR of three), §6.5 (stations beyond a full city), §6.4.1
+and §6.4.2 (a tile extends the track; an upgrade is reached from a station)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import pytest
 
 from test_1883_events import give_train
 from test_1883_operating import floated, lay_track, turn_at
-from tresham.core.errors import RouteError
+from tresham.core.errors import RouteError, TrackError
+from tresham.core.game import Game
+from tresham.core.graph import check_tile_lay, legal_tile_lays, token_slots
 from tresham.core.rules_protocols import TrainSpec
 from tresham.routes.runs import Run, validate_runs
 from tresham.titles.t1883 import gravity
@@ -77,3 +80,56 @@ def test_bank_breaks_in_the_second_of_three_ors() -> None:
     assert not title.check_end(g, round_over=False)
     assert title.check_end(g, round_over=True)  # the third OR ends: game over
     assert s.end_reason == "bank"
+
+
+def reggio_to_castelfranco() -> tuple[Game, set[tuple[str, int]]]:
+    """SAFRE at Reggio Emilia with track on to Modena (the grey hex between) and on to
+    Castelfranco; FSMMF's home station in Modena."""
+    g = floated("SAFRE", (2, 8))
+    s = g.state
+    s.map.place_token("SAFRE", "I3", 1)
+    s.map.place_token("FSMMF", MODENA, 0)
+    board = s.map.board
+    for coord, a, b in (("J4", "I3", "K5"), ("M7", MODENA, "N8")):
+        lay_track(g, coord, {board.edge_between(coord, a) or 0, board.edge_between(coord, b) or 0})
+    return g, set(token_slots(s.map, "SAFRE"))
+
+
+# 1883 §6.5 EXAMPLES: a station cannot go in a city full of other corporations' stations, nor
+# in one reached only through it; with a free space there, both can be reached
+def test_stations_beyond_a_full_city() -> None:
+    g, slots = reggio_to_castelfranco()
+    assert {(MODENA, 0), ("N8", 0)} <= slots  # Modena has a free space: both reachable
+    g.state.map.place_token("SV", MODENA, 0)  # now Modena is full
+    assert (MODENA, 0) not in set(token_slots(g.state.map, "SAFRE"))
+    assert ("N8", 0) not in set(token_slots(g.state.map, "SAFRE"))
+
+
+# 1883 §6.4.1 EXAMPLE: a straight next to a corporation's station extends its track when laid
+# against the station's exit, and is refused when it is not an extension (here a station in
+# Persiceto and a straight town tile, #4, in Decima: the board's plain hex next to an exit)
+def test_a_tile_must_extend_the_track() -> None:
+    g = floated("FSMMF", (2, 8))
+    s = g.state
+    s.map.place_token("FSMMF", "K9", 0)
+    rules = rules_for(g, "FSMMF")
+    toward = s.map.board.edge_between("I9", "K9")
+    assert toward is not None
+    good = next(r for r in range(3) if toward in s.map.catalogue["4"].exits(r))
+    bad = next(r for r in range(3) if toward not in s.map.catalogue["4"].exits(r))
+    assert check_tile_lay(s.map, "FSMMF", "I9", "4", good, rules) == 0
+    with pytest.raises(TrackError, match="does not reach"):
+        check_tile_lay(s.map, "FSMMF", "I9", "4", bad, rules)
+
+
+# 1883 §6.4.2 EXAMPLE: an upgrade is allowed only if a route from the corporation's station
+# can be traced on the new track
+def test_an_upgrade_must_be_reached_from_a_station() -> None:
+    g, _slots = reggio_to_castelfranco()
+    s = g.state
+    g.state.phase_index = 1  # phase 3: green tiles
+    upgrades = legal_tile_lays(s.map, "SAFRE", rules_for(g, "SAFRE"), hexes=["J4"])
+    assert upgrades  # SAFRE reaches J4 from Reggio Emilia
+    lay = upgrades[0]
+    with pytest.raises(TrackError, match="does not reach"):
+        check_tile_lay(s.map, "FBV", "J4", lay.tile, lay.rotation, rules_for(g, "FBV"))
