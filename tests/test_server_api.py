@@ -489,6 +489,11 @@ def test_the_history_of_a_finished_game(client: TestClient) -> None:
     start = from_save({**client.get(f"/api/games/{game_id}/export").json(), "actions": []})
     assert points[0]["worth"] == {p.name: p.cash for p in start.state.players}
     assert history["players"] == [p["name"] for p in s["players"]]
+    # each point's revenue is what the corporations earned in that OR; together, all of it
+    for c in s["corporations"]:
+        earned = [p["revenue"][c["sym"]] for p in points if c["sym"] in p["revenue"]]
+        assert sum(earned) == sum(c["revenue_history"])
+    assert points[0]["revenue"] == {}
 
 
 def test_a_new_game_has_a_history_of_one_point(client: TestClient) -> None:

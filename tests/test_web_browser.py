@@ -368,6 +368,8 @@ def test_a_finished_game_shows_scores_and_charts(browser: Any, server: ServerPro
     prices = page.locator('svg.chart[aria-label="Share prices"] .series')
     history = httpx.get(f"{server.url}/api/games/{game_id}/history").json()
     assert prices.count() == len({corp for point in history["points"] for corp in point["prices"]})
+    revenue = page.locator('svg.chart[aria-label="Revenue per OR"] .series')
+    assert revenue.count() == len({c for point in history["points"] for c in point["revenue"]})
     page.locator("#gameover").screenshot(path=str(ARTIFACTS / "game-over.png"))
     assert errors.seen == []
     page.close()

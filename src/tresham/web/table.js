@@ -343,9 +343,15 @@ async function renderGameOver() {
     worth[name] = hist.points.map((p) => p.worth[name]);
     playerColors[name] = paletteColor(i);
   });
+  const revenue = {};
+  for (const corp of hist.corporations) {
+    const values = hist.points.map((p) => (corp in p.revenue ? p.revenue[corp] : null));
+    if (values.some((v) => v !== null)) revenue[corp] = values;
+  }
   box.append(el("div", { class: "charts" },
     lineChart("Share prices", labels, prices, corpColors(board, state)),
-    lineChart("Player worth", labels, worth, playerColors)));
+    lineChart("Player worth", labels, worth, playerColors),
+    lineChart("Revenue per OR", labels, revenue, corpColors(board, state))));
 }
 
 function render() {
