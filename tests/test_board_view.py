@@ -182,6 +182,9 @@ def test_the_board_payload_of_every_title(title: str) -> None:
     assert payload["market"]["rows"]
     assert set(payload["corporation_colors"]) <= set(game.state.corps)
     json.dumps(payload)
+    # Flood ("F") hexes are marked (1883 §2.3: a water drop)
+    flood = set(board.extra.get("flood_hexes", ()))
+    assert {h["coord"] for h in payload["hexes"] if h["flood"]} == flood
     # A long path (1883's FS red track) is drawn from its first hex's centre to its last's.
     centres = {h["coord"]: [h["x"], h["y"]] for h in payload["hexes"]}
     assert set(payload["long_paths"]) == {lp.name for lp in board.long_paths}

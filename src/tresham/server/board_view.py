@@ -235,6 +235,7 @@ def _hex_drawing(board: BoardDef, h: HexDef) -> dict[str, Any]:
         "terrain_cost": h.terrain_cost,
         "impassable": sorted(h.impassable),
         "port": h.port,
+        "flood": h.coord in board.extra.get("flood_hexes", ()),
         "fixed": h.fixed,
         "tile": tile_drawing(h.tile, 0, board.layout),
     }

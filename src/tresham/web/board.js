@@ -141,6 +141,7 @@ function drawHex(board, hex, state, view, ui) {
     }
   }
   if (hex.port) g.append(svg("text", { x: 18, y: 30, class: "port", "text-anchor": "middle" }, "⚓"));
+  if (hex.flood) g.append(svg("text", { x: 22, y: -22, class: "flood", "text-anchor": "middle" }, "💧"));
   hex.impassable.forEach((e) => g.append(impassableLine(board.corners, e)));
   if (hex.name) g.append(svg("text", { y: 40, "text-anchor": "middle", class: "hex-name" }, hex.name));
   g.append(svg("text", { x: -24, y: 30, class: "coord" }, hex.coord));
