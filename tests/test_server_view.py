@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from tresham.core.actions import Action, RunRoutes
+from tresham.core.actions import Action, RunRoutes, RunSpec
 from tresham.core.game import Game
 from tresham.io.save import new_game
+from tresham.routes.runs import action_revenue
 from tresham.server.view import proposed_runs
 
 
@@ -60,3 +61,24 @@ def test_the_proposed_runs_earn_what_running_them_earns() -> None:
 def test_no_revenue_without_a_run_to_propose() -> None:
     game = new_game("1849", ["Ann", "Bob", "Cid"], 7, {})
     assert proposed_runs(game, game.legal_actions()) is None
+
+
+def test_each_running_train_has_other_runs_to_choose() -> None:
+    """The alternatives offered for a train are legal runs on their own, best first, each
+    earning what it says; the best of them is at least the proposal's run of that train."""
+    game = game_at_a_run()
+    actions = game.legal_actions()
+    proposal = next(a for a in actions if isinstance(a, RunRoutes))
+    shown = proposed_runs(game, actions)
+    assert shown is not None and shown["alternatives"]
+    for train, runs in shown["alternatives"].items():
+        assert runs, train
+        revenues = [run["revenue"] for run in runs]
+        assert revenues == sorted(revenues, reverse=True)
+        assert revenues[0] >= shown["runs"].get(train, 0)
+        trains, rules = game.title.route_inputs(game, proposal.entity)
+        for run in runs:
+            spec = RunSpec(train, tuple(run["stops"]), tuple(run["track"]))
+            action = RunRoutes(proposal.entity, (spec,))
+            earned = action_revenue(game.state.map, proposal.entity, trains, action, rules)
+            assert earned == run["revenue"]

@@ -573,6 +573,7 @@ def test_a_1883_game_at_the_table(browser: Any, server: ServerProcess) -> None:
             or first(actions, "buy_train")
             or first(actions, "dividend")
             or first(actions, "choose")
+            or first(actions, "run_routes")
             or first(actions, "pass")
         )
         return choice or actions[0]
@@ -600,10 +601,33 @@ def test_a_1883_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     click(page.locator("#lay-tile"))
     assert api.state()["map"]["tiles"][hex_id][0] == tile_id
 
-    # The proposed runs, drawn and accepted.
-    play_until(lambda a: "run_routes" in kinds(a))
+    # The proposed runs, drawn; another run picked for a train from its list (the best runs
+    # of that train alone) is drawn and counted instead; then the proposal is accepted.
+    def choices(actions: list[Action]) -> bool:
+        if "run_routes" not in kinds(actions):
+            return False
+        answer, _player = api.legal_answer()
+        return any(len(runs) > 1 for runs in answer["routes"]["alternatives"].values())
+
+    play_until(choices, limit=600)
     answer, _player = api.legal_answer()
     revenue = answer["routes"]["revenue"]
+    assert page.locator("#run-revenue").get_attribute("data-revenue") == str(revenue)
+    proposal = first(answer["actions"], "run_routes")
+    assert proposal is not None
+    train, others = next(
+        (t, runs) for t, runs in answer["routes"]["alternatives"].items() if len(runs) > 1
+    )
+    mine = next((r for r in proposal["runs"] if r["train"] == train), None)
+    other = next(j for j, run in enumerate(others) if mine is None or run["stops"] != mine["stops"])
+    page.select_option(f'select.run-choice[data-train="{train}"]', str(other))
+    rest = [r for r in proposal["runs"] if r["train"] != train]
+    assert page.locator(".runs path.run").count() == sum(len(r["track"]) for r in rest) + len(
+        others[other]["track"]
+    )
+    shown = sum(answer["routes"]["runs"][r["train"]] for r in rest) + others[other]["revenue"]
+    assert page.locator("#run-revenue").get_attribute("data-revenue") == str(shown)
+    page.select_option(f'select.run-choice[data-train="{train}"]', "-1")
     assert page.locator("#run-revenue").get_attribute("data-revenue") == str(revenue)
     click(page.locator("#run-routes"))
     page.locator("#board-area").screenshot(path=str(ARTIFACTS / "board-1883.png"))

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from tresham.core.rounds.auction import WaterfallAuction
     from tresham.core.rounds.base import Round
     from tresham.core.rounds.operating import OperatingRound, Step
+    from tresham.core.rules_protocols import TrackRules, TrainSpec
     from tresham.routes.optimizer import RouteSolution
 
 
@@ -298,6 +299,13 @@ class Title:
         """Title-specific facts for displays (e.g. which corporation starts next)."""
         return {}
 
+    def route_inputs(self, game: Game, corp: str) -> tuple[list[TrainSpec], TrackRules]:
+        """`corp`'s trains that run for revenue and the route rules of the current position."""
+        raise NotImplementedError
+
     def best_routes(self, game: Game, corp: str) -> RouteSolution:
         """The optimizer's runs for `corp`'s trains in the current position."""
-        raise NotImplementedError
+        from tresham.routes import solve
+
+        trains, rules = self.route_inputs(game, corp)
+        return solve(game.state.map, corp, trains, rules)

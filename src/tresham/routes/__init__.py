@@ -6,6 +6,7 @@ from tresham.routes.optimizer import (
     MAX_CANDIDATES,
     MAX_COMBINATION_STEPS,
     RouteSolution,
+    alternatives,
     best_runs,
     solve,
 )
@@ -16,6 +17,7 @@ __all__ = [
     "MAX_COMBINATION_STEPS",
     "RouteSolution",
     "Run",
+    "alternatives",
     "best_runs",
     "run_from_connections",
     "run_revenue",

@@ -302,3 +302,20 @@ def solve(
     return RouteSolution(
         [runs[i] for i in sorted(runs)], best_total, complete and steps < max_steps
     )
+
+
+def alternatives(
+    state: MapState,
+    corporation: str,
+    train: TrainSpec,
+    rules: TrackRules,
+    limit: int,
+    *,
+    max_candidates: int = MAX_CANDIDATES,
+) -> list[Run]:
+    """The `limit` best legal runs of one train on its own, best first (for a player choosing
+    other runs than the optimal set; runs of different trains may still conflict)."""
+    network = network_of(state, corporation)
+    graph = track_graph(state)
+    cands, _all = _enumerate(network, corporation, train, rules, max_candidates)
+    return [to_run(graph, network, train.id, c.start, c.steps, c.revenue) for c in cands[:limit]]

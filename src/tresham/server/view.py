@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, RunRoutes
 from tresham.core.shares import POOL, treasury
+from tresham.routes import alternatives
 from tresham.routes.runs import runs_action
 
 if TYPE_CHECKING:
@@ -154,15 +155,35 @@ def public_state(live: LiveGame) -> dict[str, Any]:
     }
 
 
+#: How many other runs of each train the table offers to choose from.
+ALTERNATIVES = 12
+
+
 def proposed_runs(game: Game, actions: list[Action]) -> dict[str, Any] | None:
     """What the engine's proposed runs earn, when running trains is among the legal `actions`:
-    ``{"revenue": total, "runs": {train: revenue}}`` from the title's route optimizer (the
-    search that proposed them); None when there is no proposal, or when the optimizer's runs
-    are not exactly the proposal (a title that adds runs of its own)."""
+    ``{"revenue": total, "runs": {train: revenue}, "alternatives": {train: [run]}}`` from the
+    title's route optimizer (the search that proposed them), with each running train's best
+    runs on its own (``{"stops", "track", "revenue"}``, stops and track as in the action) for
+    a player who prefers other runs; None when there is no proposal, or when the optimizer's
+    runs are not exactly the proposal (a title that adds runs of its own)."""
     proposal = next((a for a in actions if isinstance(a, RunRoutes)), None)
     if proposal is None:
         return None
-    solution = game.title.best_routes(game, proposal.entity)
-    if runs_action(proposal.entity, solution.runs) != proposal:
+    corp = proposal.entity
+    solution = game.title.best_routes(game, corp)
+    if runs_action(corp, solution.runs) != proposal:
         return None
-    return {"revenue": solution.revenue, "runs": {run.train: run.revenue for run in solution.runs}}
+    trains, rules = game.title.route_inputs(game, corp)
+    choices: dict[str, list[dict[str, Any]]] = {}
+    for train in trains:
+        runs = alternatives(game.state.map, corp, train, rules, ALTERNATIVES)
+        spec = runs_action(corp, runs).runs
+        choices[train.id] = [
+            {"stops": list(r.stops), "track": list(r.track), "revenue": run.revenue}
+            for r, run in zip(spec, runs, strict=True)
+        ]
+    return {
+        "revenue": solution.revenue,
+        "runs": {run.train: run.revenue for run in solution.runs},
+        "alternatives": choices,
+    }

@@ -19,7 +19,7 @@ let historyShown = -1;
 
 /** The choices being made on the map: a hex, a tile and its rotation; trains left idle. */
 function freshUi() {
-  return { hex: null, tile: null, rot: 0, dropped: new Set() };
+  return { hex: null, tile: null, rot: 0, dropped: new Set(), picked: {} };
 }
 
 function setMessage(text, isError = false) {
@@ -206,33 +206,74 @@ function layPanel(lays) {
   return panel;
 }
 
+/** The trains that may run: those of the proposal, then any other with runs to choose. */
+function runTrains(action) {
+  const trains = action.runs.map((run) => run.train);
+  const alts = legal.routes ? legal.routes.alternatives : {};
+  const others = Object.keys(alts).filter((t) => alts[t].length);
+  return trains.concat(others.filter((t) => !trains.includes(t)));
+}
+
+/** Each train's chosen run, `{train, stops, track, revenue}` (null: idle): the proposal's, or
+ * the alternative picked in its list. */
+function chosenRun(action, train) {
+  if (ui.dropped.has(train)) return null;
+  const picked = ui.picked[train];
+  if (picked !== undefined && picked >= 0) {
+    const alt = legal.routes.alternatives[train][picked];
+    return alt ? { train, ...alt } : null;
+  }
+  const run = action.runs.find((r) => r.train === train);
+  if (!run) return null;
+  return { ...run, revenue: legal.routes ? legal.routes.runs[train] : null };
+}
+
 function chosenRuns(action) {
-  return action.runs.filter((run) => !ui.dropped.has(run.train));
+  return runTrains(action)
+    .map((train) => chosenRun(action, train))
+    .filter((run) => run !== null)
+    .map(({ train, stops, track }) => ({ train, stops, track }));
 }
 
 function runsPanel(action) {
   const earns = legal.routes;
-  const panel = el("div", { class: "runs-panel" }, el("p", {}, "Proposed runs (the best the engine finds), drawn on the map; untick a train to leave it idle:"));
+  const panel = el("div", { class: "runs-panel" }, el("p", {}, "Proposed runs (the best the engine finds), drawn on the map; pick another run for a train, or untick it to leave it idle:"));
   const list = el("ul", { class: "run-list" });
-  action.runs.forEach((run, i) => {
-    const revenue = earns ? ` (${earns.runs[run.train]})` : "";
-    const box = el("input", { type: "checkbox", checked: !ui.dropped.has(run.train), "data-train": run.train, "aria-label": `run ${run.train}` });
+  runTrains(action).forEach((train, i) => {
+    const proposed = action.runs.find((r) => r.train === train);
+    const box = el("input", { type: "checkbox", checked: !ui.dropped.has(train), "data-train": train, "aria-label": `run ${train}` });
     box.addEventListener("change", () => {
-      if (box.checked) ui.dropped.delete(run.train);
-      else ui.dropped.add(run.train);
+      if (box.checked) ui.dropped.delete(train);
+      else ui.dropped.add(train);
+      render();
+    });
+    const select = el("select", { class: "run-choice", "data-train": train, "aria-label": `run of ${train}` });
+    select.append(el("option", { value: -1 }, proposed
+      ? `${proposed.stops.join(" → ")}${earns ? ` (${earns.runs[train]})` : ""} — proposed`
+      : "— (idle in the proposal)"));
+    (earns ? earns.alternatives[train] || [] : []).forEach((alt, j) => {
+      select.append(el("option", { value: j }, `${alt.stops.join(" → ")} (${alt.revenue})`));
+    });
+    const picked = ui.picked[train];
+    select.value = String(picked !== undefined ? picked : -1);
+    select.addEventListener("change", () => {
+      ui.picked[train] = Number(select.value);
       render();
     });
     list.append(el("li", { style: `color:${RUN_COLORS[i % RUN_COLORS.length]}` },
-      el("label", {}, box, ` ${run.train}: ${run.stops.join(" → ")}${revenue}`)));
+      el("label", {}, box, ` ${train}: `), select));
   });
   panel.append(list);
   const runs = chosenRuns(action);
   if (earns) {
-    const total = runs.reduce((sum, run) => sum + earns.runs[run.train], 0);
+    const total = runTrains(action)
+      .map((train) => chosenRun(action, train))
+      .filter((run) => run !== null)
+      .reduce((sum, run) => sum + run.revenue, 0);
     panel.append(el("p", { id: "run-revenue", "data-revenue": total }, `Revenue: ${total}`));
   }
   panel.append(el("button", { id: "run-routes", class: "primary", onclick: () => post({ ...action, runs }) },
-    runs.length === action.runs.length ? "Run these routes" : `Run ${runs.length} of ${action.runs.length} trains`));
+    runs.length === action.runs.length ? "Run these routes" : `Run ${runs.length} train${runs.length === 1 ? "" : "s"}`));
   return panel;
 }
 

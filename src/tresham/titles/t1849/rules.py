@@ -29,7 +29,6 @@ from tresham.core.stock import (
 )
 from tresham.core.title import Title, title_data
 from tresham.core.trains import Depot, Phase, TrainType
-from tresham.routes import RouteSolution
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.market_rules import Movement1849
 from tresham.titles.t1849.rule_set import STEPS_SITE, STEPS_SUMMARY, site_rules
@@ -38,6 +37,7 @@ from tresham.titles.t1849.steps import STEP_OBJECTS, anytime_actions
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
     from tresham.core.rounds.base import Round
+    from tresham.core.rules_protocols import TrackRules, TrainSpec
 
 SUMMARY = "1849"
 AFG_HOMES = ("C1", "H8", "M9", "M11", "B14")
@@ -738,9 +738,9 @@ class Title1849(Title):
             out[p.name] = value
         return out
 
-    def best_routes(self, game: Game, corp: str) -> RouteSolution:
-        """The optimal runs under 1849's route rules (1849 §OR Run trains)."""
-        return map_glue.best_routes(game, corp)
+    def route_inputs(self, game: Game, corp: str) -> tuple[list[TrainSpec], TrackRules]:
+        """The corporation's trains and 1849's route rules (1849 §OR Run trains)."""
+        return map_glue.corp_trains(game, corp), map_glue.rules_for(game, corp)
 
     def describe_state(self, game: Game) -> dict[str, Any]:
         return {"next_to_start": self.next_to_start(game), "order": list(game.state.extra["order"])}

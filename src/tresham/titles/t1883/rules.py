@@ -50,7 +50,6 @@ from tresham.core.tiles import load_catalogue
 from tresham.core.title import Title, title_data
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
-from tresham.routes import RouteSolution, solve
 from tresham.titles.t1883 import (
     air_raids,
     concessions,
@@ -67,6 +66,7 @@ from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
     from tresham.core.rounds.base import Round
+    from tresham.core.rules_protocols import TrackRules, TrainSpec
 
 PACKAGE: Final = "tresham.titles.t1883"
 RULES: Final = "1883"
@@ -727,11 +727,11 @@ class Title1883(Title):
         costs: list[int] = facts.get("token_costs", [])
         return costs
 
-    def best_routes(self, game: Game, corp: str) -> RouteSolution:
-        """6.8: the optimal runs of the corporation's trains (2GT aside)."""
+    def route_inputs(self, game: Game, corp: str) -> tuple[list[TrainSpec], TrackRules]:
+        """6.8: the corporation's trains (2GT aside, 6.9.5) and 1883's route rules."""
         from tresham.titles.t1883.operating import rules_for, train_specs
 
-        return solve(game.state.map, corp, train_specs(game, corp), rules_for(game, corp))
+        return train_specs(game, corp), rules_for(game, corp)
 
     def move_price(self, game: Game, sym: str, direction: str, steps: int = 1) -> None:
         """Move a share price; a corporation entering the Closed section closes (5.8);
