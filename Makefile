@@ -31,11 +31,13 @@ lint: $(STAMP)
 
 # The server tests start a PostgreSQL of their own; this installs it when missing (root).
 postgres:
-	bash tools/ensure_postgres.sh
+	bash tools/ensure_debian_package.sh postgresql "the PostgreSQL server tests" \
+		'command -v initdb && command -v pg_ctl || compgen -G "/usr/lib/postgresql/*/bin/initdb"' >/dev/null
 
 # The browser tests drive Debian's Chromium; this installs it when missing (root).
 chromium:
-	bash tools/ensure_chromium.sh
+	bash tools/ensure_debian_package.sh chromium "the browser tests" \
+		'command -v chromium || test -x /usr/bin/chromium' >/dev/null
 
 unit: $(STAMP) postgres chromium
 	$(BIN)/pytest -n 2
