@@ -146,3 +146,14 @@ def test_mandatory_merger_without_the_pair() -> None:
     g.title.end_turn(g, rnd, "FMV")
     assert "SEFTA" not in s.corps and s.extra["sefta_removed"]
     assert not sefta.can_merge(g, "FMV")
+
+
+# 1883 §8.4 step G with §11.2 #13 (ruling R29): a station SEFTA takes over in a city that holds
+# more stations than spaces (after an air raid) stays, beyond the spaces
+def test_station_taken_over_in_a_crowded_city() -> None:
+    g = pair_at_65()
+    s = g.state
+    s.map.place_token("SV", "S7", 0, beyond_slots=True)  # Vignola: one space, two stations
+    sefta.merge(g, "FMV")
+    g.apply(Choose("D", sefta.DISCARD))
+    assert s.map.has_token("SEFTA", "S7", 0) and s.map.has_token("SV", "S7", 0)

@@ -275,7 +275,7 @@ def _finish(game: Game) -> None:
         s.map.remove_all_tokens(old)
         s.map.release_reservation(old)
     for coord, node in cities[: int(f["max_station_exchange"])]:
-        s.map.place_token(sym, coord, node)
+        s.map.place_token(sym, coord, node, beyond_slots=True)  # it replaces a station (R29)
         s.corps[sym].placed.append((coord, node))
     if not all(c.closed for c in s.companies.values()):
         close_all(game)
