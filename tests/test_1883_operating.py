@@ -182,13 +182,20 @@ def casalecchio_to_vignola(g: Game) -> None:
 
 # 1883 §5.6.1: once a route from one of the owner's stations joins the concession's places
 # in order, the owner receives the bonus of the phase (App. 3: concession 1, L.100 in phase 2)
-def test_concession_fulfilled() -> None:
+def concession_one_joined() -> Game:
+    """FBV owns concession 1 and its track from Casalecchio reaches Vignola."""
     g = floated("FBV", (2, 8))
     s = g.state
     s.map.place_token("FBV", "R10", 0)
     s.corps["FBV"].placed.append(("R10", 0))
     s.extra["concessions"]["1"].update(owner="FBV", due=2)
     casalecchio_to_vignola(g)
+    return g
+
+
+def test_concession_fulfilled() -> None:
+    g = concession_one_joined()
+    s = g.state
     cash = s.corps["FBV"].cash
     pres = s.shares.president["FBV"]
     s.extra["support"][pres] = 0  # no card to play: the bonus goes to the treasury at once
@@ -201,12 +208,8 @@ def test_concession_fulfilled() -> None:
 # 1883 §5.6.1: the president may play a Political Support card to pay the bonus to the
 # stockholders as a dividend; shares in the initial offering and the pool pay the treasury
 def test_concession_bonus_as_dividend() -> None:
-    g = floated("FBV", (2, 8))
+    g = concession_one_joined()
     s = g.state
-    s.map.place_token("FBV", "R10", 0)
-    s.corps["FBV"].placed.append(("R10", 0))
-    s.extra["concessions"]["1"].update(owner="FBV", due=2)
-    casalecchio_to_vignola(g)
     pres = s.shares.president["FBV"]
     held = s.shares.percent(pres, "FBV")
     cards = s.extra["support"][pres]
