@@ -197,3 +197,32 @@ def test_a_kill_during_a_burst_loses_no_acknowledged_action(
         game = from_save(saved)
         shown = client.get(f"/api/games/{game_id}").json()
         assert shown["state_hash"] == game.state_hash()
+
+
+def test_many_games_at_once(sqlite_url: str, tmp_path: Path, servers: list[ServerProcess]) -> None:
+    """Ten clients each create a game and play it at the same time: every move lands, and
+    every game's log replays to the state the server shows."""
+    server = start(servers, sqlite_url, tmp_path)
+    finished: dict[str, int] = {}
+    errors: list[BaseException] = []
+
+    def client_plays(seed: int) -> None:
+        try:
+            with httpx.Client(base_url=server.url, timeout=60) as client:
+                game_id, tokens = new_game(client)
+                finished[game_id] = play(client, game_id, tokens, 12, seed=seed)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=client_plays, args=(seed,)) for seed in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors and len(finished) == 10
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        for game_id, index in finished.items():
+            shown = client.get(f"/api/games/{game_id}").json()
+            assert shown["index"] == index == 12
+            game = from_save(client.get(f"/api/games/{game_id}/export").json())
+            assert game.state_hash() == shown["state_hash"]
