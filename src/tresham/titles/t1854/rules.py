@@ -11,10 +11,12 @@ par, 20% shares from the initial offering, floating at 60%, the change of Direct
 with the price falling per certificate, buying from the pool, no buying back what one sold,
 the Director's certificate handed over on a sale, leftover privates, the rise of sold-out
 companies, the Priority Deal card), buying options (``options.py``, §6.4.1), share splitting
-(``split.py``, §3.2.1) and the Mountain Railways' income at the start of an Operating Round
-(§5.1). The Operating Rounds themselves are not built: once the first Share
-Buying Round is over and the Mountain Railways have paid, the game stops (ruling F6), so the
-title is not offered by the registry.
+(``split.py``, §3.2.1), the Mountain Railways' income at the start of an Operating Round
+(§5.1), the Major Companies' Operating Rounds (``operating.py``, ``track_rules.py``, §5.1-5.11:
+sets of 1-3 rounds by phase, track, stations, trains, dividends, train purchase and trading,
+phases with obsolete and surplus trains), and the game end (§8, §8.1). Not built: the Local
+Railways and their mergers, tunnels, mail contracts, customs and the Orient Express's own
+start (``operating.py``).
 """
 
 from __future__ import annotations
@@ -23,13 +25,15 @@ import json
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
-from tresham.core.actions import Action, Bid, BuyShares, Par, SellShares
+from tresham.core.actions import Action, Bid, BuyShares, DiscardTrain, Par, SellShares
 from tresham.core.bank import Bank
 from tresham.core.board import BoardDef
 from tresham.core.entities import Company, Corporation, Player
 from tresham.core.errors import RuleError
 from tresham.core.market import Market, MarketState
+from tresham.core.phases import first_purchase
 from tresham.core.rounds.auction import WaterfallAuction
+from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
 from tresham.core.shares import POOL, ShareRegistry, treasury
 from tresham.core.stock import (
@@ -43,22 +47,28 @@ from tresham.core.tiles import load_catalogue
 from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
-from tresham.titles.t1854 import options, split
+from tresham.titles.t1854 import operating, options, split
 from tresham.titles.t1854.actions import BuyOption, PayOption
 from tresham.titles.t1854.first_round import FirstShareRound
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
     from tresham.core.rounds.base import Round
+    from tresham.routes.optimizer import RouteSolution
 
 PACKAGE: Final = "tresham.titles.t1854"
 RULES: Final = "1854"
 FIRST_ROUND: Final = f"{RULES} §4"
 SHARE_ROUND: Final = f"{RULES} §6"
+OPERATING_ROUND: Final = f"{RULES} §5"
 #: The buying source of the Split Shares section (§2.4, §6.4).
 SPLIT: Final = "split"
-#: Why the game stops after the first Share Buying Round (ruling F6).
-NOT_BUILT: Final = "operating rounds not built yet"
+#: The phase whose start closes the Mountain Railways (§5.10, Table 5).
+MOUNTAINS_CLOSE: Final = "5"
+#: The phase begun by the first 8-train or the first Orient Express (§5.10).
+LAST_PHASE: Final = "8"
+#: The chart's Game End space (§8, ruling M1).
+ENDGAME: Final = "endgame"
 
 
 def _data() -> dict[str, Any]:
@@ -74,6 +84,7 @@ class Title1854(Title):
     player_range = (3, 6)
     rules_version = 1
     privates_count_toward_limit = True  # §6.5: "shares and private companies"
+    step_objects = operating.STEP_OBJECTS
 
     def __init__(self) -> None:
         self.data = _data()
@@ -95,6 +106,8 @@ class Title1854(Title):
         manifest = resources.files(PACKAGE).joinpath("data/manifest.json").read_text("utf-8")
         self.tiles: dict[str, int] = json.loads(manifest)["tiles"]
         self.new_shares = {m["sym"]: len(m["split_shares"]) for m in self.data["majors"]}
+        self.token_costs = {m["sym"]: list(m["token_costs"]) for m in self.data["majors"]}
+        self.plus_kinds = frozenset(t["name"] for t in self.data["trains"] if t.get("plus"))
 
     # ================================================================ set-up
     def setup(self, game: Game) -> GameState:
@@ -176,8 +189,9 @@ class Title1854(Title):
     def next_round(self, game: Game) -> Round:
         """§4: the first Share Buying Round offers the private certificates; once all eleven
         are sold its share part follows, the turn passing on as before (ruling F7). After a
-        Share Buying Round: its end (§6.1, §6.2), then an Operating Round, which starts with
-        the Mountain Railways' income (§5.1) and is not built further (ruling F6)."""
+        Share Buying Round: its end (§6.1, §6.2), then a set of Operating Rounds, as many as
+        the phase gives (Table 5, core ``begin_operating_set``); then the next Share Buying
+        Round (§6.1)."""
         s = game.state
         rnd = s.round
         if rnd is None:
@@ -188,12 +202,26 @@ class Title1854(Title):
         if isinstance(rnd, FirstShareRound) and not rnd.ended:
             s.priority = s.players.index(game.player(rnd.order[rnd.pointer]))
             return StockRound(game, FIRST_ROUND)
-        self.end_of_share_round(game, rnd)
+        if isinstance(rnd, StockRound | FirstShareRound):
+            self.end_of_share_round(game, rnd)
+            self.begin_operating_set(game)
+            return self.new_operating_round(game)
+        if s.or_in_set < s.ors_in_set:
+            return self.new_operating_round(game)
+        return self.new_share_round(game)
+
+    def new_operating_round(self, game: Game) -> OperatingRound:
+        """§5.1: the Mountain Railways pay their owners, then the floated Major Companies
+        operate, the highest share price first (ruling M6). The Local Railways do not
+        operate yet (not built)."""
+        s = game.state
+        s.or_in_set += 1
         s.operating_round_no += 1
         game.log(f"Operating Round {s.operating_round_no}")
         self.pay_mountain_railways(game)
-        self.finish(game, NOT_BUILT)
-        return rnd
+        live = [sym for sym, c in s.corps.items() if c.floated and not c.closed]
+        order = s.market.operating_order(live)
+        return OperatingRound(game, order, list(operating.STEP_ORDER), OPERATING_ROUND)
 
     def new_share_round(self, game: Game) -> StockRound:
         """§6.1: a Share Buying Round, begun by the holder of the Priority Deal card."""
@@ -273,6 +301,10 @@ class Title1854(Title):
         """§6.5 Table 7: by the number of players and of companies whose shares have split."""
         row: list[int] = self.data["share_limits"][str(len(game.state.players))]
         return row[len(game.state.extra["split"])]
+
+    def pool_may_exceed(self, game: Game, corp: str) -> bool:
+        """§6.7: the Bank Pool may contain any number of a company's ordinary shares."""
+        return True
 
     def over_cert_limit(self, game: Game, player: str) -> bool:
         return player_certs(game, player) > self.share_limit(game)
@@ -502,3 +534,145 @@ class Title1854(Title):
         cell = next(c for c in self.market_def.cells_with("par") if c.price == corp.par_price)
         s.market.place(sym, cell.pos)
         game.log(f"{sym} floats with {corp.cash} G")
+
+    # ================================================================ operating rounds
+    def start_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        """§5.5, §6.6: when a company operates for the first time its free station marker
+        goes on its home station."""
+        s = game.state
+        c = s.corps[corp]
+        if c.placed:
+            return
+        coord, node = self.board.homes[corp]
+        s.map.place_token(corp, coord, node)
+        c.placed.append((coord, node))
+        game.log(f"{corp} places its home station in {coord}")
+
+    def end_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        """Table 2: the Arlbergbahn and the Semmeringbahn close when VB and SD first run
+        trains. §8: a marker on the Game End space ends the game after this Operating
+        Round."""
+        s = game.state
+        s.corps[corp].operated += 1
+        if "revenue" in rnd.turn:
+            for comp in s.companies.values():
+                if comp.powers.get("closes_when_runs") == corp and not comp.closed:
+                    comp.closed = True
+                    game.log(f"{comp.name} closes: {corp} has run its trains")
+        if s.market.cell(corp).has(ENDGAME) and not s.extra.get(ENDGAME):
+            s.extra[ENDGAME] = True
+            game.log(f"{corp} reaches the Game End space: this Operating Round is the last")
+
+    def move_price(self, game: Game, sym: str, direction: str) -> None:
+        """§5.8, §5.11: one space in `direction` (row ends follow the arrows, ruling M3);
+        the dividend's move to the right may split the shares (ruling P1; a train trade's
+        move never does, ruling T4)."""
+        entered = game.state.market.move(sym, direction)
+        if direction == "right":
+            split.after_move(game, sym, entered, self.new_shares[sym])
+
+    def is_plus(self, kind: str) -> bool:
+        """Whether `kind` is a plus train, which only Local Railways run (§5.6, §5.9)."""
+        return kind in self.plus_kinds
+
+    def is_plus_train(self, game: Game, tid: str) -> bool:
+        """Whether the train `tid` is a plus train."""
+        return self.is_plus(game.state.depot.trains[tid].kind)
+
+    def trading_allowed(self, game: Game) -> bool:
+        """§5.10: trains may be traded between companies from Phase 3."""
+        return "3" in game.state.phases_reached
+
+    def bank_offers(self, game: Game) -> list[tuple[str, int]]:
+        """(train, price) the bank sells now (§5.9): the next regular train, the plus trains
+        of the phase (Table 5), surplus trains at full price (§5.9); the 3+ only once the
+        last 2+ is sold (§5.9) and, once the last 6-train is sold, the Orient Express beside
+        the 8-train (§5.6)."""
+        s = game.state
+        depot = s.depot
+        unsold = depot.in_bank()
+        trains = depot.purchasable(set(s.phases_reached))
+        if any(t.kind == "2+" for t in unsold):
+            trains = [t for t in trains if t.kind != "3+" or t.owner == "pool"]
+        kinds = {t.kind for t in trains if t.owner is None}
+        orient = next((t for t in unsold if t.kind == operating.ORIENT_EXPRESS), None)
+        if orient is not None and orient.kind not in kinds and "8" in kinds:
+            trains.append(orient)
+        return [(t.tid, depot.types[t.kind].price) for t in trains]
+
+    def on_train_bought(self, game: Game, kind: str) -> None:
+        """§5.10: the first train of a type may start a phase: obsolete trains leave the game
+        (core ``first_purchase``); the first Orient Express starts Phase 8 as the first
+        8-train would; Phase 5 closes the Mountain Railways; companies over the new train
+        limit return their surplus trains to the bank (a prompt each)."""
+        s = game.state
+        if not first_purchase(game, kind):
+            return
+        if kind == operating.ORIENT_EXPRESS and LAST_PHASE not in s.phases_reached:
+            first_purchase(game, LAST_PHASE)
+        if s.phases_reached[-1] == MOUNTAINS_CLOSE:
+            for comp in s.companies.values():
+                if comp.powers.get("kind") == "mountain" and not comp.closed:
+                    comp.closed = True
+                    game.log(f"{comp.name} closes (Phase 5)")
+        for sym in s.market.operating_order([c for c in s.corps if s.corps[c].floated]):
+            c = s.corps[sym]
+            if len(c.trains) > game.phase.limit(c.kind) and ("discard", sym) not in s.pending:
+                s.pending.append(("discard", sym))
+
+    def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
+        """§5.9: a company over its train limit chooses a train to return to the bank."""
+        if kind != "discard":
+            raise RuleError(f"unknown prompt {kind}", OPERATING_ROUND)
+        return [DiscardTrain(entity, t) for t in game.state.corps[entity].trains]
+
+    def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
+        """The returned train goes to the bank, for sale at full price (§5.9); ask again
+        while the company is still over the limit."""
+        assert isinstance(action, DiscardTrain)
+        s = game.state
+        c = s.corps[entity]
+        c.trains.remove(action.train)
+        s.depot.trains[action.train].owner = "pool"
+        game.log(f"{entity} returns {action.train} to the bank")
+        if len(c.trains) > game.phase.limit(c.kind):
+            s.pending.insert(0, ("discard", entity))
+
+    def best_routes(self, game: Game, corp: str) -> RouteSolution:
+        """The optimal runs under 1854's route rules (§5.6)."""
+        return operating.best_routes(game, corp)
+
+    # ================================================================ end & scores
+    def check_end(self, game: Game, round_over: bool) -> bool:
+        """§8: the bank runs out of money (the current set of Operating Rounds is played
+        out; broken in a Share Buying Round, one more set); a marker on Game End (the
+        current Operating Round is played out); a bankruptcy (at once, in the train step)."""
+        s = game.state
+        if s.finished:
+            return True
+        if round_over and s.extra.get(ENDGAME) and isinstance(s.round, OperatingRound):
+            self.finish(game, ENDGAME)
+            return True
+        return self.bank_break_end(game, round_over)
+
+    def scores(self, game: Game) -> dict[str, int]:
+        """§8.1: cash (what the broken bank could not pay included) plus the shares at their
+        current price; company assets do not count. A share bought on option and not paid
+        for counts as 10% (ruling T9); a started company not yet floated is valued at its
+        set price (ruling T9)."""
+        s = game.state
+        out: dict[str, int] = {}
+        for p in s.players:
+            value = p.cash
+            option = options.outstanding(game, p.name)
+            for cert in s.shares.held(p.name):
+                corp = s.corps[cert.corp]
+                pct = cert.percent
+                if option is not None and option["cid"] == cert.cid:
+                    pct -= 10
+                if cert.corp in s.market:
+                    value += bundle_price(game, cert.corp, pct)
+                elif corp.parred:
+                    value += corp.par_price * pct // 10
+            out[p.name] = value
+        return out

@@ -1,0 +1,97 @@
+"""1854's track and route hooks for the Major Companies (a
+:class:`~tresham.core.rules_protocols.TrackRules`), built from plain data.
+
+The rules modelled (rulebook §5.3-5.7; rulings T1-T8 in ``docs/rulings/1854.md``):
+
+- Tile colours by phase (Table 5): yellow from the start, green from Phase 3, brown from 5,
+  grey from 8. The red, grey and tunnel-only spaces take no tile (§5.3; the core's fixed
+  hexes, ruling D2).
+- Major Companies build on the main map only: the extra map is the Local Railways' (§5.3).
+- The three shielded hexes next to Wien (ruling D3) take a yellow tile before the first
+  8-train only from the company guarding them (ruling T2); promotion needs no permission.
+- Terrain is paid on the first development of a hex only (§5.3); a company whose Director
+  owns the hex's Mountain Railway builds there free (§5.3).
+- n-trains count every station (§5.6); red spaces pay their value for the phase (§5.7).
+  Paris and Constantinople are never part of a route (§5.6, ruling T5). The
+  Graz-Köflacher Bahn adds 10 G to each route through Graz of its owner's companies
+  (Table 2, ruling T6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from tresham.core.errors import RouteError, TrackError
+from tresham.core.rules_protocols import BasicTrackRules, LayContext, Stop, TrainSpec
+from tresham.core.track import MapState
+
+RULE_LAY = "1854 §5.3"
+RULE_RUN = "1854 §5.6"
+
+
+class TrackRules1854(BasicTrackRules):
+    """The hooks for one company at one moment of the game.
+
+    ``local_map``: the extra map's hexes (closed to Major Companies). ``shielded``: shielded
+    hex → the company whose permission it needs, while no 8-train has been bought.
+    ``free_hexes``: Mountain Railway hexes the Director owns (no terrain cost).
+    ``closed_stops``: hexes no route may include (Paris, Constantinople). ``bonus``: hex →
+    revenue added to a route through it (the Graz-Köflacher Bahn).
+    """
+
+    def __init__(
+        self,
+        *,
+        phase: str,
+        colors: Iterable[str],
+        local_map: Iterable[str] = (),
+        shielded: Mapping[str, str] | None = None,
+        free_hexes: Iterable[str] = (),
+        closed_stops: Iterable[str] = (),
+        bonus: Mapping[str, int] | None = None,
+    ) -> None:
+        super().__init__(frozenset(colors), phase)
+        self.local_map = frozenset(local_map)
+        self.shielded = dict(shielded or {})
+        self.free_hexes = frozenset(free_hexes)
+        self.closed_stops = frozenset(closed_stops)
+        self.bonus = dict(bonus or {})
+
+    def check_hex(self, state: MapState, corporation: str, coord: str) -> TrackError | None:
+        """§5.3: the extra map is not built on by Major Companies; a shielded hex, still
+        bare, needs its guard's permission (ruling T2: only the guard lays there)."""
+        if coord in self.local_map:
+            return TrackError(f"{coord} is on the Local Railways' extra map", RULE_LAY)
+        guard = self.shielded.get(coord)
+        if guard is not None and guard != corporation and coord not in state.tiles:
+            return TrackError(
+                f"{coord} is shielded: a yellow tile there needs {guard}'s permission "
+                "until the first 8-train",
+                RULE_LAY,
+            )
+        return None
+
+    def lay_cost(self, ctx: LayContext) -> int:
+        """§5.3: terrain costs are incurred by the very first development of a hex; free on
+        a Mountain Railway's hex for the companies of its owner."""
+        if ctx.coord in ctx.state.tiles or ctx.coord in self.free_hexes:
+            return 0
+        return ctx.terrain_cost
+
+    def check_run(
+        self,
+        train: TrainSpec,
+        corporation: str,
+        stops: Sequence[Stop],
+        gauges: frozenset[str] = frozenset(),
+    ) -> RouteError | None:
+        """§5.6: Paris and Constantinople are never included on the routes of other trains
+        than the Orient Express (ruling T5: nor on its own)."""
+        if any(s.hex in self.closed_stops for s in stops):
+            return RouteError("Paris and Constantinople are not on this train's route", RULE_RUN)
+        return None
+
+    def run_bonus(self, train: TrainSpec, corporation: str, stops: Sequence[Stop]) -> int:
+        """Table 2: the Graz-Köflacher Bahn's +10 G on a route through Graz (ruling T6)."""
+        visited = {s.hex for s in stops}
+        return sum(amount for coord, amount in self.bonus.items() if coord in visited)
