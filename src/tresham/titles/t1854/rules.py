@@ -63,6 +63,8 @@ SHARE_ROUND: Final = f"{RULES} §6"
 OPERATING_ROUND: Final = f"{RULES} §5"
 #: The buying source of the Split Shares section (§2.4, §6.4).
 SPLIT: Final = "split"
+#: What a private certificate's data says about its powers (Table 2).
+POWER_KEYS: Final = ("kind", "power", "share", "hex", "closes_when_runs")
 #: The phase whose start closes the Mountain Railways (§5.10, Table 5).
 MOUNTAINS_CLOSE: Final = "5"
 #: The phase begun by the first 8-train or the first Orient Express (§5.10).
@@ -140,7 +142,7 @@ class Title1854(Title):
                 c["name"],
                 c["value"],
                 c["revenue"],
-                powers={k: c[k] for k in ("kind", "power", "share", "hex") if k in c},
+                powers={k: c[k] for k in POWER_KEYS if k in c},
             )
             for c in d["privates"]
         }
@@ -550,8 +552,7 @@ class Title1854(Title):
 
     def end_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
         """Table 2: the Arlbergbahn and the Semmeringbahn close when VB and SD first run
-        trains. §8: a marker on the Game End space ends the game after this Operating
-        Round."""
+        trains."""
         s = game.state
         s.corps[corp].operated += 1
         if "revenue" in rnd.turn:
@@ -559,17 +560,19 @@ class Title1854(Title):
                 if comp.powers.get("closes_when_runs") == corp and not comp.closed:
                     comp.closed = True
                     game.log(f"{comp.name} closes: {corp} has run its trains")
-        if s.market.cell(corp).has(ENDGAME) and not s.extra.get(ENDGAME):
-            s.extra[ENDGAME] = True
-            game.log(f"{corp} reaches the Game End space: this Operating Round is the last")
 
     def move_price(self, game: Game, sym: str, direction: str) -> None:
         """§5.8, §5.11: one space in `direction` (row ends follow the arrows, ruling M3);
         the dividend's move to the right may split the shares (ruling P1; a train trade's
-        move never does, ruling T4)."""
-        entered = game.state.market.move(sym, direction)
+        move never does, ruling T4). §8: a marker reaching the Game End space ends the game
+        after the current Operating Round."""
+        s = game.state
+        entered = s.market.move(sym, direction)
         if direction == "right":
             split.after_move(game, sym, entered, self.new_shares[sym])
+        if s.market.cell(sym).has(ENDGAME) and not s.extra.get(ENDGAME):
+            s.extra[ENDGAME] = True
+            game.log(f"{sym} reaches the Game End space: this Operating Round is the last")
 
     def is_plus(self, kind: str) -> bool:
         """Whether `kind` is a plus train, which only Local Railways run (§5.6, §5.9)."""
