@@ -22,7 +22,8 @@ from tresham.core.game import Game
 from tresham.core.graph import lay_context, legal_tile_lays
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL
-from tresham.titles.t1854 import operating
+from tresham.titles.t1854 import mail, operating
+from tresham.titles.t1854.actions import BuyMailContract
 from tresham.titles.t1854.operating import best_routes, rules_for, station_cost
 
 
@@ -290,7 +291,8 @@ def test_trains_from_the_bank_in_order_and_the_limit() -> None:
         g.apply(BuyTrain("SD", tid, 100))
     g.apply(BuyTrain("SD", "1+-0", 80))
     assert s.corps["SD"].cash == 720 - 380 and len(s.corps["SD"].trains) == 4
-    assert g.active_entity() != "SD"  # at the limit: nothing more to buy, the turn is over
+    rnd = s.round
+    assert isinstance(rnd, OperatingRound) and rnd.steps[rnd.step] == "mail"  # at the limit
 
 
 def test_the_3_plus_only_after_the_last_2_plus() -> None:
@@ -504,3 +506,54 @@ def test_random_games_end(players: int) -> None:
     assert money == 9672
     for sym in s.corps:
         assert sum(s.shares.holders(sym).values()) == 100
+
+
+# ------------------------------------------------------------------ §5.12 mail contracts
+def test_mail_contract_bought_last_and_paid_at_the_start_of_each_turn() -> None:
+    # 1854 §5.12: as its last action a company may buy one mail contract (100 G or 200 G);
+    # §5.2: its income is collected first in each later turn (Table 6: 10 G in Phase 2)
+    g = two_companies()
+    s = g.state
+    to_sd(g)
+    while not any(isinstance(a, BuyMailContract) for a in g.legal_actions()):
+        g.apply(Pass("SD"))
+    assert g.legal_actions() == [
+        BuyMailContract("SD", 100),
+        BuyMailContract("SD", 200),
+        Pass("SD"),
+    ]
+    g.apply(BuyMailContract("SD", 100))
+    assert s.corps["SD"].cash == 620 and mail.held(g, "SD") == 100
+    for _ in range(3):  # Share Buying Round 3
+        g.apply(Pass(g.active_entity() or ""))
+    while g.active_entity() == "KE":
+        g.apply(Pass("KE"))
+    assert g.active_entity() == "SD"
+    assert "SD collects 10 G from its mail contract" in s.events[-3:]
+    assert s.corps["SD"].cash == 630
+    while g.active_entity() == "SD":
+        g.apply(Pass("SD"))
+    assert "SD skips mail" in s.events[-3:]  # one contract a company
+
+
+def test_mail_income_by_phase_and_six_of_each_kind() -> None:
+    # 1854 Table 6: the 200 G contract pays 20 / 30 / 50 / 80 G in the yellow, green, brown,
+    # grey phases; six contracts of each kind
+    g = two_companies()
+    s = g.state
+    s.extra["mail"]["SD"] = 200
+    paid = []
+    for index in (0, 1, 3, 5):
+        s.phase_index = index
+        before = s.corps["SD"].cash
+        mail.collect(g, "SD")
+        paid.append(s.corps["SD"].cash - before)
+    assert paid == [20, 30, 50, 80]
+    for i in range(6):
+        s.extra["mail"][f"X{i}"] = 100
+    assert mail.left(g, 100) == 0 and mail.left(g, 200) == 5
+    rnd = s.round
+    assert isinstance(rnd, OperatingRound)
+    step = TITLE.step_objects["mail"]
+    assert step.actions(g, rnd, "KE") == [BuyMailContract("KE", 200), Pass("KE")]
+    assert step.actions(g, rnd, "SD") == []  # SD holds one already

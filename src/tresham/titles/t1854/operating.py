@@ -6,9 +6,9 @@ Built: one yellow tile or promotion a turn (§5.3, §5.4; the first turn on a ba
 ruling T1), one station a turn at 50/100/150 G (§5.5), n-trains through the shared optimizer
 (§5.6), payout or withholding with the price moving right or left either way (§5.7, §5.8),
 trains from the bank in order with the 1854 offers (§5.9), trading between companies from
-Phase 3 (§5.9, §5.11), and the compulsory purchase with the Director's money and share sales,
-bankruptcy ending the game (§5.9, §8). Not built: tunnels (§5.3.1), customs (§5.6), the Orient
-Express's own start (§5.6), mail contracts (§5.12), the Local Railways.
+Phase 3 (§5.9, §5.11), the compulsory purchase with the Director's money and share sales,
+bankruptcy ending the game (§5.9, §8), and mail contracts (``mail.py``, §5.12). Not built:
+tunnels (§5.3.1), customs (§5.6), the Orient Express's own start (§5.6), the Local Railways.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from tresham.core.rules_protocols import TrainSpec
 from tresham.core.stock import bundle_price
 from tresham.routes import RouteSolution, solve
 from tresham.routes.runs import action_revenue, runs_action
-from tresham.titles.t1854 import options
+from tresham.titles.t1854 import mail, options
 from tresham.titles.t1854.track_rules import TrackRules1854
 
 if TYPE_CHECKING:
@@ -355,7 +355,7 @@ def emergency_sales(game: Game, corp: str, pres: str, shortfall: int) -> list[Se
     return out
 
 
-STEP_ORDER = ("track", "token", "routes", "dividend", "trains")
+STEP_ORDER = ("track", "token", "routes", "dividend", "trains", "mail")
 STEP_OBJECTS: dict[str, Step] = {
     step.name: step
     for step in (
@@ -364,5 +364,6 @@ STEP_OBJECTS: dict[str, Step] = {
         RouteStep(Operating1854(), f"{OR}.6"),
         DividendStep1854(Operating1854(), f"{OR}.7"),
         TrainStep1854(),
+        mail.MailStep(),
     )
 }

@@ -14,9 +14,9 @@ companies, the Priority Deal card), buying options (``options.py``, §6.4.1), sh
 (``split.py``, §3.2.1), the Mountain Railways' income at the start of an Operating Round
 (§5.1), the Major Companies' Operating Rounds (``operating.py``, ``track_rules.py``, §5.1-5.11:
 sets of 1-3 rounds by phase, track, stations, trains, dividends, train purchase and trading,
-phases with obsolete and surplus trains), and the game end (§8, §8.1). Not built: the Local
-Railways and their mergers, tunnels, mail contracts, customs and the Orient Express's own
-start (``operating.py``).
+phases with obsolete and surplus trains), mail contracts (``mail.py``, §5.12), and the game
+end (§8, §8.1). Not built: the Local Railways and their mergers, tunnels, customs and the
+Orient Express's own start (``operating.py``).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from tresham.core.tiles import load_catalogue
 from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
-from tresham.titles.t1854 import operating, options, split
+from tresham.titles.t1854 import mail, operating, options, split
 from tresham.titles.t1854.actions import BuyOption, PayOption
 from tresham.titles.t1854.first_round import FirstShareRound
 
@@ -174,7 +174,7 @@ class Title1854(Title):
             rng=game.new_rng(),
             phases_reached=[self.phases[0].name],
         )
-        state.extra = {"split": [], "last_purchaser": None, "options": {}}
+        state.extra = {"split": [], "last_purchaser": None, "options": {}, "mail": {}}
         return state
 
     def _plus_phase(self, train: dict[str, Any]) -> str | None:
@@ -539,8 +539,10 @@ class Title1854(Title):
 
     # ================================================================ operating rounds
     def start_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
-        """§5.5, §6.6: when a company operates for the first time its free station marker
-        goes on its home station."""
+        """§5.2: the turn begins with the mail contract's income (§5.12). §5.5, §6.6: when a
+        company operates for the first time its free station marker goes on its home
+        station."""
+        mail.collect(game, corp)
         s = game.state
         c = s.corps[corp]
         if c.placed:
