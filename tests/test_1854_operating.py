@@ -557,3 +557,15 @@ def test_mail_income_by_phase_and_six_of_each_kind() -> None:
     step = TITLE.step_objects["mail"]
     assert step.actions(g, rnd, "KE") == [BuyMailContract("KE", 200), Pass("KE")]
     assert step.actions(g, rnd, "SD") == []  # SD holds one already
+
+
+def test_ausserfernbahn_discount_on_mountains() -> None:
+    # 1854 Table 2: with the Außerfernbahn, building on a mountain costs 20 G less for the
+    # owner's companies (ruling T11); not on water (Krems & Tulln, C21)
+    g = two_companies()
+    s = g.state
+    s.companies["P1"].owner = "C"  # KE's Director
+    rules = rules_for(g, "KE")
+    assert rules.lay_cost(lay_context(s.map, "KE", "D22", "1", 0)) == 50 - 20
+    assert rules.lay_cost(lay_context(s.map, "KE", "C21", "1", 0)) == 50
+    assert rules_for(g, "SD").lay_cost(lay_context(s.map, "SD", "D22", "1", 0)) == 50

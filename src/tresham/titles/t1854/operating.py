@@ -53,8 +53,8 @@ def _title(game: Game) -> Title1854:
 
 def rules_for(game: Game, corp: str) -> TrackRules1854:
     """The track hooks for `corp` now: the phase's colours, the shields until the first
-    8-train (or Orient Express, ruling T3), the Mountain Railways its Director owns, the Graz
-    bonus if the Director owns the Graz-Köflacher Bahn."""
+    8-train (or Orient Express, ruling T3), the Mountain Railways its Director owns: their
+    hexes, the Außerfernbahn's discount, the Graz-Köflacher Bahn's bonus (Table 2)."""
     s = game.state
     board = s.map.board.extra
     director = s.shares.president[corp]
@@ -64,16 +64,21 @@ def rules_for(game: Game, corp: str) -> TrackRules1854:
         if c.owner == director and not c.closed and c.powers.get("kind") == "mountain"
     }
     bonus: dict[str, int] = {}
+    discount = 0
     for comp in owned.values():
-        route_bonus = comp.powers.get("power", {}).get("route_bonus")
+        power = comp.powers.get("power", {})
+        route_bonus = power.get("route_bonus")
         if route_bonus is not None:
             bonus[route_bonus["hex"]] = route_bonus["amount"]
+        discount += power.get("mountain_discount", 0)
     return TrackRules1854(
         phase=game.phase.name,
         colors=game.phase.tiles,
         local_map=board["local_map"],
         shielded={} if "8" in s.phases_reached else board["shielded"],
         free_hexes=owned,
+        mountains=_title(game).mountains,
+        mountain_discount=discount,
         closed_stops=board["orient_express_starts"],
         bonus=bonus,
     )

@@ -105,6 +105,11 @@ class Title1854(Title):
         ]
         self.market_def = Market.load(PACKAGE, "data/market.json")
         self.board = BoardDef.from_package(PACKAGE)
+        raw = json.loads(resources.files(PACKAGE).joinpath("data/board.json").read_text("utf-8"))
+        #: Table 2: the hexes printed with mountains (the Außerfernbahn's discount)
+        self.mountains = frozenset(
+            c for c, h in raw["hexes"].items() if "mountain" in h.get("terrain", ())
+        )
         manifest = resources.files(PACKAGE).joinpath("data/manifest.json").read_text("utf-8")
         self.tiles: dict[str, int] = json.loads(manifest)["tiles"]
         self.new_shares = {m["sym"]: len(m["split_shares"]) for m in self.data["majors"]}

@@ -10,7 +10,8 @@ The rules modelled (rulebook §5.3-5.7; rulings T1-T8 in ``docs/rulings/1854.md`
 - The three shielded hexes next to Wien (ruling D3) take a yellow tile before the first
   8-train only from the company guarding them (ruling T2); promotion needs no permission.
 - Terrain is paid on the first development of a hex only (§5.3); a company whose Director
-  owns the hex's Mountain Railway builds there free (§5.3).
+  owns the hex's Mountain Railway builds there free (§5.3); one whose Director owns the
+  Außerfernbahn pays 20 G less on a mountain (Table 2, ruling T11).
 - n-trains count every station (§5.6); red spaces pay their value for the phase (§5.7).
   Paris and Constantinople are never part of a route (§5.6, ruling T5). The
   Graz-Köflacher Bahn adds 10 G to each route through Graz of its owner's companies
@@ -35,6 +36,7 @@ class TrackRules1854(BasicTrackRules):
     ``local_map``: the extra map's hexes (closed to Major Companies). ``shielded``: shielded
     hex → the company whose permission it needs, while no 8-train has been bought.
     ``free_hexes``: Mountain Railway hexes the Director owns (no terrain cost).
+    ``mountains``: the mountain hexes; ``mountain_discount``: what the company pays less there.
     ``closed_stops``: hexes no route may include (Paris, Constantinople). ``bonus``: hex →
     revenue added to a route through it (the Graz-Köflacher Bahn).
     """
@@ -47,6 +49,8 @@ class TrackRules1854(BasicTrackRules):
         local_map: Iterable[str] = (),
         shielded: Mapping[str, str] | None = None,
         free_hexes: Iterable[str] = (),
+        mountains: Iterable[str] = (),
+        mountain_discount: int = 0,
         closed_stops: Iterable[str] = (),
         bonus: Mapping[str, int] | None = None,
     ) -> None:
@@ -54,6 +58,8 @@ class TrackRules1854(BasicTrackRules):
         self.local_map = frozenset(local_map)
         self.shielded = dict(shielded or {})
         self.free_hexes = frozenset(free_hexes)
+        self.mountains = frozenset(mountains)
+        self.mountain_discount = mountain_discount
         self.closed_stops = frozenset(closed_stops)
         self.bonus = dict(bonus or {})
 
@@ -73,9 +79,12 @@ class TrackRules1854(BasicTrackRules):
 
     def lay_cost(self, ctx: LayContext) -> int:
         """§5.3: terrain costs are incurred by the very first development of a hex; free on
-        a Mountain Railway's hex for the companies of its owner."""
+        a Mountain Railway's hex for the companies of its owner; the Außerfernbahn's discount
+        on a mountain."""
         if ctx.coord in ctx.state.tiles or ctx.coord in self.free_hexes:
             return 0
+        if ctx.coord in self.mountains:
+            return max(0, ctx.terrain_cost - self.mountain_discount)
         return ctx.terrain_cost
 
     def check_run(
