@@ -67,8 +67,9 @@ def test_initial_offering_holds_40_and_three_20_percent_shares() -> None:
     # wait for a split; the Bank Pool is empty
     g = game()
     s = g.state
-    assert len(s.corps) == 8
-    for sym in s.corps:
+    majors = [sym for sym, c in s.corps.items() if c.kind == "major"]
+    assert len(majors) == 8
+    for sym in majors:
         certs = sorted((c.percent, c.president) for c in s.shares.held(treasury(sym), sym))
         assert certs == [(20, False)] * 3 + [(40, True)]
         assert not s.corps[sym].parred and s.shares.president[sym] is None
@@ -335,7 +336,8 @@ def test_share_part_ends_with_the_priority_left_of_the_last_buyer() -> None:
     passes(g, "A", "B")
     assert not in_operating_round(g)
     g.apply(Pass("C"))
-    assert g.state.operating_round_no == 1 and g.state.stock_round_no == 2  # SB not floated
+    # SB has not floated; the Local Railways operate (§5.1)
+    assert in_operating_round(g) and g.active_entity() == "L1"
     assert g.state.priority == 0  # A, left of C
 
 

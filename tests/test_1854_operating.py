@@ -17,11 +17,14 @@ from tresham.core.actions import (
     Pass,
     PlaceToken,
     SellShares,
+    action_from_json,
 )
 from tresham.core.game import Game
 from tresham.core.graph import lay_context, legal_tile_lays
 from tresham.core.rounds.operating import OperatingRound
+from tresham.core.rules_protocols import Stop, TrainSpec
 from tresham.core.shares import POOL
+from tresham.core.tiles import NodeDef
 from tresham.titles.t1854 import mail, operating
 from tresham.titles.t1854.actions import BuyMailContract
 from tresham.titles.t1854.operating import best_routes, rules_for, station_cost
@@ -30,12 +33,20 @@ from tresham.titles.t1854.operating import best_routes, rules_for, station_cost
 def two_companies() -> Game:
     """After the first round (KE sold out, C its Director with 670 G), the next Share Buying
     Round: B starts SD at 72 and floats it at once with the Semmeringbahn's 20% (720 G).
-    The Operating Round: KE (77, risen again) operates before SD (72), §5.1."""
+    The Operating Round: the Local Railways pass their turns; KE (77, risen again) operates
+    before SD (72), §5.1."""
     g = after_first_round()
     second_round(g)
     g.apply(Par("B", "SD", 72))
     passes(g, "C", "A", "B")
+    skip_locals(g)
     return g
+
+
+def skip_locals(g: Game) -> None:
+    """The Local Railways (L1-L6, operating first) pass whatever they may pass."""
+    while (g.active_entity() or "").startswith("L"):
+        g.apply(g.legal_actions()[-1])
 
 
 def give(g: Game, corp: str, kind: str) -> str:
@@ -73,13 +84,16 @@ def to_sd(g: Game) -> None:
 
 # ------------------------------------------------------------------ §5.1, Table 5
 def test_order_by_share_price_and_the_mountain_income() -> None:
-    # 1854 §5.1: the Mountain Railways pay first, then the companies by share price, the
-    # highest first (KE 77 before SD 72)
+    # 1854 §5.1: the Mountain Railways pay first, then the Local Railways operate in
+    # ascending order, then the Major Companies by share price, the highest first (KE 77
+    # before SD 72)
     g = two_companies()
     s = g.state
     rnd = s.round
-    assert isinstance(rnd, OperatingRound) and rnd.order == ["KE", "SD"]
-    assert s.events[-6:-1] == [
+    locals_ = ["L1", "L2", "L3", "L4", "L5", "L6"]
+    assert isinstance(rnd, OperatingRound) and rnd.order == [*locals_, "KE", "SD"]
+    start = s.events.index("Operating Round 2")
+    assert s.events[start : start + 5] == [
         "Operating Round 2",
         "Außerfernbahn pays 5 G to A",
         "Murtalbahn pays 10 G to B",
@@ -117,6 +131,7 @@ def test_the_first_tile_must_go_on_the_home_hex() -> None:
     second_round(g)
     g.apply(Par("B", "VB", 67))
     passes(g, "C", "A", "B")
+    skip_locals(g)
     while g.active_entity() == "KE":
         g.apply(Pass("KE"))
     assert g.active_entity() == "VB" and g.state.corps["VB"].placed == [("E3", 0)]
@@ -139,11 +154,16 @@ def test_shielded_hexes_need_permission_until_the_first_8_train() -> None:
     assert rules_for(g, "SD").check_hex(s.map, "SD", "C21") is None
 
 
-def test_the_extra_map_is_not_built_on_by_major_companies() -> None:
-    # 1854 §5.3: the six Local Railways build on the extra map
+def test_the_extra_map_is_the_local_railways() -> None:
+    # 1854 §5.3: "The six Local Railways do their building on the extra map"; the Major
+    # Companies build on the main map
     g = two_companies()
-    err = rules_for(g, "KE").check_hex(g.state.map, "KE", "J34")
-    assert err is not None and "extra map" in str(err)
+    s = g.state
+    err = rules_for(g, "KE").check_hex(s.map, "KE", "J34")
+    assert err is not None and "§5.3" in err.rule
+    err = rules_for(g, "L1").check_hex(s.map, "L1", "C21")
+    assert err is not None and "§5.3" in err.rule
+    assert rules_for(g, "L1").check_hex(s.map, "L1", "J34") is None
 
 
 def test_terrain_is_paid_on_the_first_development_only() -> None:
@@ -506,6 +526,11 @@ def test_random_games_end(players: int) -> None:
     assert money == 9672
     for sym in s.corps:
         assert sum(s.shares.holders(sym).values()) == 100
+    # the log is the game: the saved actions replay to the same final state
+    replay = Game(TITLE, list("ABCDEF"[:players]), seed=players)
+    for action in g.actions:
+        replay.apply(action_from_json(action.to_json()))
+    assert replay.state_hash() == g.state_hash()
 
 
 # ------------------------------------------------------------------ §5.12 mail contracts
@@ -526,6 +551,7 @@ def test_mail_contract_bought_last_and_paid_at_the_start_of_each_turn() -> None:
     assert s.corps["SD"].cash == 620 and mail.held(g, "SD") == 100
     for _ in range(3):  # Share Buying Round 3
         g.apply(Pass(g.active_entity() or ""))
+    skip_locals(g)
     while g.active_entity() == "KE":
         g.apply(Pass("KE"))
     assert g.active_entity() == "SD"
@@ -569,3 +595,75 @@ def test_ausserfernbahn_discount_on_mountains() -> None:
     assert rules.lay_cost(lay_context(s.map, "KE", "D22", "1", 0)) == 50 - 20
     assert rules.lay_cost(lay_context(s.map, "KE", "C21", "1", 0)) == 50
     assert rules_for(g, "SD").lay_cost(lay_context(s.map, "SD", "D22", "1", 0)) == 50
+
+
+# ------------------------------------------------------------------ the Local Railways
+def test_local_railways_start_with_150_and_operate_first() -> None:
+    # missing-rules §2.9: a Local Railway starts with 150 G from the bank (its price went to
+    # the bank); §5.1: the Local Railways operate first, in ascending order; §5.5: the home
+    # station on the extra map is free
+    g = after_first_round()
+    s = g.state
+    assert all(s.corps[f"L{i}"].cash == 150 for i in range(1, 7))
+    assert g.active_entity() == "L1" and s.corps["L1"].placed == [("J38", 0)]
+    assert TITLE.token_costs["L1"] == [0, 40]
+
+
+def test_local_railway_runs_a_plus_train_and_splits_its_income() -> None:
+    # 1854 §5.6: a 1+ train counts one large station and any small ones: Sankt Pölten (20) -
+    # a town of J36 (10); §5.7: the Local Railway keeps half (15 G) and its owner A gets half
+    g = after_first_round()
+    s = g.state
+    give(g, "L1", "1+")
+    a = cash(g)[0]
+    g.apply(LayTile("L1", "J36", "1", 0))  # mountain 50 G, 20 G less with A's Außerfernbahn
+    assert s.corps["L1"].cash == 150 - 30
+    while g.active_entity() == "L1" and not s.corps["L1"].revenue_history:
+        g.apply(g.legal_actions()[0])
+    assert s.corps["L1"].revenue_history == [30]
+    assert s.corps["L1"].cash == 120 + 15 and cash(g)[0] == a + 15
+
+
+def test_plus_trains_count_only_large_stations() -> None:
+    # 1854 §5.6: plus trains "may include the stated number (1, 2, 3) of large stations and
+    # an unlimited number of small ones"; n-trains count every station
+    g = two_companies()
+    rules = rules_for(g, "L1")
+    town = Stop("J36", 0, NodeDef("town", 10))
+    city = Stop("J38", 0, NodeDef("city", 20, 1))
+    plus, two = TrainSpec("2+-0", "2+", 2), TrainSpec("2-0", "2", 2)
+    assert [rules.stop_cost(plus, town), rules.stop_cost(plus, city)] == [0, 1]
+    assert [rules.stop_cost(two, town), rules.stop_cost(two, city)] == [1, 1]
+
+
+def test_local_railways_buy_only_plus_trains_and_never_must() -> None:
+    # 1854 §5.9: the Local Railways use only plus trains (ruling L2: they buy only those);
+    # they never have to own a train (missing-rules §2.6)
+    g = after_first_round()
+    s = g.state
+    while g.active_entity() == "L1" and not any(isinstance(a, BuyTrain) for a in g.legal_actions()):
+        g.apply(g.legal_actions()[-1])
+    assert g.legal_actions() == [BuyTrain("L1", "1+-0", 80), Pass("L1")]
+    rejected(g, BuyTrain("L1", "2-0", 100), "§5.9")
+    s.phases_reached.append("3")
+    tid = give(g, "KE", "2")
+    rejected(g, BuyTrain("L1", tid, 1), "§3.1.2")
+
+
+def test_phase_6_closes_the_local_railways_and_clears_the_extra_map() -> None:
+    # 1854 §5.10: from Phase 6 the Local Railways must merge or close (mergers not built:
+    # ruling L3); §5.3: the extra map's tiles return to the supply
+    g = after_first_round()
+    s = g.state
+    g.apply(LayTile("L1", "J36", "1", 0))
+    train = give(g, "L2", "1+")
+    supply = s.map.supply["1"]
+    bank = s.bank.cash
+    s.phases_reached += ["3", "4", "5"]
+    s.phase_index = 3
+    TITLE.on_train_bought(g, "6")
+    assert all(s.corps[f"L{i}"].closed and s.companies[f"L{i}"].closed for i in range(1, 7))
+    assert not s.map.tokens_of("L1") and "J36" not in s.map.tiles
+    assert s.map.supply["1"] == supply + 1 and s.depot.trains[train].owner == "scrapped"
+    assert s.bank.cash == bank + 120 + 5 * 150  # L1 spent 30 G on its tile
+    assert "L1" not in TITLE.operating_order(g)

@@ -1,6 +1,6 @@
-"""1854's Operating Rounds for the Major Companies (§5.2 in the rulebook's order): the shared
-steps (``core/rounds/steps.py``) with 1854's rules, 1854's dividend rule and its own train
-step.
+"""1854's Operating Rounds (§5.2 in the rulebook's order) for the Major Companies and the
+Local Railways (``local_railways.py``): the shared steps (``core/rounds/steps.py``) with
+1854's rules, 1854's dividend rule and its own train and mail steps.
 
 Built: one yellow tile or promotion a turn (§5.3, §5.4; the first turn on a bare home hex,
 ruling T1), one station a turn at 50/100/150 G (§5.5), n-trains through the shared optimizer
@@ -8,7 +8,8 @@ ruling T1), one station a turn at 50/100/150 G (§5.5), n-trains through the sha
 trains from the bank in order with the 1854 offers (§5.9), trading between companies from
 Phase 3 (§5.9, §5.11), the compulsory purchase with the Director's money and share sales,
 bankruptcy ending the game (§5.9, §8), and mail contracts (``mail.py``, §5.12). Not built:
-tunnels (§5.3.1), customs (§5.6), the Orient Express's own start (§5.6), the Local Railways.
+tunnels (§5.3.1), customs (§5.6), the Orient Express's own start (§5.6), the mergers into
+Major Local Railways.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from tresham.core.rules_protocols import TrainSpec
 from tresham.core.stock import bundle_price
 from tresham.routes import RouteSolution, solve
 from tresham.routes.runs import action_revenue, runs_action
-from tresham.titles.t1854 import mail, options
+from tresham.titles.t1854 import local_railways, mail, options
 from tresham.titles.t1854.track_rules import TrackRules1854
 
 if TYPE_CHECKING:
@@ -57,11 +58,15 @@ def rules_for(game: Game, corp: str) -> TrackRules1854:
     hexes, the Außerfernbahn's discount, the Graz-Köflacher Bahn's bonus (Table 2)."""
     s = game.state
     board = s.map.board.extra
-    director = s.shares.president[corp]
+    local = local_railways.is_local(game, corp)
+    director = local_railways.owner(game, corp) if local else s.shares.president[corp]
     owned = {
         c.powers["hex"]: c
         for c in s.companies.values()
-        if c.owner == director and not c.closed and c.powers.get("kind") == "mountain"
+        if director is not None
+        and c.owner == director
+        and not c.closed
+        and c.powers.get("kind") == "mountain"
     }
     bonus: dict[str, int] = {}
     discount = 0
@@ -75,6 +80,7 @@ def rules_for(game: Game, corp: str) -> TrackRules1854:
         phase=game.phase.name,
         colors=game.phase.tiles,
         local_map=board["local_map"],
+        local=local,
         shielded={} if "8" in s.phases_reached else board["shielded"],
         free_hexes=owned,
         mountains=_title(game).mountains,
@@ -85,13 +91,15 @@ def rules_for(game: Game, corp: str) -> TrackRules1854:
 
 
 def train_specs(game: Game, corp: str) -> list[TrainSpec]:
-    """The trains `corp` runs: every train but the plus trains, which only Local Railways
-    run (§5.9)."""
+    """The trains `corp` runs: a Local Railway its plus trains, a Major Company the others
+    (§5.9: "Local Railways can use only the `Plus Trains'. Conversely the `Plus Trains' can
+    be used only by the Local Railways")."""
     s = game.state
+    local = local_railways.is_local(game, corp)
     out = []
     for tid in s.corps[corp].trains:
         ttype = s.depot.types[s.depot.trains[tid].kind]
-        if not _title(game).is_plus(ttype.name):
+        if _title(game).is_plus(ttype.name) == local:
             out.append(TrainSpec(tid, ttype.name, ttype.distance))
     return out
 
@@ -200,9 +208,24 @@ def station_cost(game: Game, corp: str) -> int | None:
 
 
 class DividendStep1854(DividendStep):
-    """§5.7-5.8: pay out or withhold everything. Paying out moves the price right, whatever
-    the amount; withholding (or earning nothing) moves it left. A share bought on option and
-    not yet paid for receives dividends as a 10% share (§6.4.1)."""
+    """§5.7-5.8: a Major Company pays out or withholds everything. Paying out moves the
+    price right, whatever the amount; withholding (or earning nothing) moves it left. A share
+    bought on option and not yet paid for receives dividends as a 10% share (§6.4.1). A
+    Local Railway splits its income (§5.7)."""
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        """A Local Railway has nothing to decide (§5.7: it always splits its income)."""
+        if local_railways.is_local(game, corp):
+            return []
+        return super().actions(game, rnd, corp)
+
+    def skip(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        """§5.7: a Local Railway keeps half its income and pays half to its owner; a Major
+        Company that earned nothing moves left (ruling T7)."""
+        if local_railways.is_local(game, corp):
+            local_railways.pay_half(game, corp, int(rnd.turn.get("revenue", 0)))
+            return
+        super().skip(game, rnd, corp)
 
     def paid_percent(self, game: Game, corp: str, holder: str, percent: int) -> int:
         option = options.outstanding(game, holder)
@@ -231,7 +254,10 @@ class TrainStep1854(Step):
         return len(c.trains) < game.phase.limit(c.kind)
 
     def must_buy(self, game: Game, corp: str) -> bool:
-        """§5.9: no normal train, a route (two stops reached), a normal train to buy."""
+        """§5.9: a Major Company with no normal train, a route (two stops reached), a normal
+        train to buy (a Local Railway never must, missing-rules §2.6)."""
+        if local_railways.is_local(game, corp):
+            return False
         if train_specs(game, corp) or not self._room(game, corp):
             return False
         title = _title(game)
@@ -252,10 +278,16 @@ class TrainStep1854(Step):
             if other == corp or oc.closed:
                 continue
             for tid in oc.trains:
+                if not self._may_own(game, corp, tid):
+                    continue
                 out.append(BuyTrain(corp, tid, 1))
                 if c.cash > 1:
                     out.append(BuyTrain(corp, tid, c.cash))
         return out
+
+    def _may_own(self, game: Game, corp: str, tid: str) -> bool:
+        """Ruling L2: a Local Railway buys only plus trains."""
+        return not local_railways.is_local(game, corp) or _title(game).is_plus_train(game, tid)
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
         s = game.state
@@ -263,7 +295,7 @@ class TrainStep1854(Step):
         if not self._room(game, corp):
             return []
         title = _title(game)
-        offers = title.bank_offers(game)
+        offers = [o for o in title.bank_offers(game) if self._may_own(game, corp, o[0])]
         buys: list[Action] = [BuyTrain(corp, tid, p) for tid, p in offers if p <= c.cash]
         buys += self._trades(game, corp)
         if not self.must_buy(game, corp):
@@ -310,14 +342,15 @@ class TrainStep1854(Step):
             raise RuleError(f"{corp} is at its train limit", RULE_TRAINS)
         if not 1 <= action.price <= game.state.corps[corp].cash:
             raise RuleError("a traded train costs 1 G up to the buyer's cash", RULE_TRAINS)
+        if not self._may_own(game, corp, action.train):
+            raise RuleError("a Local Railway buys only plus trains", local_railways.RULE)
 
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         s = game.state
         title = _title(game)
         if isinstance(action, Pass):
             return True
-        pres = s.shares.president[corp]
-        assert pres is not None
+        pres = s.shares.president[corp] or ""
         if isinstance(action, SellShares):
             title.sell_shares(
                 game, pres, SellShares(pres, action.corporation, action.percent, action.last)
@@ -332,8 +365,9 @@ class TrainStep1854(Step):
         seller = s.depot.trains[action.train].owner
         kind = buy_train(game, corp, action)
         if seller in s.corps:
-            title.move_price(game, corp, "up_left")
-            title.move_price(game, seller, "down_right")
+            for sym, direction in ((corp, "up_left"), (seller, "down_right")):
+                if sym in s.market:  # a Local Railway has no share price
+                    title.move_price(game, sym, direction)
         else:
             title.on_train_bought(game, kind)
         return False
@@ -346,7 +380,7 @@ def emergency_sales(game: Game, corp: str, pres: str, shortfall: int) -> list[Se
     s = game.state
     title = _title(game)
     out: list[SellShares] = []
-    for sym in s.market.operating_order([x for x, c in s.corps.items() if c.floated]):
+    for sym in s.market.operating_order([x for x in title.majors(game) if s.corps[x].floated]):
         held = s.shares.percent(pres, sym)
         others = max(s.shares.percent(p.name, sym) for p in s.players if p.name != pres)
         keeps = s.shares.president[sym] != pres

@@ -12,11 +12,11 @@ with the price falling per certificate, buying from the pool, no buying back wha
 the Director's certificate handed over on a sale, leftover privates, the rise of sold-out
 companies, the Priority Deal card), buying options (``options.py``, §6.4.1), share splitting
 (``split.py``, §3.2.1), the Mountain Railways' income at the start of an Operating Round
-(§5.1), the Major Companies' Operating Rounds (``operating.py``, ``track_rules.py``, §5.1-5.11:
-sets of 1-3 rounds by phase, track, stations, trains, dividends, train purchase and trading,
-phases with obsolete and surplus trains), mail contracts (``mail.py``, §5.12), and the game
-end (§8, §8.1). Not built: the Local Railways and their mergers, tunnels, customs and the
-Orient Express's own start (``operating.py``).
+(§5.1), the Operating Rounds (``operating.py``, ``track_rules.py``, §5.1-5.11: sets of 1-3
+rounds by phase, track, stations, trains, dividends, train purchase and trading, phases with
+obsolete and surplus trains), the Local Railways (``local_railways.py``), mail contracts
+(``mail.py``, §5.12), and the game end (§8, §8.1). Not built: the Major Local Railways
+(mergers), tunnels, customs and the Orient Express's own start (``operating.py``).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from tresham.core.tiles import load_catalogue
 from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
-from tresham.titles.t1854 import mail, operating, options, split
+from tresham.titles.t1854 import local_railways, mail, operating, options, split
 from tresham.titles.t1854.actions import BuyOption, PayOption
 from tresham.titles.t1854.first_round import FirstShareRound
 
@@ -67,6 +67,8 @@ SPLIT: Final = "split"
 POWER_KEYS: Final = ("kind", "power", "share", "hex", "closes_when_runs")
 #: The phase whose start closes the Mountain Railways (§5.10, Table 5).
 MOUNTAINS_CLOSE: Final = "5"
+#: The phase whose start closes the Local Railways (§5.10, ruling L3).
+LOCALS_CLOSE: Final = "6"
 #: The phase begun by the first 8-train or the first Orient Express (§5.10).
 LAST_PHASE: Final = "8"
 #: The chart's Game End space (§8, ruling M1).
@@ -114,6 +116,9 @@ class Title1854(Title):
         self.tiles: dict[str, int] = json.loads(manifest)["tiles"]
         self.new_shares = {m["sym"]: len(m["split_shares"]) for m in self.data["majors"]}
         self.token_costs = {m["sym"]: list(m["token_costs"]) for m in self.data["majors"]}
+        for c in self.data["privates"]:
+            if c["kind"] == local_railways.KIND:
+                self.token_costs[c["sym"]] = list(self.data["local_railways"]["token_costs"])
         self.plus_kinds = frozenset(t["name"] for t in self.data["trains"] if t.get("plus"))
 
     # ================================================================ set-up
@@ -141,6 +146,9 @@ class Title1854(Title):
                 sym, m["name"], kind="major", tokens=len(m["token_costs"]), home=m["home"][0]
             )
             shares.add_corporation(sym, m["shares"], False, treasury(sym))
+        for c in d["privates"]:
+            if c["kind"] == local_railways.KIND:
+                local_railways.create(corps, shares, c)
         companies = {
             c["sym"]: Company(
                 c["sym"],
@@ -226,9 +234,21 @@ class Title1854(Title):
         s.operating_round_no += 1
         game.log(f"Operating Round {s.operating_round_no}")
         self.pay_mountain_railways(game)
-        live = [sym for sym, c in s.corps.items() if c.floated and not c.closed]
-        order = s.market.operating_order(live)
-        return OperatingRound(game, order, list(operating.STEP_ORDER), OPERATING_ROUND)
+        return OperatingRound(
+            game, self.operating_order(game), list(operating.STEP_ORDER), OPERATING_ROUND
+        )
+
+    def operating_order(self, game: Game) -> list[str]:
+        """§5.1: the Local Railways in ascending order, then the floated Major Companies, the
+        highest share price first (ruling M6)."""
+        s = game.state
+        live = [sym for sym in self.majors(game) if s.corps[sym].floated]
+        return local_railways.operating(game) + s.market.operating_order(live)
+
+    @staticmethod
+    def majors(game: Game) -> list[str]:
+        """The Major Companies still in the game."""
+        return [sym for sym, c in game.state.corps.items() if c.kind == "major" and not c.closed]
 
     def new_share_round(self, game: Game) -> StockRound:
         """§6.1: a Share Buying Round, begun by the holder of the Priority Deal card."""
@@ -254,7 +274,7 @@ class Title1854(Title):
         game.log(f"{names[s.priority]} holds the Priority Deal card")
         if isinstance(rnd, FirstShareRound):
             s.extra["unsold_privates"] = list(rnd.unsold)
-        live = [sym for sym, c in s.corps.items() if c.floated and not c.closed]
+        live = [sym for sym in self.majors(game) if s.corps[sym].floated]
         for sym in s.market.operating_order(live):
             holders = s.shares.holders(sym)
             if sum(pct for h, pct in holders.items() if h in names) == 100:
@@ -273,9 +293,12 @@ class Title1854(Title):
     # ================================================================ private certificates
     def on_company_bought(self, game: Game, company: str, player: str) -> None:
         """§3.1 Table 2: the Arlbergbahn brings a 20% VB share, the Semmeringbahn a 20% SD
-        share (from the initial offering)."""
+        share (from the initial offering); a Local Railway starts with its capital
+        (``local_railways.start``)."""
         s = game.state
         s.extra["last_purchaser"] = player
+        if company in s.corps:
+            local_railways.start(game, company, self.data["local_railways"]["start_cash"])
         share = s.companies[company].powers.get("share")
         if share is None:
             return
@@ -325,8 +348,8 @@ class Title1854(Title):
             return []
         return [
             sym
-            for sym, corp in s.corps.items()
-            if corp.floated and self.sell_bundles(game, player, sym)
+            for sym in self.majors(game)
+            if s.corps[sym].floated and self.sell_bundles(game, player, sym)
         ]
 
     def sell_bundles(self, game: Game, player: str, corp: str) -> list[tuple[int, bool]]:
@@ -506,8 +529,8 @@ class Title1854(Title):
         cash = game.player(player).cash
         return [
             Par(player, sym, price)
-            for sym, corp in s.corps.items()
-            if not corp.parred
+            for sym in self.majors(game)
+            if not s.corps[sym].parred
             for price in self.data["par_prices"]
             if 4 * price <= cash
         ]
@@ -620,12 +643,14 @@ class Title1854(Title):
             return
         if kind == operating.ORIENT_EXPRESS and LAST_PHASE not in s.phases_reached:
             first_purchase(game, LAST_PHASE)
+        if s.phases_reached[-1] == LOCALS_CLOSE:
+            local_railways.close_all(game)
         if s.phases_reached[-1] == MOUNTAINS_CLOSE:
             for comp in s.companies.values():
                 if comp.powers.get("kind") == "mountain" and not comp.closed:
                     comp.closed = True
                     game.log(f"{comp.name} closes (Phase 5)")
-        for sym in s.market.operating_order([c for c in s.corps if s.corps[c].floated]):
+        for sym in self.operating_order(game):
             c = s.corps[sym]
             if len(c.trains) > game.phase.limit(c.kind) and ("discard", sym) not in s.pending:
                 s.pending.append(("discard", sym))

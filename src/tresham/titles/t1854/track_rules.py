@@ -6,13 +6,14 @@ The rules modelled (rulebook §5.3-5.7; rulings T1-T8 in ``docs/rulings/1854.md`
 - Tile colours by phase (Table 5): yellow from the start, green from Phase 3, brown from 5,
   grey from 8. The red, grey and tunnel-only spaces take no tile (§5.3; the core's fixed
   hexes, ruling D2).
-- Major Companies build on the main map only: the extra map is the Local Railways' (§5.3).
+- Major Companies build on the main map only, the Local Railways on the extra map (§5.3).
 - The three shielded hexes next to Wien (ruling D3) take a yellow tile before the first
   8-train only from the company guarding them (ruling T2); promotion needs no permission.
 - Terrain is paid on the first development of a hex only (§5.3); a company whose Director
   owns the hex's Mountain Railway builds there free (§5.3); one whose Director owns the
   Außerfernbahn pays 20 G less on a mountain (Table 2, ruling T11).
-- n-trains count every station (§5.6); red spaces pay their value for the phase (§5.7).
+- n-trains count every station, plus trains only the large ones (§5.6); red spaces pay
+  their value for the phase (§5.7).
   Paris and Constantinople are never part of a route (§5.6, ruling T5). The
   Graz-Köflacher Bahn adds 10 G to each route through Graz of its owner's companies
   (Table 2, ruling T6).
@@ -24,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from tresham.core.errors import RouteError, TrackError
 from tresham.core.rules_protocols import BasicTrackRules, LayContext, Stop, TrainSpec
+from tresham.core.tiles import TOWN
 from tresham.core.track import MapState
 
 RULE_LAY = "1854 §5.3"
@@ -47,6 +49,7 @@ class TrackRules1854(BasicTrackRules):
         phase: str,
         colors: Iterable[str],
         local_map: Iterable[str] = (),
+        local: bool = False,
         shielded: Mapping[str, str] | None = None,
         free_hexes: Iterable[str] = (),
         mountains: Iterable[str] = (),
@@ -56,6 +59,7 @@ class TrackRules1854(BasicTrackRules):
     ) -> None:
         super().__init__(frozenset(colors), phase)
         self.local_map = frozenset(local_map)
+        self.local = local
         self.shielded = dict(shielded or {})
         self.free_hexes = frozenset(free_hexes)
         self.mountains = frozenset(mountains)
@@ -64,10 +68,12 @@ class TrackRules1854(BasicTrackRules):
         self.bonus = dict(bonus or {})
 
     def check_hex(self, state: MapState, corporation: str, coord: str) -> TrackError | None:
-        """§5.3: the extra map is not built on by Major Companies; a shielded hex, still
-        bare, needs its guard's permission (ruling T2: only the guard lays there)."""
-        if coord in self.local_map:
-            return TrackError(f"{coord} is on the Local Railways' extra map", RULE_LAY)
+        """§5.3: the Local Railways build on the extra map, the Major Companies elsewhere; a
+        shielded hex, still bare, needs its guard's permission (ruling T2: only the guard
+        lays there)."""
+        if (coord in self.local_map) != self.local:
+            where = "on the extra map" if self.local else "elsewhere"
+            return TrackError(f"{corporation} builds only {where}", RULE_LAY)
         guard = self.shielded.get(coord)
         if guard is not None and guard != corporation and coord not in state.tiles:
             return TrackError(
@@ -86,6 +92,11 @@ class TrackRules1854(BasicTrackRules):
         if ctx.coord in self.mountains:
             return max(0, ctx.terrain_cost - self.mountain_discount)
         return ctx.terrain_cost
+
+    def stop_cost(self, train: TrainSpec, stop: Stop) -> int:
+        """§5.6: an n-train counts every station; a plus train ("1+", "2+", "3+") only the
+        large ones, small stations (towns) being free."""
+        return 0 if train.kind.endswith("+") and stop.kind == TOWN else 1
 
     def check_run(
         self,
