@@ -667,3 +667,36 @@ def test_phase_6_closes_the_local_railways_and_clears_the_extra_map() -> None:
     assert s.map.supply["1"] == supply + 1 and s.depot.trains[train].owner == "scrapped"
     assert s.bank.cash == bank + 120 + 5 * 150  # L1 spent 30 G on its tile
     assert "L1" not in TITLE.operating_order(g)
+
+
+def test_customs_reduce_a_route_through_germany() -> None:
+    # 1854 §5.6: a route through Germany (München's through track, ruling D5) earns 10 G
+    # less; the customs sign does not count as a station (ruling T13): a 2-train runs
+    # Salzburg (20) - customs - Kufstein (10) for 20 G
+    g = two_companies()
+    s = g.state
+    s.map.release_reservation("SB")
+    s.map.place_token("SD", "E13", 0)
+    # Salzburg's tile leaves towards D14 and E15 only, not straight to Kufstein (E11)
+    for coord, exits in (("E13", {3, 4}), ("D14", {0, 1}), ("E11", {0, 1, 3, 4})):
+        lay_exactly(g, "SD", coord, exits)
+    give(g, "SD", "2")
+    (run,) = best_routes(g, "SD").runs
+    assert sorted(h for h, _node in run.stops) == ["D12", "E11", "E13"]
+    assert run.stops[1] == TITLE.customs == ("D12", 1) and run.revenue == 20 + 10 - 10
+    rules = rules_for(g, "SD")
+    customs = Stop("D12", 1, s.map.tile("D12").nodes[1])
+    salzburg = Stop("E13", 0, s.map.tile("E13").nodes[0])
+    two = TrainSpec("2-0", "2", 2)
+    assert rules.stop_cost(two, customs) == 0 and rules.stop_revenue(two, customs) == -10
+    assert rules.check_run(two, "SD", [salzburg, customs]) is not None  # never an end
+
+
+def lay_exactly(g: Game, corp: str, coord: str, exits: set[int]) -> None:
+    """Put on `coord` the first tile `corp` may lay there with exactly `exits`."""
+    s = g.state
+    for t in legal_tile_lays(s.map, corp, rules_for(g, corp), hexes=[coord]):
+        if s.map.catalogue[t.tile].exits(t.rotation) == exits:
+            s.map.lay_tile(coord, t.tile, t.rotation)
+            return
+    raise AssertionError(f"no tile for {coord}")

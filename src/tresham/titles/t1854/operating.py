@@ -8,8 +8,8 @@ ruling T1), one station a turn at 50/100/150 G (§5.5), n-trains through the sha
 trains from the bank in order with the 1854 offers (§5.9), trading between companies from
 Phase 3 (§5.9, §5.11), the compulsory purchase with the Director's money and share sales,
 bankruptcy ending the game (§5.9, §8), and mail contracts (``mail.py``, §5.12). Not built:
-tunnels (§5.3.1), customs (§5.6), the Orient Express's own start (§5.6), the mergers into
-Major Local Railways.
+tunnels (§5.3.1), the Orient Express's own start (§5.6), the mergers into Major Local
+Railways.
 """
 
 from __future__ import annotations
@@ -87,6 +87,7 @@ def rules_for(game: Game, corp: str) -> TrackRules1854:
         mountain_discount=discount,
         closed_stops=board["orient_express_starts"],
         bonus=bonus,
+        customs=_title(game).customs,
     )
 
 
@@ -264,7 +265,11 @@ class TrainStep1854(Step):
         if not [o for o in title.bank_offers(game) if not title.is_plus_train(game, o[0])]:
             return False
         closed = set(game.state.map.board.extra["orient_express_starts"])
-        stops = [s for s in reachable_stops(game.state.map, corp) if s.hex not in closed]
+        stops = [
+            s
+            for s in reachable_stops(game.state.map, corp)
+            if s.hex not in closed and s.key != title.customs
+        ]
         return len(stops) >= 2
 
     def _trades(self, game: Game, corp: str) -> list[Action]:

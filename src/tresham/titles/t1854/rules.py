@@ -71,6 +71,8 @@ MOUNTAINS_CLOSE: Final = "5"
 LOCALS_CLOSE: Final = "6"
 #: The phase begun by the first 8-train or the first Orient Express (§5.10).
 LAST_PHASE: Final = "8"
+#: §5.6: what a route through Germany loses.
+CUSTOMS: Final = 10
 #: The chart's Game End space (§8, ruling M1).
 ENDGAME: Final = "endgame"
 
@@ -79,6 +81,21 @@ def _data() -> dict[str, Any]:
     text = resources.files(PACKAGE).joinpath("data/game.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+def _customs_stop(raw: dict[str, Any]) -> tuple[str, int]:
+    """§5.6: "If a route passes through Germany (one of the track sections with a customs
+    sign), the income from the route is reduced by 10 G. The customs sign does not count as a
+    station." The board's customs track (ruling D5) gets a stop of its own in its middle,
+    worth -10 G, that the track rules count nothing for the range and never let end a route
+    (ruling T13). Returns the stop's (hex, node)."""
+    ((coord, index),) = raw["customs"].items()
+    hexdata = raw["hexes"][coord]
+    a, b, gauge = hexdata["paths"][index]
+    node = len(hexdata["nodes"])
+    hexdata["nodes"].append({"kind": "town", "revenue": -CUSTOMS})
+    hexdata["paths"][index : index + 1] = [[a, f"n{node}", gauge], [f"n{node}", b, gauge]]
+    return coord, node
 
 
 class Title1854(Title):
@@ -106,8 +123,9 @@ class Title1854(Title):
             for p in self.data["phases"]
         ]
         self.market_def = Market.load(PACKAGE, "data/market.json")
-        self.board = BoardDef.from_package(PACKAGE)
         raw = json.loads(resources.files(PACKAGE).joinpath("data/board.json").read_text("utf-8"))
+        self.customs = _customs_stop(raw)
+        self.board = BoardDef.from_dict(raw)
         #: Table 2: the hexes printed with mountains (the Außerfernbahn's discount)
         self.mountains = frozenset(
             c for c, h in raw["hexes"].items() if "mountain" in h.get("terrain", ())

@@ -14,8 +14,9 @@ The rules modelled (rulebook §5.3-5.7; rulings T1-T8 in ``docs/rulings/1854.md`
   Außerfernbahn pays 20 G less on a mountain (Table 2, ruling T11).
 - n-trains count every station, plus trains only the large ones (§5.6); red spaces pay
   their value for the phase (§5.7).
-  Paris and Constantinople are never part of a route (§5.6, ruling T5). The
-  Graz-Köflacher Bahn adds 10 G to each route through Graz of its owner's companies
+  Paris and Constantinople are never part of a route (§5.6, ruling T5). A route through
+  Germany passes the customs sign, a stop worth -10 G that counts nothing (§5.6, ruling
+  T13). The Graz-Köflacher Bahn adds 10 G to each route through Graz of its owner's companies
   (Table 2, ruling T6).
 """
 
@@ -40,7 +41,8 @@ class TrackRules1854(BasicTrackRules):
     ``free_hexes``: Mountain Railway hexes the Director owns (no terrain cost).
     ``mountains``: the mountain hexes; ``mountain_discount``: what the company pays less there.
     ``closed_stops``: hexes no route may include (Paris, Constantinople). ``bonus``: hex →
-    revenue added to a route through it (the Graz-Köflacher Bahn).
+    revenue added to a route through it (the Graz-Köflacher Bahn). ``customs``: the stop of
+    the customs sign.
     """
 
     def __init__(
@@ -56,6 +58,7 @@ class TrackRules1854(BasicTrackRules):
         mountain_discount: int = 0,
         closed_stops: Iterable[str] = (),
         bonus: Mapping[str, int] | None = None,
+        customs: tuple[str, int] | None = None,
     ) -> None:
         super().__init__(frozenset(colors), phase)
         self.local_map = frozenset(local_map)
@@ -66,6 +69,7 @@ class TrackRules1854(BasicTrackRules):
         self.mountain_discount = mountain_discount
         self.closed_stops = frozenset(closed_stops)
         self.bonus = dict(bonus or {})
+        self.customs = customs
 
     def check_hex(self, state: MapState, corporation: str, coord: str) -> TrackError | None:
         """§5.3: the Local Railways build on the extra map, the Major Companies elsewhere; a
@@ -96,6 +100,8 @@ class TrackRules1854(BasicTrackRules):
     def stop_cost(self, train: TrainSpec, stop: Stop) -> int:
         """§5.6: an n-train counts every station; a plus train ("1+", "2+", "3+") only the
         large ones, small stations (towns) being free."""
+        if stop.key == self.customs:
+            return 0
         return 0 if train.kind.endswith("+") and stop.kind == TOWN else 1
 
     def check_run(
@@ -106,9 +112,12 @@ class TrackRules1854(BasicTrackRules):
         gauges: frozenset[str] = frozenset(),
     ) -> RouteError | None:
         """§5.6: Paris and Constantinople are never included on the routes of other trains
-        than the Orient Express (ruling T5: nor on its own)."""
+        than the Orient Express (ruling T5: nor on its own); the customs sign is not a
+        station, so a route passes it and never ends there (ruling T13)."""
         if any(s.hex in self.closed_stops for s in stops):
             return RouteError("Paris and Constantinople are not on this train's route", RULE_RUN)
+        if stops and self.customs in (stops[0].key, stops[-1].key):
+            return RouteError("a route passes the customs sign and does not end there", RULE_RUN)
         return None
 
     def run_bonus(self, train: TrainSpec, corporation: str, stops: Sequence[Stop]) -> int:
