@@ -700,3 +700,17 @@ def lay_exactly(g: Game, corp: str, coord: str, exits: set[int]) -> None:
             s.map.lay_tile(coord, t.tile, t.rotation)
             return
     raise AssertionError(f"no tile for {coord}")
+
+
+def test_track_may_end_at_a_grey_tunnel_space() -> None:
+    # 1854 §5.3: "Only tunnels may be built on the grey spaces"; "Track may also end at a
+    # gray hex, because the line could be continued through the grey hex by means of a
+    # tunnel" (rulings D2, T14): Salzburg's tile may point at F12
+    g = two_companies()
+    s = g.state
+    s.map.release_reservation("SB")
+    s.map.place_token("SD", "E13", 0)
+    lays = legal_tile_lays(s.map, "SD", rules_for(g, "SD"), hexes=["E13"])
+    assert any(0 in s.map.catalogue[t.tile].exits(t.rotation) for t in lays)
+    err = rules_for(g, "SD").check_hex(s.map, "SD", "F12")
+    assert err is not None and "§5.3" in err.rule

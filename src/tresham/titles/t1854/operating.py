@@ -81,6 +81,7 @@ def rules_for(game: Game, corp: str) -> TrackRules1854:
         colors=game.phase.tiles,
         local_map=board["local_map"],
         local=local,
+        tunnel_only=board["tunnel_only"],
         shielded={} if "8" in s.phases_reached else board["shielded"],
         free_hexes=owned,
         mountains=_title(game).mountains,

@@ -98,6 +98,15 @@ def _customs_stop(raw: dict[str, Any]) -> tuple[str, int]:
     return coord, node
 
 
+def _open_tunnel_only(raw: dict[str, Any]) -> None:
+    """§5.3: "Track may also end at a gray hex, because the line could be continued through
+    the grey hex by means of a tunnel." The grey tunnel-only spaces (ruling D2) are loaded as
+    open hexes, so track may run up to them; the track rules lay no tile on them (ruling
+    T14)."""
+    for coord in raw["tunnel_only"]:
+        raw["hexes"][coord]["color"] = "white"
+
+
 class Title1854(Title):
     """1854: the Austrian 18xx with local railways and mountain railways."""
 
@@ -125,6 +134,7 @@ class Title1854(Title):
         self.market_def = Market.load(PACKAGE, "data/market.json")
         raw = json.loads(resources.files(PACKAGE).joinpath("data/board.json").read_text("utf-8"))
         self.customs = _customs_stop(raw)
+        _open_tunnel_only(raw)
         self.board = BoardDef.from_dict(raw)
         #: Table 2: the hexes printed with mountains (the Außerfernbahn's discount)
         self.mountains = frozenset(

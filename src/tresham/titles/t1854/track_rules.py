@@ -4,8 +4,8 @@
 The rules modelled (rulebook §5.3-5.7; rulings T1-T8 in ``docs/rulings/1854.md``):
 
 - Tile colours by phase (Table 5): yellow from the start, green from Phase 3, brown from 5,
-  grey from 8. The red, grey and tunnel-only spaces take no tile (§5.3; the core's fixed
-  hexes, ruling D2).
+  grey from 8. The red and grey spaces take no tile (§5.3; the core's fixed hexes); the grey
+  tunnel-only spaces (ruling D2) take none either, but track may end at them (ruling T14).
 - Major Companies build on the main map only, the Local Railways on the extra map (§5.3).
 - The three shielded hexes next to Wien (ruling D3) take a yellow tile before the first
   8-train only from the company guarding them (ruling T2); promotion needs no permission.
@@ -52,6 +52,7 @@ class TrackRules1854(BasicTrackRules):
         colors: Iterable[str],
         local_map: Iterable[str] = (),
         local: bool = False,
+        tunnel_only: Iterable[str] = (),
         shielded: Mapping[str, str] | None = None,
         free_hexes: Iterable[str] = (),
         mountains: Iterable[str] = (),
@@ -63,6 +64,7 @@ class TrackRules1854(BasicTrackRules):
         super().__init__(frozenset(colors), phase)
         self.local_map = frozenset(local_map)
         self.local = local
+        self.tunnel_only = frozenset(tunnel_only)
         self.shielded = dict(shielded or {})
         self.free_hexes = frozenset(free_hexes)
         self.mountains = frozenset(mountains)
@@ -72,9 +74,11 @@ class TrackRules1854(BasicTrackRules):
         self.customs = customs
 
     def check_hex(self, state: MapState, corporation: str, coord: str) -> TrackError | None:
-        """§5.3: the Local Railways build on the extra map, the Major Companies elsewhere; a
-        shielded hex, still bare, needs its guard's permission (ruling T2: only the guard
-        lays there)."""
+        """§5.3: no tile on a grey tunnel-only space (ruling T14); the Local Railways build on
+        the extra map, the Major Companies elsewhere; a shielded hex, still bare, needs its
+        guard's permission (ruling T2: only the guard lays there)."""
+        if coord in self.tunnel_only:
+            return TrackError(f"only tunnels may be built on the grey space {coord}", RULE_LAY)
         if (coord in self.local_map) != self.local:
             where = "on the extra map" if self.local else "elsewhere"
             return TrackError(f"{corporation} builds only {where}", RULE_LAY)
