@@ -714,3 +714,24 @@ def test_track_may_end_at_a_grey_tunnel_space() -> None:
     assert any(0 in s.map.catalogue[t.tile].exits(t.rotation) for t in lays)
     err = rules_for(g, "SD").check_hex(s.map, "SD", "F12")
     assert err is not None and "§5.3" in err.rule
+
+
+def test_emergency_purchase_from_another_company_at_most_face_value() -> None:
+    # 1854 §5.9: in an emergency purchase the Director chooses freely among the trains on
+    # offer, other companies' ones included, paying at most the face value
+    g = two_companies()
+    s = g.state
+    s.phases_reached.append("3")
+    three = give(g, "KE", "3")
+    to_sd(g)
+    lay(g, "SD", "D22", {3, 5})
+    g.transfer("SD", "bank", s.corps["SD"].cash)
+    g.transfer("bank", "B", 300)  # B: 402 G
+    while not any(isinstance(a, BuyTrain) for a in g.legal_actions()):
+        g.apply(g.legal_actions()[-1])
+    assert BuyTrain("SD", three, 200) in g.legal_actions()  # the 3-train's face value
+    rejected(g, BuyTrain("SD", three, 201), "§5.9")
+    b, ke = cash(g)[1], s.corps["KE"].cash
+    g.apply(BuyTrain("SD", three, 150))
+    assert s.corps["SD"].trains == [three] and s.corps["SD"].cash == 0
+    assert cash(g)[1] == b - 150 and s.corps["KE"].cash == ke + 150

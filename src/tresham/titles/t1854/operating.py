@@ -273,11 +273,12 @@ class TrainStep1854(Step):
         ]
         return len(stops) >= 2
 
-    def _trades(self, game: Game, corp: str) -> list[Action]:
-        """§5.9: from Phase 3, another company's trains at 1 G or the buyer's cash."""
+    def _trades(self, game: Game, corp: str, funds: int | None = None) -> list[Action]:
+        """§5.9: from Phase 3, another company's trains at 1 G or the most the buyer may pay
+        (:meth:`_top_price`); in an emergency purchase (`funds`: the money of company and
+        Director) only normal trains."""
         s = game.state
-        c = s.corps[corp]
-        if not _title(game).trading_allowed(game) or c.cash < 1:
+        if not _title(game).trading_allowed(game):
             return []
         out: list[Action] = []
         for other, oc in s.corps.items():
@@ -286,10 +287,39 @@ class TrainStep1854(Step):
             for tid in oc.trains:
                 if not self._may_own(game, corp, tid):
                     continue
-                out.append(BuyTrain(corp, tid, 1))
-                if c.cash > 1:
-                    out.append(BuyTrain(corp, tid, c.cash))
+                if funds is not None and _title(game).is_plus_train(game, tid):
+                    continue
+                top = self._top_price(game, corp, tid, funds)
+                out += [BuyTrain(corp, tid, p) for p in sorted({1, top}) if 1 <= p <= top]
         return out
+
+    def _top_price(self, game: Game, corp: str, tid: str, funds: int | None) -> int:
+        """The most `corp` may pay for another company's train: its cash; in an emergency
+        purchase the train's face value within `funds` (§5.9)."""
+        s = game.state
+        if funds is None:
+            return s.corps[corp].cash
+        return min(s.depot.types[s.depot.trains[tid].kind].price, funds)
+
+    def _emergency_funds(self, game: Game, corp: str) -> int | None:
+        """In an emergency purchase (a train due and no normal train within the treasury),
+        the money of the company and its Director; else None."""
+        s = game.state
+        c = s.corps[corp]
+        if not self.must_buy(game, corp):
+            return None
+        title = _title(game)
+        own = [
+            a
+            for a in self._trades(game, corp)
+            + [BuyTrain(corp, t, p) for t, p in title.bank_offers(game) if p <= c.cash]
+            if isinstance(a, BuyTrain) and not title.is_plus_train(game, a.train)
+        ]
+        if own:
+            return None
+        pres = s.shares.president[corp]
+        assert pres is not None
+        return c.cash + game.player(pres).cash
 
     def _may_own(self, game: Game, corp: str, tid: str) -> bool:
         """Ruling L2: a Local Railway buys only plus trains."""
@@ -306,21 +336,23 @@ class TrainStep1854(Step):
         buys += self._trades(game, corp)
         if not self.must_buy(game, corp):
             return [*buys, Pass(corp)] if buys else []
-        normal: list[Action] = [
-            a for a in buys if isinstance(a, BuyTrain) and not title.is_plus_train(game, a.train)
-        ]
-        if normal:
-            return normal
-        pres = s.shares.president[corp]
-        assert pres is not None
-        funds = c.cash + game.player(pres).cash
+        funds = self._emergency_funds(game, corp)
+        if funds is None:
+            return [
+                a
+                for a in buys
+                if isinstance(a, BuyTrain) and not title.is_plus_train(game, a.train)
+            ]
         emergency: list[Action] = [
             BuyTrain(corp, tid, p)
             for tid, p in offers
             if p <= funds and not title.is_plus_train(game, tid)
         ]
+        emergency += self._trades(game, corp, funds)
         if emergency:
             return emergency
+        pres = s.shares.president[corp]
+        assert pres is not None
         cheapest = min(p for tid, p in offers if not title.is_plus_train(game, tid))
         shortfall = cheapest - funds
         sales = emergency_sales(game, corp, pres, shortfall)
@@ -341,13 +373,22 @@ class TrainStep1854(Step):
 
     def _check_trade(self, game: Game, corp: str, action: BuyTrain) -> None:
         """§5.9: trading starts in Phase 3, at least 1 G, the buyer paying from its
-        treasury only, within its train limit."""
-        if not _title(game).trading_allowed(game):
+        treasury (in an emergency purchase with the Director's help, a normal train at most
+        at its face value), within its train limit."""
+        title = _title(game)
+        if not title.trading_allowed(game):
             raise RuleError("trains are traded between companies from Phase 3", RULE_TRAINS)
         if not self._room(game, corp):
             raise RuleError(f"{corp} is at its train limit", RULE_TRAINS)
-        if not 1 <= action.price <= game.state.corps[corp].cash:
-            raise RuleError("a traded train costs 1 G up to the buyer's cash", RULE_TRAINS)
+        funds = self._emergency_funds(game, corp)
+        if funds is not None and title.is_plus_train(game, action.train):
+            raise RuleError("a plus train does not meet the obligation", RULE_TRAINS)
+        if not 1 <= action.price <= self._top_price(game, corp, action.train, funds):
+            raise RuleError(
+                "a traded train costs 1 G up to the buyer's cash (in an emergency purchase "
+                "up to its face value)",
+                RULE_TRAINS,
+            )
         if not self._may_own(game, corp, action.train):
             raise RuleError("a Local Railway buys only plus trains", local_railways.RULE)
 
@@ -369,6 +410,10 @@ class TrainStep1854(Step):
             return True
         assert isinstance(action, BuyTrain)
         seller = s.depot.trains[action.train].owner
+        shortfall = action.price - s.corps[corp].cash
+        if seller in s.corps and shortfall > 0:  # an emergency purchase (validated)
+            game.transfer(pres, corp, shortfall)
+            game.log(f"{pres} contributes {shortfall} G")
         kind = buy_train(game, corp, action)
         if seller in s.corps:
             for sym, direction in ((corp, "up_left"), (seller, "down_right")):
