@@ -735,3 +735,23 @@ def test_emergency_purchase_from_another_company_at_most_face_value() -> None:
     g.apply(BuyTrain("SD", three, 150))
     assert s.corps["SD"].trains == [three] and s.corps["SD"].cash == 0
     assert cash(g)[1] == b - 150 and s.corps["KE"].cash == ke + 150
+
+
+def test_the_orient_express_goes_on_to_paris_and_constantinople() -> None:
+    # 1854 §5.6: the Orient Express may start from Paris or Constantinople, "the first two"
+    # stations being Paris & Zürich or Constantinople & Budapest (ruling T5); within its
+    # range of 8; no other train goes there
+    g = two_companies()
+    s = g.state
+    rules = rules_for(g, "SD")
+    zurich = Stop("E1", 0, s.map.tile("E1").nodes[0])
+    budapest = Stop("D28", 0, s.map.tile("D28").nodes[0])
+    city = [Stop(f"X{i}", 0, NodeDef("city", 20, 1)) for i in range(7)]
+    oe, eight = TrainSpec("OE-0", "OE", 8), TrainSpec("8-0", "8", 8)
+    assert rules.run_bonus(oe, "SD", [zurich, *city[:2]]) == 90  # Paris
+    assert rules.run_bonus(eight, "SD", [zurich, *city[:2]]) == 0
+    assert rules.run_bonus(oe, "SD", [zurich, *city[:2], budapest]) == 90 + 90
+    assert rules.run_bonus(oe, "SD", [zurich, *city[:6], budapest]) == 0  # 8 stations
+    assert rules.run_bonus(oe, "SD", [zurich, *city[:5], budapest]) == 90  # room for one
+    paris = Stop("D0", 0, s.map.tile("D0").nodes[0])
+    assert rules.check_run(oe, "SD", [paris, zurich]) is not None

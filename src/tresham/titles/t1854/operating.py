@@ -8,8 +8,7 @@ ruling T1), one station a turn at 50/100/150 G (§5.5), n-trains through the sha
 trains from the bank in order with the 1854 offers (§5.9), trading between companies from
 Phase 3 (§5.9, §5.11), the compulsory purchase with the Director's money and share sales,
 bankruptcy ending the game (§5.9, §8), and mail contracts (``mail.py``, §5.12). Not built:
-tunnels (§5.3.1), the Orient Express's own start (§5.6), the mergers into Major Local
-Railways.
+tunnels (§5.3.1), the mergers into Major Local Railways.
 """
 
 from __future__ import annotations
@@ -44,8 +43,6 @@ if TYPE_CHECKING:
 OR = "1854 §5"
 RULE_TRAINS = "1854 §5.9"
 RULE_TRADE = "1854 §5.11"
-#: The Orient Express's name in the train table (§5.6, §5.9).
-ORIENT_EXPRESS = "OE"
 
 
 def _title(game: Game) -> Title1854:
@@ -89,6 +86,7 @@ def rules_for(game: Game, corp: str) -> TrackRules1854:
         closed_stops=board["orient_express_starts"],
         bonus=bonus,
         customs=_title(game).customs,
+        gateways=_title(game).gateways,
     )
 
 

@@ -50,6 +50,7 @@ from tresham.core.trains import Depot, Phase, TrainType
 from tresham.titles.t1854 import local_railways, mail, operating, options, split
 from tresham.titles.t1854.actions import BuyOption, PayOption
 from tresham.titles.t1854.first_round import FirstShareRound
+from tresham.titles.t1854.track_rules import ORIENT_EXPRESS
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -71,6 +72,8 @@ MOUNTAINS_CLOSE: Final = "5"
 LOCALS_CLOSE: Final = "6"
 #: The phase begun by the first 8-train or the first Orient Express (§5.10).
 LAST_PHASE: Final = "8"
+#: §5.6: "The first two can be Paris & Zürich or Constantinople & Budapest" (ruling T5).
+GATEWAYS: Final = {"E1": "D0", "D28": "F28", "E27": "F28"}
 #: §5.6: what a route through Germany loses.
 CUSTOMS: Final = 10
 #: The chart's Game End space (§8, ruling M1).
@@ -136,6 +139,12 @@ class Title1854(Title):
         self.customs = _customs_stop(raw)
         _open_tunnel_only(raw)
         self.board = BoardDef.from_dict(raw)
+        #: §5.6: where the Orient Express's route may go on to Paris or Constantinople
+        #: (ruling T5), with that city's value
+        self.gateways = {
+            gate: (city, self.board.hex(city).tile.nodes[0].revenue)
+            for gate, city in GATEWAYS.items()
+        }
         #: Table 2: the hexes printed with mountains (the Außerfernbahn's discount)
         self.mountains = frozenset(
             c for c, h in raw["hexes"].items() if "mountain" in h.get("terrain", ())
@@ -656,7 +665,7 @@ class Title1854(Title):
         if any(t.kind == "2+" for t in unsold):
             trains = [t for t in trains if t.kind != "3+" or t.owner == "pool"]
         kinds = {t.kind for t in trains if t.owner is None}
-        orient = next((t for t in unsold if t.kind == operating.ORIENT_EXPRESS), None)
+        orient = next((t for t in unsold if t.kind == ORIENT_EXPRESS), None)
         if orient is not None and orient.kind not in kinds and "8" in kinds:
             trains.append(orient)
         return [(t.tid, depot.types[t.kind].price) for t in trains]
@@ -669,7 +678,7 @@ class Title1854(Title):
         s = game.state
         if not first_purchase(game, kind):
             return
-        if kind == operating.ORIENT_EXPRESS and LAST_PHASE not in s.phases_reached:
+        if kind == ORIENT_EXPRESS and LAST_PHASE not in s.phases_reached:
             first_purchase(game, LAST_PHASE)
         if s.phases_reached[-1] == LOCALS_CLOSE:
             local_railways.close_all(game)

@@ -14,7 +14,8 @@ The rules modelled (rulebook §5.3-5.7; rulings T1-T8 in ``docs/rulings/1854.md`
   Außerfernbahn pays 20 G less on a mountain (Table 2, ruling T11).
 - n-trains count every station, plus trains only the large ones (§5.6); red spaces pay
   their value for the phase (§5.7).
-  Paris and Constantinople are never part of a route (§5.6, ruling T5). A route through
+  Paris and Constantinople are part of no route but the Orient Express's, which may go on
+  from Zürich or Budapest to them (§5.6, ruling T5). A route through
   Germany passes the customs sign, a stop worth -10 G that counts nothing (§5.6, ruling
   T13). The Graz-Köflacher Bahn adds 10 G to each route through Graz of its owner's companies
   (Table 2, ruling T6).
@@ -30,6 +31,8 @@ from tresham.core.tiles import TOWN
 from tresham.core.track import MapState
 
 RULE_LAY = "1854 §5.3"
+#: The Orient Express's name in the train table (§5.6, §5.9).
+ORIENT_EXPRESS = "OE"
 RULE_RUN = "1854 §5.6"
 
 
@@ -42,7 +45,8 @@ class TrackRules1854(BasicTrackRules):
     ``mountains``: the mountain hexes; ``mountain_discount``: what the company pays less there.
     ``closed_stops``: hexes no route may include (Paris, Constantinople). ``bonus``: hex →
     revenue added to a route through it (the Graz-Köflacher Bahn). ``customs``: the stop of
-    the customs sign.
+    the customs sign. ``gateways``: for the Orient Express, the red space from which its
+    route may go on to Paris or Constantinople → (that city, its value).
     """
 
     def __init__(
@@ -60,6 +64,7 @@ class TrackRules1854(BasicTrackRules):
         closed_stops: Iterable[str] = (),
         bonus: Mapping[str, int] | None = None,
         customs: tuple[str, int] | None = None,
+        gateways: Mapping[str, tuple[str, int]] | None = None,
     ) -> None:
         super().__init__(frozenset(colors), phase)
         self.local_map = frozenset(local_map)
@@ -72,6 +77,7 @@ class TrackRules1854(BasicTrackRules):
         self.closed_stops = frozenset(closed_stops)
         self.bonus = dict(bonus or {})
         self.customs = customs
+        self.gateways = dict(gateways or {})
 
     def check_hex(self, state: MapState, corporation: str, coord: str) -> TrackError | None:
         """§5.3: no tile on a grey tunnel-only space (ruling T14); the Local Railways build on
@@ -125,6 +131,18 @@ class TrackRules1854(BasicTrackRules):
         return None
 
     def run_bonus(self, train: TrainSpec, corporation: str, stops: Sequence[Stop]) -> int:
-        """Table 2: the Graz-Köflacher Bahn's +10 G on a route through Graz (ruling T6)."""
+        """Table 2: the Graz-Köflacher Bahn's +10 G on a route through Graz (ruling T6).
+        §5.6: the Orient Express may start from Paris (beyond Zürich) or Constantinople
+        (beyond Budapest): a route of it ending at Zürich or Budapest goes on to that city
+        when its range allows, adding its value (ruling T5)."""
         visited = {s.hex for s in stops}
-        return sum(amount for coord, amount in self.bonus.items() if coord in visited)
+        bonus = sum(amount for coord, amount in self.bonus.items() if coord in visited)
+        if train.kind != ORIENT_EXPRESS or not stops:
+            return bonus
+        used = sum(self.stop_cost(train, s) for s in stops)
+        beyond = {self.gateways[s.hex] for s in (stops[0], stops[-1]) if s.hex in self.gateways}
+        for _city, value in sorted(beyond):
+            if used < train.distance:
+                used += 1
+                bonus += value
+        return bonus
