@@ -42,7 +42,6 @@ if TYPE_CHECKING:
 
 OR = "1854 §5"
 RULE_TRAINS = "1854 §5.9"
-RULE_TRADE = "1854 §5.11"
 
 
 def _title(game: Game) -> Title1854:
@@ -158,20 +157,15 @@ class Operating1854:
         return False
 
     def token_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[PlaceToken]:
-        """§5.5: the next station at its price (50, 100, 150 G), in a reached city with room,
-        at most one of the company's stations in a hex."""
+        """§5.5: the next station at its price (50, 100, 150 G; a Local Railway's 40 G), in
+        a city its network reaches with room left (a place kept for a company still to
+        operate there), at most one of the company's stations in a hex (core
+        ``token_slots``)."""
         s = game.state
-        c = s.corps[corp]
         cost = station_cost(game, corp)
-        if cost is None or cost > c.cash:
+        if cost is None or cost > s.corps[corp].cash:
             return []
-        mine = {h for h, _ in c.placed}
-        local = set(s.map.board.extra["local_map"])
-        return [
-            PlaceToken(corp, h, city)
-            for h, city in token_slots(s.map, corp)
-            if h not in mine and h not in local
-        ]
+        return [PlaceToken(corp, h, city) for h, city in token_slots(s.map, corp)]
 
     def place_token(self, game: Game, rnd: OperatingRound, corp: str, action: PlaceToken) -> None:
         cost = station_cost(game, corp)
@@ -242,9 +236,10 @@ class TrainStep1854(Step):
     (the 1854 offers, :meth:`Title1854.bank_offers`), or from Phase 3 another company's train
     at 1 G up to the buyer's cash, moving the buyer's price up-left and the seller's
     down-right (§5.11). A company with a route and no normal train must buy one; short of
-    money the Director pays the rest of a bank train at face value, selling shares if need be
-    (never changing a Director); if even that is not enough the player is bankrupt and the
-    game ends (§5.9, §8)."""
+    money the Director pays the rest of a normal train, from the bank or from another company
+    at most at its face value, selling shares if need be (never changing a Director); if even
+    that is not enough the player is bankrupt and the game ends (§5.9, §8). A Local Railway
+    buys only plus trains and never must (ruling L2)."""
 
     name = "trains"
     rule = RULE_TRAINS
@@ -444,13 +439,14 @@ def emergency_sales(game: Game, corp: str, pres: str, shortfall: int) -> list[Se
 
 
 STEP_ORDER = ("track", "token", "routes", "dividend", "trains", "mail")
+OPERATING = Operating1854()
 STEP_OBJECTS: dict[str, Step] = {
     step.name: step
     for step in (
-        TrackStep(Operating1854(), f"{OR}.3"),
-        TokenStep(Operating1854(), f"{OR}.5"),
-        RouteStep(Operating1854(), f"{OR}.6"),
-        DividendStep1854(Operating1854(), f"{OR}.7"),
+        TrackStep(OPERATING, f"{OR}.3"),
+        TokenStep(OPERATING, f"{OR}.5"),
+        RouteStep(OPERATING, f"{OR}.6"),
+        DividendStep1854(OPERATING, f"{OR}.7"),
         TrainStep1854(),
         mail.MailStep(),
     )
