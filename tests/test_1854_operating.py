@@ -755,3 +755,13 @@ def test_the_orient_express_goes_on_to_paris_and_constantinople() -> None:
     assert rules.run_bonus(oe, "SD", [zurich, *city[:5], budapest]) == 90  # room for one
     paris = Stop("D0", 0, s.map.tile("D0").nodes[0])
     assert rules.check_run(oe, "SD", [paris, zurich]) is not None
+
+
+def test_a_director_gives_permission_to_his_own_companies() -> None:
+    # 1854 §5.3: a shielded hex needs "the permission of the appropriate company" (ruling T2):
+    # SD's Director may let SD's sister company build on SD's shield (D22)
+    g = two_companies()
+    s = g.state
+    assert rules_for(g, "KE").check_hex(s.map, "KE", "D22") is not None
+    s.shares.president["SD"] = "C"  # C now directs SD and KE
+    assert rules_for(g, "KE").check_hex(s.map, "KE", "D22") is None

@@ -78,7 +78,7 @@ def rules_for(game: Game, corp: str) -> TrackRules1854:
         local_map=board["local_map"],
         local=local,
         tunnel_only=board["tunnel_only"],
-        shielded={} if "8" in s.phases_reached else board["shielded"],
+        shielded=_shields(game, director),
         free_hexes=owned,
         mountains=_title(game).mountains,
         mountain_discount=discount,
@@ -87,6 +87,17 @@ def rules_for(game: Game, corp: str) -> TrackRules1854:
         customs=_title(game).customs,
         gateways=_title(game).gateways,
     )
+
+
+def _shields(game: Game, director: str | None) -> dict[str, str]:
+    """§5.3: the shielded hexes still needing permission (none once the first 8-train or
+    Orient Express is bought, ruling T3); a guard whose Director is the laying company's
+    gives it (ruling T2)."""
+    s = game.state
+    if "8" in s.phases_reached:
+        return {}
+    shielded: dict[str, str] = s.map.board.extra["shielded"]
+    return {h: guard for h, guard in shielded.items() if s.shares.president[guard] != director}
 
 
 def train_specs(game: Game, corp: str) -> list[TrainSpec]:

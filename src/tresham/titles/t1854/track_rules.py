@@ -8,7 +8,8 @@ The rules modelled (rulebook §5.3-5.7; rulings T1-T8 in ``docs/rulings/1854.md`
   tunnel-only spaces (ruling D2) take none either, but track may end at them (ruling T14).
 - Major Companies build on the main map only, the Local Railways on the extra map (§5.3).
 - The three shielded hexes next to Wien (ruling D3) take a yellow tile before the first
-  8-train only from the company guarding them (ruling T2); promotion needs no permission.
+  8-train only with the guarding company's permission: its own lays and those of companies
+  with the same Director (ruling T2); promotion needs no permission.
 - Terrain is paid on the first development of a hex only (§5.3); a company whose Director
   owns the hex's Mountain Railway builds there free (§5.3); one whose Director owns the
   Außerfernbahn pays 20 G less on a mountain (Table 2, ruling T11).
