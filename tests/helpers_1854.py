@@ -1,6 +1,6 @@
 """Helpers for the 1854 tests: the title, the rejected-action check, a position after the
-first Share Buying Round and the start of the next one (the Operating Rounds between are not
-built: docs/rulings/1854.md F6)."""
+first Share Buying Round, and the start of the next one with the Operating Round between
+skipped (for the tests of the Share Buying Rounds)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 from tresham.core.actions import Action, Bid, BuyShares, Par, Pass
 from tresham.core.errors import RuleError
 from tresham.core.game import Game
-from tresham.titles.t1854.rules import NOT_BUILT, Title1854
+from tresham.core.rounds.operating import OperatingRound
+from tresham.titles.t1854.rules import Title1854
 
 TITLE = Title1854()
 ORDER = ["P1", "P2", "P3", "L1", "L2", "L3", "L4", "L5", "L6", "P4", "P5"]
@@ -61,10 +62,14 @@ def after_first_round() -> Game:
     return g
 
 
+def in_operating_round(g: Game) -> bool:
+    """Whether the game waits for a decision in an Operating Round."""
+    return isinstance(g.state.round, OperatingRound) and not g.state.finished
+
+
 def second_round(g: Game) -> None:
-    """Start the next Share Buying Round where the game stopped after a Share Buying Round
-    and the Mountain Railways' income (the Operating Round is not built)."""
+    """Skip the rest of the Operating Round the game waits in (the Mountain Railways have
+    paid) and start the next Share Buying Round."""
     s = g.state
-    assert s.finished and s.end_reason == NOT_BUILT
-    s.finished, s.end_reason = False, None
+    assert in_operating_round(g)
     s.round = TITLE.new_share_round(g)

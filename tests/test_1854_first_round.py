@@ -10,7 +10,16 @@ import random
 
 import pytest
 
-from helpers_1854 import ORDER, TITLE, cash, game, passes, rejected, sell_all_privates
+from helpers_1854 import (
+    ORDER,
+    TITLE,
+    cash,
+    game,
+    in_operating_round,
+    passes,
+    rejected,
+    sell_all_privates,
+)
 from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares, action_from_json
 from tresham.core.errors import NotYourTurnError, RuleError
 from tresham.core.game import Game
@@ -18,7 +27,6 @@ from tresham.core.rounds.stock import StockRound
 from tresham.core.shares import POOL, treasury
 from tresham.titles.t1854.actions import RetractBid
 from tresham.titles.t1854.first_round import FirstShareRound
-from tresham.titles.t1854.rules import NOT_BUILT
 
 FACE = [20, 50, 70, 150, 150, 150, 150, 150, 150, 170, 190]
 
@@ -59,8 +67,9 @@ def test_initial_offering_holds_40_and_three_20_percent_shares() -> None:
     # wait for a split; the Bank Pool is empty
     g = game()
     s = g.state
-    assert len(s.corps) == 8
-    for sym in s.corps:
+    majors = [sym for sym, c in s.corps.items() if c.kind == "major"]
+    assert len(majors) == 8
+    for sym in majors:
         certs = sorted((c.percent, c.president) for c in s.shares.held(treasury(sym), sym))
         assert certs == [(20, False)] * 3 + [(40, True)]
         assert not s.corps[sym].parred and s.shares.president[sym] is None
@@ -232,16 +241,16 @@ def test_share_limit_counts_certificates_and_bids() -> None:
 
 def test_round_ends_when_all_pass_after_a_purchase() -> None:
     # 1854 §4: all pass in turn with a certificate bought: the first Share Buying Round ends
-    # and the player left of the last buyer gets the Priority Deal card (then the game stops
-    # here: ruling F6). Standing bids lapse (ruling F8).
+    # and the player left of the last buyer gets the Priority Deal card; an Operating Round
+    # follows (§4). Standing bids lapse (ruling F8).
     g = game()
     g.apply(Pass("A"))
     g.apply(Bid("B", "P1", 20))
     g.apply(Bid("C", "P3", 75))
     passes(g, "A", "B")
-    assert not g.state.finished
+    assert g.state.operating_round_no == 0
     g.apply(Pass("C"))
-    assert g.state.finished and g.state.end_reason == NOT_BUILT
+    assert g.state.operating_round_no == 1 and g.state.stock_round_no == 2
     assert g.state.priority == 2  # C, left of B
     assert cash(g) == [860, 840 + 5, 860]  # §5.1: the Außerfernbahn has paid its 5 G
     assert g.state.companies["P3"].owner is None
@@ -325,9 +334,10 @@ def test_share_part_ends_with_the_priority_left_of_the_last_buyer() -> None:
     sell_all_privates(g)
     g.apply(Par("C", "SB", 82))
     passes(g, "A", "B")
-    assert not g.state.finished
+    assert not in_operating_round(g)
     g.apply(Pass("C"))
-    assert g.state.finished and g.state.end_reason == NOT_BUILT
+    # SB has not floated; the Local Railways operate (§5.1)
+    assert in_operating_round(g) and g.active_entity() == "L1"
     assert g.state.priority == 0  # A, left of C
 
 
@@ -351,7 +361,7 @@ def test_the_action_log_replays_to_the_same_state() -> None:
         rng = random.Random(seed)
         g = game(3 + seed % 4)
         hashes = [g.state_hash()]
-        while not g.state.finished:
+        while g.state.operating_round_no < 3:
             g.apply(rng.choice(g.legal_actions()))
             hashes.append(g.state_hash())
         replay = game(3 + seed % 4)

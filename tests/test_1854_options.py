@@ -6,6 +6,7 @@ from helpers_1854 import (
     after_first_round,
     cash,
     game,
+    in_operating_round,
     passes,
     rejected,
     second_round,
@@ -93,7 +94,7 @@ def test_in_a_later_round_the_unpaid_share_sells_for_the_paid_part() -> None:
     g.apply(Par("B", "SD", 72))
     g.apply(BuyOption("C", "SD", "treasury"))
     passes(g, "A", "B", "C")
-    assert g.state.finished  # the next Operating Round would come here
+    assert in_operating_round(g)
     second_round(g)
     assert g.active_entity() == "A"
     g.apply(Pass("A"))

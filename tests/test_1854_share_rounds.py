@@ -14,6 +14,7 @@ from helpers_1854 import (
     after_first_round,
     cash,
     game,
+    in_operating_round,
     passes,
     rejected,
     second_round,
@@ -23,7 +24,6 @@ from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares
 from tresham.core.game import Game
 from tresham.core.shares import POOL
 from tresham.core.stock import player_certs
-from tresham.titles.t1854.rules import NOT_BUILT
 
 
 # ------------------------------------------------------------------ §5.1, §6.2, §4
@@ -36,7 +36,7 @@ def test_end_of_the_first_round_rise_priority_and_mountain_income() -> None:
     assert s.market.price("KE") == 72 and s.market.position("KE") == (4, 2)
     assert s.priority == 1
     assert cash(g) == [860 - 490 - 268 + 25, 860 - 540 + 35, 860 - 370 - 268 - 134 + 15]
-    assert s.end_reason == NOT_BUILT and s.operating_round_no == 1
+    assert in_operating_round(g) and s.operating_round_no == 1
 
 
 def test_no_rise_with_shares_in_the_initial_offering() -> None:
@@ -129,7 +129,7 @@ def test_a_round_without_transactions_leaves_the_priority() -> None:
     money = cash(g)
     passes(g, "B", "C", "A")
     s = g.state
-    assert s.finished and s.priority == 1
+    assert in_operating_round(g) and s.priority == 1
     assert s.market.price("KE") == 77  # (4, 2) -> (3, 2)
     assert cash(g) == [money[0] + 25, money[1] + 35, money[2] + 15]
 
@@ -153,8 +153,8 @@ def test_leftover_privates_are_bought_at_face_value_only() -> None:
     g.apply(Pass("A"))
     g.apply(Bid("B", "P1", 20))
     g.apply(Bid("C", "P3", 75))
-    passes(g, "A", "B", "C")
-    second_round(g)
+    passes(g, "A", "B", "C")  # no company floated: the Operating Round has nothing to do
+    assert g.state.stock_round_no == 2
     assert g.active_entity() == "C"
     assert g.legal_actions() == [Bid("C", "P2", 50), Pass("C")]
     rejected(g, Bid("C", "P3", 75), "§6")
@@ -171,11 +171,10 @@ def test_random_second_rounds_keep_money_and_certificates() -> None:
     for seed in range(25):
         rng = random.Random(seed)
         g = Game(TITLE, list("ABCDEF"[: 3 + seed % 4]), seed)
-        while not g.state.finished:
+        while not in_operating_round(g):
             g.apply(rng.choice(g.legal_actions()))
-        assert g.state.end_reason == NOT_BUILT
         second_round(g)
-        while not g.state.finished:
+        while not in_operating_round(g):
             g.apply(rng.choice(g.legal_actions()))
         s = g.state
         money = sum(cash(g)) + s.bank.cash + sum(c.cash for c in s.corps.values())

@@ -15,13 +15,23 @@ def _load_1849() -> Title:
     return Title1849()
 
 
+def _load_1854() -> Title:
+    from tresham.titles.t1854.rules import Title1854
+
+    return Title1854()
+
+
 def _load_1883() -> Title:
     from tresham.titles.t1883.rules import Title1883
 
     return Title1883()
 
 
-_FACTORIES: dict[str, Callable[[], Title]] = {"1849": _load_1849, "1883": _load_1883}
+_FACTORIES: dict[str, Callable[[], Title]] = {
+    "1849": _load_1849,
+    "1854": _load_1854,
+    "1883": _load_1883,
+}
 
 
 def titles() -> list[str]:

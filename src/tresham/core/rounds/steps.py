@@ -198,11 +198,22 @@ class DividendStep(Step):
         for holder, pct in sorted(s.shares.holders(corp).items()):
             payee = self.rules.dividend_payee(game, corp, holder)
             if payee is not None:
-                game.transfer("bank", payee, -(-revenue * pct // 100))
+                paid = self.paid_percent(game, corp, holder, pct)
+                game.transfer("bank", payee, -(-revenue * paid // 100))
         game.log(f"{corp} pays out L.{revenue}")
-        if revenue >= price:
+        if self.rises(revenue, price):
             self.rules.move_price(game, corp, "right")
         return True
+
+    def paid_percent(self, game: Game, corp: str, holder: str, percent: int) -> int:
+        """The percentage of the revenue `holder` receives for holding `percent` (a title
+        may pay a certificate as less than its size)."""
+        return percent
+
+    def rises(self, revenue: int, price: int) -> bool:
+        """Whether paying out `revenue` moves the share price right (standard: at least the
+        share price)."""
+        return revenue >= price
 
 
 def buy_train(game: Game, corp: str, action: BuyTrain) -> str:

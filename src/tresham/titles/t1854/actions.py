@@ -32,3 +32,11 @@ class PayOption(Action):
     """A player pays the remaining 10% of the share bought on option (1854 §6.4.1)."""
 
     type: ClassVar[str] = "pay_option"
+
+
+@dataclass(frozen=True)
+class BuyMailContract(Action):
+    """A company buys a mail contract of the kind that costs `cost` (1854 §5.12)."""
+
+    type: ClassVar[str] = "buy_mail_contract"
+    cost: int

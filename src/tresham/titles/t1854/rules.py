@@ -11,10 +11,12 @@ par, 20% shares from the initial offering, floating at 60%, the change of Direct
 with the price falling per certificate, buying from the pool, no buying back what one sold,
 the Director's certificate handed over on a sale, leftover privates, the rise of sold-out
 companies, the Priority Deal card), buying options (``options.py``, §6.4.1), share splitting
-(``split.py``, §3.2.1) and the Mountain Railways' income at the start of an Operating Round
-(§5.1). The Operating Rounds themselves are not built: once the first Share
-Buying Round is over and the Mountain Railways have paid, the game stops (ruling F6), so the
-title is not offered by the registry.
+(``split.py``, §3.2.1), the Mountain Railways' income at the start of an Operating Round
+(§5.1), the Operating Rounds (``operating.py``, ``track_rules.py``, §5.1-5.11: sets of 1-3
+rounds by phase, track, stations, trains, dividends, train purchase and trading, phases with
+obsolete and surplus trains), the Local Railways (``local_railways.py``), mail contracts
+(``mail.py``, §5.12), and the game end (§8, §8.1). Not built: the Major Local Railways
+(mergers), tunnels, customs and the Orient Express's own start (``operating.py``).
 """
 
 from __future__ import annotations
@@ -23,13 +25,15 @@ import json
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
-from tresham.core.actions import Action, Bid, BuyShares, Par, SellShares
+from tresham.core.actions import Action, Bid, BuyShares, DiscardTrain, Par, SellShares
 from tresham.core.bank import Bank
 from tresham.core.board import BoardDef
 from tresham.core.entities import Company, Corporation, Player
 from tresham.core.errors import RuleError
 from tresham.core.market import Market, MarketState
+from tresham.core.phases import first_purchase
 from tresham.core.rounds.auction import WaterfallAuction
+from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
 from tresham.core.shares import POOL, ShareRegistry, treasury
 from tresham.core.stock import (
@@ -43,28 +47,67 @@ from tresham.core.tiles import load_catalogue
 from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
-from tresham.titles.t1854 import options, split
+from tresham.titles.t1854 import local_railways, mail, operating, options, split
 from tresham.titles.t1854.actions import BuyOption, PayOption
 from tresham.titles.t1854.first_round import FirstShareRound
+from tresham.titles.t1854.track_rules import ORIENT_EXPRESS
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
     from tresham.core.rounds.base import Round
+    from tresham.routes.optimizer import RouteSolution
 
 PACKAGE: Final = "tresham.titles.t1854"
 RULES: Final = "1854"
 FIRST_ROUND: Final = f"{RULES} §4"
 SHARE_ROUND: Final = f"{RULES} §6"
+OPERATING_ROUND: Final = f"{RULES} §5"
 #: The buying source of the Split Shares section (§2.4, §6.4).
 SPLIT: Final = "split"
-#: Why the game stops after the first Share Buying Round (ruling F6).
-NOT_BUILT: Final = "operating rounds not built yet"
+#: What a private certificate's data says about its powers (Table 2).
+POWER_KEYS: Final = ("kind", "power", "share", "hex", "closes_when_runs")
+#: The phase whose start closes the Mountain Railways (§5.10, Table 5).
+MOUNTAINS_CLOSE: Final = "5"
+#: The phase whose start closes the Local Railways (§5.10, ruling L3).
+LOCALS_CLOSE: Final = "6"
+#: The phase begun by the first 8-train or the first Orient Express (§5.10).
+LAST_PHASE: Final = "8"
+#: §5.6: "The first two can be Paris & Zürich or Constantinople & Budapest" (ruling T5).
+GATEWAYS: Final = {"E1": "D0", "D28": "F28", "E27": "F28"}
+#: §5.6: what a route through Germany loses.
+CUSTOMS: Final = 10
+#: The chart's Game End space (§8, ruling M1).
+ENDGAME: Final = "endgame"
 
 
 def _data() -> dict[str, Any]:
     text = resources.files(PACKAGE).joinpath("data/game.json").read_text("utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+def _customs_stop(raw: dict[str, Any]) -> tuple[str, int]:
+    """§5.6: "If a route passes through Germany (one of the track sections with a customs
+    sign), the income from the route is reduced by 10 G. The customs sign does not count as a
+    station." The board's customs track (ruling D5) gets a stop of its own in its middle,
+    worth -10 G, that the track rules count nothing for the range and never let end a route
+    (ruling T13). Returns the stop's (hex, node)."""
+    ((coord, index),) = raw["customs"].items()
+    hexdata = raw["hexes"][coord]
+    a, b, gauge = hexdata["paths"][index]
+    node = len(hexdata["nodes"])
+    hexdata["nodes"].append({"kind": "town", "revenue": -CUSTOMS})
+    hexdata["paths"][index : index + 1] = [[a, f"n{node}", gauge], [f"n{node}", b, gauge]]
+    return coord, node
+
+
+def _open_tunnel_only(raw: dict[str, Any]) -> None:
+    """§5.3: "Track may also end at a gray hex, because the line could be continued through
+    the grey hex by means of a tunnel." The grey tunnel-only spaces (ruling D2) are loaded as
+    open hexes, so track may run up to them; the track rules lay no tile on them (ruling
+    T14)."""
+    for coord in raw["tunnel_only"]:
+        raw["hexes"][coord]["color"] = "white"
 
 
 class Title1854(Title):
@@ -74,6 +117,7 @@ class Title1854(Title):
     player_range = (3, 6)
     rules_version = 1
     privates_count_toward_limit = True  # §6.5: "shares and private companies"
+    step_objects = operating.STEP_OBJECTS
 
     def __init__(self) -> None:
         self.data = _data()
@@ -91,10 +135,28 @@ class Title1854(Title):
             for p in self.data["phases"]
         ]
         self.market_def = Market.load(PACKAGE, "data/market.json")
-        self.board = BoardDef.from_package(PACKAGE)
+        raw = json.loads(resources.files(PACKAGE).joinpath("data/board.json").read_text("utf-8"))
+        self.customs = _customs_stop(raw)
+        _open_tunnel_only(raw)
+        self.board = BoardDef.from_dict(raw)
+        #: §5.6: where the Orient Express's route may go on to Paris or Constantinople
+        #: (ruling T5), with that city's value
+        self.gateways = {
+            gate: (city, self.board.hex(city).tile.nodes[0].revenue)
+            for gate, city in GATEWAYS.items()
+        }
+        #: Table 2: the hexes printed with mountains (the Außerfernbahn's discount)
+        self.mountains = frozenset(
+            c for c, h in raw["hexes"].items() if "mountain" in h.get("terrain", ())
+        )
         manifest = resources.files(PACKAGE).joinpath("data/manifest.json").read_text("utf-8")
         self.tiles: dict[str, int] = json.loads(manifest)["tiles"]
         self.new_shares = {m["sym"]: len(m["split_shares"]) for m in self.data["majors"]}
+        self.token_costs = {m["sym"]: list(m["token_costs"]) for m in self.data["majors"]}
+        for c in self.data["privates"]:
+            if c["kind"] == local_railways.KIND:
+                self.token_costs[c["sym"]] = list(self.data["local_railways"]["token_costs"])
+        self.plus_kinds = frozenset(t["name"] for t in self.data["trains"] if t.get("plus"))
 
     # ================================================================ set-up
     def setup(self, game: Game) -> GameState:
@@ -121,13 +183,16 @@ class Title1854(Title):
                 sym, m["name"], kind="major", tokens=len(m["token_costs"]), home=m["home"][0]
             )
             shares.add_corporation(sym, m["shares"], False, treasury(sym))
+        for c in d["privates"]:
+            if c["kind"] == local_railways.KIND:
+                local_railways.create(corps, shares, c)
         companies = {
             c["sym"]: Company(
                 c["sym"],
                 c["name"],
                 c["value"],
                 c["revenue"],
-                powers={k: c[k] for k in ("kind", "power", "share", "hex") if k in c},
+                powers={k: c[k] for k in POWER_KEYS if k in c},
             )
             for c in d["privates"]
         }
@@ -159,7 +224,7 @@ class Title1854(Title):
             rng=game.new_rng(),
             phases_reached=[self.phases[0].name],
         )
-        state.extra = {"split": [], "last_purchaser": None, "options": {}}
+        state.extra = {"split": [], "last_purchaser": None, "options": {}, "mail": {}}
         return state
 
     def _plus_phase(self, train: dict[str, Any]) -> str | None:
@@ -176,8 +241,9 @@ class Title1854(Title):
     def next_round(self, game: Game) -> Round:
         """§4: the first Share Buying Round offers the private certificates; once all eleven
         are sold its share part follows, the turn passing on as before (ruling F7). After a
-        Share Buying Round: its end (§6.1, §6.2), then an Operating Round, which starts with
-        the Mountain Railways' income (§5.1) and is not built further (ruling F6)."""
+        Share Buying Round: its end (§6.1, §6.2), then a set of Operating Rounds, as many as
+        the phase gives (Table 5, core ``begin_operating_set``); then the next Share Buying
+        Round (§6.1)."""
         s = game.state
         rnd = s.round
         if rnd is None:
@@ -188,12 +254,38 @@ class Title1854(Title):
         if isinstance(rnd, FirstShareRound) and not rnd.ended:
             s.priority = s.players.index(game.player(rnd.order[rnd.pointer]))
             return StockRound(game, FIRST_ROUND)
-        self.end_of_share_round(game, rnd)
+        if isinstance(rnd, StockRound | FirstShareRound):
+            self.end_of_share_round(game, rnd)
+            self.begin_operating_set(game)
+            return self.new_operating_round(game)
+        if s.or_in_set < s.ors_in_set:
+            return self.new_operating_round(game)
+        return self.new_share_round(game)
+
+    def new_operating_round(self, game: Game) -> OperatingRound:
+        """§5.1: the Mountain Railways pay their owners, then the floated Major Companies
+        operate, the highest share price first (ruling M6). The Local Railways do not
+        operate yet (not built)."""
+        s = game.state
+        s.or_in_set += 1
         s.operating_round_no += 1
         game.log(f"Operating Round {s.operating_round_no}")
         self.pay_mountain_railways(game)
-        self.finish(game, NOT_BUILT)
-        return rnd
+        return OperatingRound(
+            game, self.operating_order(game), list(operating.STEP_ORDER), OPERATING_ROUND
+        )
+
+    def operating_order(self, game: Game) -> list[str]:
+        """§5.1: the Local Railways in ascending order, then the floated Major Companies, the
+        highest share price first (ruling M6)."""
+        s = game.state
+        live = [sym for sym in self.majors(game) if s.corps[sym].floated]
+        return local_railways.operating(game) + s.market.operating_order(live)
+
+    @staticmethod
+    def majors(game: Game) -> list[str]:
+        """The Major Companies still in the game."""
+        return [sym for sym, c in game.state.corps.items() if c.kind == "major" and not c.closed]
 
     def new_share_round(self, game: Game) -> StockRound:
         """§6.1: a Share Buying Round, begun by the holder of the Priority Deal card."""
@@ -219,7 +311,7 @@ class Title1854(Title):
         game.log(f"{names[s.priority]} holds the Priority Deal card")
         if isinstance(rnd, FirstShareRound):
             s.extra["unsold_privates"] = list(rnd.unsold)
-        live = [sym for sym, c in s.corps.items() if c.floated and not c.closed]
+        live = [sym for sym in self.majors(game) if s.corps[sym].floated]
         for sym in s.market.operating_order(live):
             holders = s.shares.holders(sym)
             if sum(pct for h, pct in holders.items() if h in names) == 100:
@@ -238,9 +330,12 @@ class Title1854(Title):
     # ================================================================ private certificates
     def on_company_bought(self, game: Game, company: str, player: str) -> None:
         """§3.1 Table 2: the Arlbergbahn brings a 20% VB share, the Semmeringbahn a 20% SD
-        share (from the initial offering)."""
+        share (from the initial offering); a Local Railway starts with its capital
+        (``local_railways.start``)."""
         s = game.state
         s.extra["last_purchaser"] = player
+        if company in s.corps:
+            local_railways.start(game, company, self.data["local_railways"]["start_cash"])
         share = s.companies[company].powers.get("share")
         if share is None:
             return
@@ -274,6 +369,10 @@ class Title1854(Title):
         row: list[int] = self.data["share_limits"][str(len(game.state.players))]
         return row[len(game.state.extra["split"])]
 
+    def pool_may_exceed(self, game: Game, corp: str) -> bool:
+        """§6.7: the Bank Pool may contain any number of a company's ordinary shares."""
+        return True
+
     def over_cert_limit(self, game: Game, player: str) -> bool:
         return player_certs(game, player) > self.share_limit(game)
 
@@ -286,8 +385,8 @@ class Title1854(Title):
             return []
         return [
             sym
-            for sym, corp in s.corps.items()
-            if corp.floated and self.sell_bundles(game, player, sym)
+            for sym in self.majors(game)
+            if s.corps[sym].floated and self.sell_bundles(game, player, sym)
         ]
 
     def sell_bundles(self, game: Game, player: str, corp: str) -> list[tuple[int, bool]]:
@@ -467,8 +566,8 @@ class Title1854(Title):
         cash = game.player(player).cash
         return [
             Par(player, sym, price)
-            for sym, corp in s.corps.items()
-            if not corp.parred
+            for sym in self.majors(game)
+            if not s.corps[sym].parred
             for price in self.data["par_prices"]
             if 4 * price <= cash
         ]
@@ -502,3 +601,150 @@ class Title1854(Title):
         cell = next(c for c in self.market_def.cells_with("par") if c.price == corp.par_price)
         s.market.place(sym, cell.pos)
         game.log(f"{sym} floats with {corp.cash} G")
+
+    # ================================================================ operating rounds
+    def start_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        """§5.2: the turn begins with the mail contract's income (§5.12). §5.5, §6.6: when a
+        company operates for the first time its free station marker goes on its home
+        station."""
+        mail.collect(game, corp)
+        s = game.state
+        c = s.corps[corp]
+        if c.placed:
+            return
+        coord, node = self.board.homes[corp]
+        s.map.place_token(corp, coord, node)
+        c.placed.append((coord, node))
+        game.log(f"{corp} places its home station in {coord}")
+
+    def end_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
+        """Table 2: the Arlbergbahn and the Semmeringbahn close when VB and SD first run
+        trains."""
+        s = game.state
+        s.corps[corp].operated += 1
+        if "revenue" in rnd.turn:
+            for comp in s.companies.values():
+                if comp.powers.get("closes_when_runs") == corp and not comp.closed:
+                    comp.closed = True
+                    game.log(f"{comp.name} closes: {corp} has run its trains")
+
+    def move_price(self, game: Game, sym: str, direction: str) -> None:
+        """§5.8, §5.11: one space in `direction` (row ends follow the arrows, ruling M3);
+        the dividend's move to the right may split the shares (ruling P1; a train trade's
+        move never does, ruling T4). §8: a marker reaching the Game End space ends the game
+        after the current Operating Round."""
+        s = game.state
+        entered = s.market.move(sym, direction)
+        if direction == "right":
+            split.after_move(game, sym, entered, self.new_shares[sym])
+        if s.market.cell(sym).has(ENDGAME) and not s.extra.get(ENDGAME):
+            s.extra[ENDGAME] = True
+            game.log(f"{sym} reaches the Game End space: this Operating Round is the last")
+
+    def is_plus(self, kind: str) -> bool:
+        """Whether `kind` is a plus train, which only Local Railways run (§5.6, §5.9)."""
+        return kind in self.plus_kinds
+
+    def is_plus_train(self, game: Game, tid: str) -> bool:
+        """Whether the train `tid` is a plus train."""
+        return self.is_plus(game.state.depot.trains[tid].kind)
+
+    def trading_allowed(self, game: Game) -> bool:
+        """§5.10: trains may be traded between companies from Phase 3."""
+        return "3" in game.state.phases_reached
+
+    def bank_offers(self, game: Game) -> list[tuple[str, int]]:
+        """(train, price) the bank sells now (§5.9): the next regular train, the plus trains
+        of the phase (Table 5), surplus trains at full price (§5.9); the 3+ only once the
+        last 2+ is sold (§5.9) and, once the last 6-train is sold, the Orient Express beside
+        the 8-train (§5.6)."""
+        s = game.state
+        depot = s.depot
+        unsold = depot.in_bank()
+        trains = depot.purchasable(set(s.phases_reached))
+        if any(t.kind == "2+" for t in unsold):
+            trains = [t for t in trains if t.kind != "3+" or t.owner == "pool"]
+        kinds = {t.kind for t in trains if t.owner is None}
+        orient = next((t for t in unsold if t.kind == ORIENT_EXPRESS), None)
+        if orient is not None and orient.kind not in kinds and "8" in kinds:
+            trains.append(orient)
+        return [(t.tid, depot.types[t.kind].price) for t in trains]
+
+    def on_train_bought(self, game: Game, kind: str) -> None:
+        """§5.10: the first train of a type may start a phase: obsolete trains leave the game
+        (core ``first_purchase``); the first Orient Express starts Phase 8 as the first
+        8-train would; Phase 5 closes the Mountain Railways; companies over the new train
+        limit return their surplus trains to the bank (a prompt each)."""
+        s = game.state
+        if not first_purchase(game, kind):
+            return
+        if kind == ORIENT_EXPRESS and LAST_PHASE not in s.phases_reached:
+            first_purchase(game, LAST_PHASE)
+        if s.phases_reached[-1] == LOCALS_CLOSE:
+            local_railways.close_all(game)
+        if s.phases_reached[-1] == MOUNTAINS_CLOSE:
+            for comp in s.companies.values():
+                if comp.powers.get("kind") == "mountain" and not comp.closed:
+                    comp.closed = True
+                    game.log(f"{comp.name} closes (Phase 5)")
+        for sym in self.operating_order(game):
+            c = s.corps[sym]
+            if len(c.trains) > game.phase.limit(c.kind) and ("discard", sym) not in s.pending:
+                s.pending.append(("discard", sym))
+
+    def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
+        """§5.9: a company over its train limit chooses a train to return to the bank."""
+        if kind != "discard":
+            raise RuleError(f"unknown prompt {kind}", OPERATING_ROUND)
+        return [DiscardTrain(entity, t) for t in game.state.corps[entity].trains]
+
+    def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
+        """The returned train goes to the bank, for sale at full price (§5.9); ask again
+        while the company is still over the limit."""
+        assert isinstance(action, DiscardTrain)
+        s = game.state
+        c = s.corps[entity]
+        c.trains.remove(action.train)
+        s.depot.trains[action.train].owner = "pool"
+        game.log(f"{entity} returns {action.train} to the bank")
+        if len(c.trains) > game.phase.limit(c.kind):
+            s.pending.insert(0, ("discard", entity))
+
+    def best_routes(self, game: Game, corp: str) -> RouteSolution:
+        """The optimal runs under 1854's route rules (§5.6)."""
+        return operating.best_routes(game, corp)
+
+    # ================================================================ end & scores
+    def check_end(self, game: Game, round_over: bool) -> bool:
+        """§8: the bank runs out of money (the current set of Operating Rounds is played
+        out; broken in a Share Buying Round, one more set); a marker on Game End (the
+        current Operating Round is played out); a bankruptcy (at once, in the train step)."""
+        s = game.state
+        if s.finished:
+            return True
+        if round_over and s.extra.get(ENDGAME) and isinstance(s.round, OperatingRound):
+            self.finish(game, ENDGAME)
+            return True
+        return self.bank_break_end(game, round_over)
+
+    def scores(self, game: Game) -> dict[str, int]:
+        """§8.1: cash (what the broken bank could not pay included) plus the shares at their
+        current price; company assets do not count. A share bought on option and not paid
+        for counts as 10% (ruling T9); a started company not yet floated is valued at its
+        set price (ruling T9)."""
+        s = game.state
+        out: dict[str, int] = {}
+        for p in s.players:
+            value = p.cash
+            option = options.outstanding(game, p.name)
+            for cert in s.shares.held(p.name):
+                corp = s.corps[cert.corp]
+                pct = cert.percent
+                if option is not None and option["cid"] == cert.cid:
+                    pct -= 10
+                if cert.corp in s.market:
+                    value += bundle_price(game, cert.corp, pct)
+                elif corp.parred:
+                    value += corp.par_price * pct // 10
+            out[p.name] = value
+        return out
