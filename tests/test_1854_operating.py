@@ -27,7 +27,7 @@ from tresham.core.shares import POOL
 from tresham.core.tiles import NodeDef
 from tresham.titles.t1854 import mail, operating
 from tresham.titles.t1854.actions import BuyMailContract
-from tresham.titles.t1854.operating import best_routes, rules_for, station_cost
+from tresham.titles.t1854.operating import rules_for, station_cost
 
 
 def two_companies() -> Game:
@@ -268,9 +268,9 @@ def test_graz_bonus_and_paris_closed() -> None:
     s.map.place_token("SD", "F22", 0)
     s.corps["SD"].placed.append(("F22", 0))
     give(g, "SD", "3")
-    plain = best_routes(g, "SD").revenue
+    plain = g.title.best_routes(g, "SD").revenue
     s.companies["P3"].owner = "B"
-    assert best_routes(g, "SD").revenue == plain + 10
+    assert g.title.best_routes(g, "SD").revenue == plain + 10
     assert rules_for(g, "SD").closed_stops == {"D0", "F28"}
 
 
@@ -681,7 +681,7 @@ def test_customs_reduce_a_route_through_germany() -> None:
     for coord, exits in (("E13", {3, 4}), ("D14", {0, 1}), ("E11", {0, 1, 3, 4})):
         lay_exactly(g, "SD", coord, exits)
     give(g, "SD", "2")
-    (run,) = best_routes(g, "SD").runs
+    (run,) = g.title.best_routes(g, "SD").runs
     assert sorted(h for h, _node in run.stops) == ["D12", "E11", "E13"]
     assert run.stops[1] == TITLE.customs == ("D12", 1) and run.revenue == 20 + 10 - 10
     rules = rules_for(g, "SD")

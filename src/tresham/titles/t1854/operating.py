@@ -31,7 +31,6 @@ from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackStep, buy_train
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.stock import bundle_price
-from tresham.routes import RouteSolution, solve
 from tresham.routes.runs import action_revenue, runs_action
 from tresham.titles.t1854 import local_railways, mail, options
 from tresham.titles.t1854.track_rules import TrackRules1854
@@ -114,11 +113,6 @@ def train_specs(game: Game, corp: str) -> list[TrainSpec]:
     return out
 
 
-def best_routes(game: Game, corp: str) -> RouteSolution:
-    """The optimizer's runs for `corp`'s trains."""
-    return solve(game.state.map, corp, train_specs(game, corp), rules_for(game, corp))
-
-
 def home_lay_pending(game: Game, corp: str) -> str | None:
     """§5.3: in its first turn a company lays its tile on its home hex unless a station is
     already printed or laid there (ruling T1); the hex, if so."""
@@ -186,7 +180,7 @@ class Operating1854:
         game.state.corps[corp].placed.append((action.hex, action.city))
 
     def best_runs(self, game: Game, corp: str) -> RunRoutes:
-        return runs_action(corp, best_routes(game, corp).runs)
+        return runs_action(corp, game.title.best_routes(game, corp).runs)
 
     def runs_revenue(self, game: Game, corp: str, action: RunRoutes) -> int:
         return action_revenue(

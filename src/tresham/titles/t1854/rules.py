@@ -21,8 +21,6 @@ obsolete and surplus trains), the Local Railways (``local_railways.py``), mail c
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import Action, Bid, BuyShares, DiscardTrain, Par, SellShares
@@ -44,7 +42,7 @@ from tresham.core.stock import (
     update_president,
 )
 from tresham.core.tiles import load_catalogue
-from tresham.core.title import Title
+from tresham.core.title import Title, title_data
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.titles.t1854 import local_railways, mail, operating, options, split
@@ -55,7 +53,7 @@ from tresham.titles.t1854.track_rules import ORIENT_EXPRESS
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
     from tresham.core.rounds.base import Round
-    from tresham.routes.optimizer import RouteSolution
+    from tresham.core.rules_protocols import TrackRules, TrainSpec
 
 PACKAGE: Final = "tresham.titles.t1854"
 RULES: Final = "1854"
@@ -81,9 +79,7 @@ ENDGAME: Final = "endgame"
 
 
 def _data() -> dict[str, Any]:
-    text = resources.files(PACKAGE).joinpath("data/game.json").read_text("utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+    return title_data(PACKAGE)
 
 
 def _customs_stop(raw: dict[str, Any]) -> tuple[str, int]:
@@ -135,7 +131,7 @@ class Title1854(Title):
             for p in self.data["phases"]
         ]
         self.market_def = Market.load(PACKAGE, "data/market.json")
-        raw = json.loads(resources.files(PACKAGE).joinpath("data/board.json").read_text("utf-8"))
+        raw = title_data(PACKAGE, "data/board.json")
         self.customs = _customs_stop(raw)
         _open_tunnel_only(raw)
         self.board = BoardDef.from_dict(raw)
@@ -149,8 +145,7 @@ class Title1854(Title):
         self.mountains = frozenset(
             c for c, h in raw["hexes"].items() if "mountain" in h.get("terrain", ())
         )
-        manifest = resources.files(PACKAGE).joinpath("data/manifest.json").read_text("utf-8")
-        self.tiles: dict[str, int] = json.loads(manifest)["tiles"]
+        self.tiles: dict[str, int] = title_data(PACKAGE, "data/manifest.json")["tiles"]
         self.new_shares = {m["sym"]: len(m["split_shares"]) for m in self.data["majors"]}
         self.token_costs = {m["sym"]: list(m["token_costs"]) for m in self.data["majors"]}
         for c in self.data["privates"]:
@@ -710,9 +705,9 @@ class Title1854(Title):
         if len(c.trains) > game.phase.limit(c.kind):
             s.pending.insert(0, ("discard", entity))
 
-    def best_routes(self, game: Game, corp: str) -> RouteSolution:
-        """The optimal runs under 1854's route rules (§5.6)."""
-        return operating.best_routes(game, corp)
+    def route_inputs(self, game: Game, corp: str) -> tuple[list[TrainSpec], TrackRules]:
+        """The company's running trains and 1854's route rules (§5.6)."""
+        return operating.train_specs(game, corp), operating.rules_for(game, corp)
 
     # ================================================================ end & scores
     def check_end(self, game: Game, round_over: bool) -> bool:
