@@ -13,7 +13,9 @@ from tresham.fuzz import FuzzResult, fuzz, submit
 from tresham.io.save import new_game
 
 
-@pytest.mark.parametrize(("title", "players"), [("1849", 3), ("1883", 4), ("1883", 2)])
+@pytest.mark.parametrize(
+    ("title", "players"), [("1849", 3), ("1883", 4), ("1883", 2), ("1854", 3), ("1854", 6)]
+)
 @given(seed=st.integers(min_value=0, max_value=10**6))
 @settings(max_examples=4, deadline=None)
 def test_bad_input_changes_nothing(title: str, players: int, seed: int) -> None:

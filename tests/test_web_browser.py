@@ -518,57 +518,38 @@ def test_the_lobby_starts_a_game_against_a_bot(browser: Any, server: ServerProce
     page.close()
 
 
-def test_a_1883_game_at_the_table(browser: Any, server: ServerProcess) -> None:
-    """The smoke path for 1883: the lobby, the private auction and starting a corporation by
-    clicks, then (the moves between through the API) a tile laid by clicks and the proposed
-    runs accepted; the board shows the FS red track."""
-    errors = Errors()
-    page = errors.watch(browser.new_page(viewport={"width": 1400, "height": 1000}))
-    page.goto(f"{server.url}/")
-    page.wait_for_selector('body[data-ready="1"]')
-    page.select_option("#title", "1883")
-    page.fill("#players", ", ".join(PLAYERS))
-    page.fill("#seed", "7")
-    page.click("#create")
-    page.click("#open-table")
-    page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
-    game_id = page.url.rstrip("/").split("/")[-1]
-    tokens = json.loads(page.evaluate(f"localStorage.getItem('tresham.seats.{game_id}')"))
-    api = Api(server.url, game_id, tokens)
-    assert page.locator("path.long-path-fs").count() == 8  # 1883 §6.7: the FS routes
+class Smoke:
+    """A title's smoke path at the table: a hotseat game from the lobby, moves by clicks, the
+    moves between them through the API by a simple policy."""
 
-    def click(locator: Any) -> None:
-        index = api.state()["index"]
+    def __init__(self, browser: Any, server: ServerProcess, title: str, players: list[str]):
+        self.errors = Errors()
+        page = self.errors.watch(browser.new_page(viewport={"width": 1400, "height": 1000}))
+        page.goto(f"{server.url}/")
+        page.wait_for_selector('body[data-ready="1"]')
+        page.select_option("#title", title)
+        page.fill("#players", ", ".join(players))
+        page.fill("#seed", "7")
+        page.click("#create")
+        page.click("#open-table")
+        page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
+        self.page = page
+        self.title = title
+        self.game_id = page.url.rstrip("/").split("/")[-1]
+        tokens = json.loads(page.evaluate(f"localStorage.getItem('tresham.seats.{self.game_id}')"))
+        self.tokens: dict[str, str] = tokens
+        self.api = Api(server.url, self.game_id, tokens)
+        self.corp: str | None = None
+
+    def click(self, locator: Any) -> None:
+        """Click `locator` and wait until the table shows the next log entry."""
+        index = self.api.state()["index"]
         locator.click()
-        at_index(page, index + 1)
+        at_index(self.page, index + 1)
 
-    # The auction by clicks: the first bid row (its lowest amount), a par price when the FSF
-    # is bought, a pass when nothing else is left.
-    for _ in range(40):
-        if api.state()["round"]["kind"] != "auction":
-            break
-        _index, actions, _player = api.legal()
-        if "par" in kinds(actions):
-            click(page.locator(".action-row.par button").first)
-        elif "bid" in kinds(actions):
-            click(page.locator(".action-row[data-group^='bid-'] button").first)
-        else:
-            click(page.locator(".act-pass").first)
-    assert api.state()["round"]["kind"] == "stock"
-
-    # Start a railway corporation from the par dialog.
-    _index, actions, _player = api.legal()
-    while "par" not in kinds(actions):
-        click(page.locator(".act-pass").first)
-        _index, actions, _player = api.legal()
-    row = page.locator(".action-row.par").first
-    corp = row.get_attribute("data-corp")
-    click(row.locator("button"))
-    assert next(c for c in api.state()["corporations"] if c["sym"] == corp)["parred"]
-
-    def policy(actions: list[Action]) -> Action:
+    def policy(self, actions: list[Action]) -> Action:
         choice = (
-            first(actions, "buy_shares", corporation=corp)
+            (first(actions, "buy_shares", corporation=self.corp) if self.corp else None)
             or first(actions, "lay_tile")
             or first(actions, "buy_train")
             or first(actions, "dividend")
@@ -578,58 +559,119 @@ def test_a_1883_game_at_the_table(browser: Any, server: ServerProcess) -> None:
         )
         return choice or actions[0]
 
-    def play_until(done: Callable[[list[Action]], bool], limit: int = 150) -> None:
+    def play_until(self, done: Callable[[list[Action]], bool], limit: int = 150) -> None:
         for _ in range(limit):
-            index, actions, player = api.legal()
+            index, actions, player = self.api.legal()
             if done(actions):
-                at_index(page, index)
+                at_index(self.page, index)
                 return
-            answer = api.client.post(
-                f"/api/games/{game_id}/actions",
-                json={"index": index, "action": policy(actions)},
-                headers=auth(tokens[player]),
+            answer = self.api.client.post(
+                f"/api/games/{self.game_id}/actions",
+                json={"index": index, "action": self.policy(actions)},
+                headers=auth(self.tokens[player]),
             )
             assert answer.status_code == 200, answer.text
         raise AssertionError("the position was not reached")
 
-    # A tile laid by clicks: a highlighted hex, a tile, lay.
-    play_until(lambda a: "lay_tile" in kinds(a))
-    hex_id = page.locator("g.hex.legal-hex").first.get_attribute("data-hex")
-    page.click(f'g.hex[data-hex="{hex_id}"]')
-    tile_id = page.locator(".tile-choice").first.get_attribute("data-tile")
-    page.locator(".tile-choice").first.click()
-    click(page.locator("#lay-tile"))
-    assert api.state()["map"]["tiles"][hex_id][0] == tile_id
+    def start_rounds(self, kind: str) -> None:
+        """While the round is `kind`: click the first bid row (its lowest amount), a par
+        price when one is asked, else pass."""
+        for _ in range(80):
+            if self.api.state()["round"]["kind"] != kind:
+                return
+            _index, actions, _player = self.api.legal()
+            if "par" in kinds(actions):
+                self.click(self.page.locator(".action-row.par button").first)
+            elif "bid" in kinds(actions):
+                self.click(self.page.locator(".action-row[data-group^='bid-'] button").first)
+            else:
+                self.click(self.page.locator(".act-pass").first)
+        raise AssertionError(f"the {kind} round did not end")
 
-    # The proposed runs, drawn; another run picked for a train from its list (the best runs
-    # of that train alone) is drawn and counted instead; then the proposal is accepted.
-    def choices(actions: list[Action]) -> bool:
-        if "run_routes" not in kinds(actions):
-            return False
+    def start_a_company(self) -> None:
+        """Pass until a par price is offered, then start the first company offered."""
+        _index, actions, _player = self.api.legal()
+        for _ in range(40):
+            if "par" in kinds(actions):
+                break
+            self.click(self.page.locator(".act-pass").first)
+            _index, actions, _player = self.api.legal()
+        row = self.page.locator(".action-row.par").first
+        self.corp = row.get_attribute("data-corp")
+        self.click(row.locator("button"))
+        corps = self.api.state()["corporations"]
+        assert next(c for c in corps if c["sym"] == self.corp)["parred"]
+
+    def lay_a_tile(self) -> None:
+        """A tile laid by clicks: a highlighted hex, a tile, lay."""
+        self.play_until(lambda a: "lay_tile" in kinds(a))
+        page = self.page
+        hex_id = page.locator("g.hex.legal-hex").first.get_attribute("data-hex")
+        page.click(f'g.hex[data-hex="{hex_id}"]')
+        tile_id = page.locator(".tile-choice").first.get_attribute("data-tile")
+        page.locator(".tile-choice").first.click()
+        self.click(page.locator("#lay-tile"))
+        assert self.api.state()["map"]["tiles"][hex_id][0] == tile_id
+
+    def pick_and_run(self) -> None:
+        """The proposed runs, drawn; another run picked for a train from its list (the best
+        runs of that train alone) is drawn and counted instead; then the proposal is run."""
+        api, page = self.api, self.page
+
+        def choices(actions: list[Action]) -> bool:
+            if "run_routes" not in kinds(actions):
+                return False
+            answer, _player = api.legal_answer()
+            return any(len(runs) > 1 for runs in answer["routes"]["alternatives"].values())
+
+        self.play_until(choices, limit=600)
         answer, _player = api.legal_answer()
-        return any(len(runs) > 1 for runs in answer["routes"]["alternatives"].values())
+        revenue = answer["routes"]["revenue"]
+        assert page.locator("#run-revenue").get_attribute("data-revenue") == str(revenue)
+        proposal = first(answer["actions"], "run_routes")
+        assert proposal is not None
+        train, others = next(
+            (t, runs) for t, runs in answer["routes"]["alternatives"].items() if len(runs) > 1
+        )
+        mine = next((r for r in proposal["runs"] if r["train"] == train), None)
+        other = next(
+            j for j, run in enumerate(others) if mine is None or run["stops"] != mine["stops"]
+        )
+        page.select_option(f'select.run-choice[data-train="{train}"]', str(other))
+        rest = [r for r in proposal["runs"] if r["train"] != train]
+        tracks = sum(len(r["track"]) for r in rest) + len(others[other]["track"])
+        assert page.locator(".runs path.run").count() == tracks
+        shown = sum(answer["routes"]["runs"][r["train"]] for r in rest) + others[other]["revenue"]
+        assert page.locator("#run-revenue").get_attribute("data-revenue") == str(shown)
+        page.select_option(f'select.run-choice[data-train="{train}"]', "-1")
+        assert page.locator("#run-revenue").get_attribute("data-revenue") == str(revenue)
+        self.click(page.locator("#run-routes"))
 
-    play_until(choices, limit=600)
-    answer, _player = api.legal_answer()
-    revenue = answer["routes"]["revenue"]
-    assert page.locator("#run-revenue").get_attribute("data-revenue") == str(revenue)
-    proposal = first(answer["actions"], "run_routes")
-    assert proposal is not None
-    train, others = next(
-        (t, runs) for t, runs in answer["routes"]["alternatives"].items() if len(runs) > 1
-    )
-    mine = next((r for r in proposal["runs"] if r["train"] == train), None)
-    other = next(j for j, run in enumerate(others) if mine is None or run["stops"] != mine["stops"])
-    page.select_option(f'select.run-choice[data-train="{train}"]', str(other))
-    rest = [r for r in proposal["runs"] if r["train"] != train]
-    assert page.locator(".runs path.run").count() == sum(len(r["track"]) for r in rest) + len(
-        others[other]["track"]
-    )
-    shown = sum(answer["routes"]["runs"][r["train"]] for r in rest) + others[other]["revenue"]
-    assert page.locator("#run-revenue").get_attribute("data-revenue") == str(shown)
-    page.select_option(f'select.run-choice[data-train="{train}"]', "-1")
-    assert page.locator("#run-revenue").get_attribute("data-revenue") == str(revenue)
-    click(page.locator("#run-routes"))
-    page.locator("#board-area").screenshot(path=str(ARTIFACTS / "board-1883.png"))
-    assert errors.seen == []
-    page.close()
+    def finish(self) -> None:
+        self.page.locator("#board-area").screenshot(path=str(ARTIFACTS / f"board-{self.title}.png"))
+        assert self.errors.seen == []
+        self.page.close()
+
+
+def test_a_1883_game_at_the_table(browser: Any, server: ServerProcess) -> None:
+    """The smoke path for 1883: the private auction and starting a corporation by clicks, a
+    tile laid by clicks, other runs picked and the proposal run; the FS red track drawn."""
+    smoke = Smoke(browser, server, "1883", PLAYERS)
+    assert smoke.page.locator("path.long-path-fs").count() == 8  # 1883 §6.7: the FS routes
+    smoke.start_rounds("auction")
+    assert smoke.api.state()["round"]["kind"] == "stock"
+    smoke.start_a_company()
+    smoke.lay_a_tile()
+    smoke.pick_and_run()
+    smoke.finish()
+
+
+def test_a_1854_game_at_the_table(browser: Any, server: ServerProcess) -> None:
+    """The smoke path for 1854 (pointy-top board, hex market): the first share round by
+    clicks, a tile laid by clicks, other runs picked and the proposal run."""
+    smoke = Smoke(browser, server, "1854", [*PLAYERS, "Dan"])
+    assert smoke.api.state()["round"]["kind"] == "first_share_round"
+    smoke.start_rounds("first_share_round")
+    smoke.lay_a_tile()
+    smoke.pick_and_run()
+    smoke.finish()

@@ -36,6 +36,8 @@ def check_invariants(game: Game, total_cash: int) -> list[str]:
             out.append(f"{sym} certificates sum to {total}%")
         if s.shares.percent(POOL, sym) > 50 and not game.title.pool_may_exceed(game, sym):
             out.append(f"{sym} pool holds more than 50%")
+    if not s.finished and game.acting_player() is None:
+        out.append(f"no player decides for {game.active_entity()}")
     for p in s.players:
         if p.cash < 0:
             out.append(f"{p.name} has negative cash {p.cash}")

@@ -154,9 +154,7 @@ class Game:
         entity = self.active_entity()
         if entity is None:
             return None
-        if entity in self.state.corps:
-            return self.state.shares.president[entity]
-        return entity
+        return self.title.controller(self, entity)
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the entity to act (parameterised actions: representatives

@@ -129,6 +129,12 @@ class Title:
     step_objects: dict[str, Step] = {}
     anytime_types: frozenset[str] = frozenset()
 
+    def controller(self, game: Game, entity: str) -> str | None:
+        """The player who decides for `entity`: a corporation's president, else the entity."""
+        if entity in game.state.corps:
+            return game.state.shares.president.get(entity)
+        return entity
+
     def step_actor(self, game: Game, rnd: OperatingRound, corp: str) -> str:
         """Who acts in the operating corporation's turn (default: the corporation)."""
         return corp

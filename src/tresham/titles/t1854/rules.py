@@ -709,6 +709,12 @@ class Title1854(Title):
         """The company's running trains and 1854's route rules (§5.6)."""
         return operating.train_specs(game, corp), operating.rules_for(game, corp)
 
+    def controller(self, game: Game, entity: str) -> str | None:
+        """A Local Railway is run by the holder of its private certificate (§3.1.2)."""
+        if entity in game.state.corps and local_railways.is_local(game, entity):
+            return local_railways.owner(game, entity)
+        return super().controller(game, entity)
+
     # ================================================================ end & scores
     def check_end(self, game: Game, round_over: bool) -> bool:
         """§8: the bank runs out of money (the current set of Operating Rounds is played
