@@ -26,6 +26,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from json_layout import dump
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src/tresham/titles/t1883/data"
 TILES = ROOT / "src/tresham/core/data/tiles.json"
@@ -902,26 +904,6 @@ EVENTS = [
     {"number": 30, "name": "Tax Shield", "effect": "money_back", "eras": [3]},
     {"number": 31, "name": "The \"Front\" Wins", "effect": "money_aside", "eras": [3]},
 ]  # fmt: skip
-
-
-def dump(data: dict[str, Any], big_keys: tuple[str, ...]) -> str:
-    """JSON with one entry per line inside the ``big_keys`` objects, compact elsewhere (the
-    format of tools/build_title_data.py)."""
-    lines = ["{"]
-    items = list(data.items())
-    for i, (key, value) in enumerate(items):
-        comma = "," if i + 1 < len(items) else ""
-        if key in big_keys and isinstance(value, dict) and value:
-            lines.append(f"  {json.dumps(key)}: {{")
-            sub = list(value.items())
-            for j, (k, v) in enumerate(sub):
-                c = "," if j + 1 < len(sub) else ""
-                lines.append(f"    {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}{c}")
-            lines.append(f"  }}{comma}")
-        else:
-            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
 
 
 def add_special_tiles() -> int:

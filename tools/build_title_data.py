@@ -49,6 +49,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from json_layout import dump
+
 ROOT = Path(__file__).resolve().parent.parent
 TILES_OUT = ROOT / "src/tresham/core/data/tiles.json"
 BOARD_OUT = ROOT / "src/tresham/titles/t1849/data/board.json"
@@ -181,25 +183,6 @@ def build_manifest(src: dict[str, Any], tiles: dict[str, Any]) -> dict[str, Any]
         "tiles": rules,
         "tiles_18xx_games": site,
     }
-
-
-def dump(data: dict[str, Any], big_keys: tuple[str, ...]) -> str:
-    """JSON with one entry per line inside the ``big_keys`` objects, compact elsewhere."""
-    lines = ["{"]
-    items = list(data.items())
-    for i, (key, value) in enumerate(items):
-        comma = "," if i + 1 < len(items) else ""
-        if key in big_keys and isinstance(value, dict) and value:
-            lines.append(f"  {json.dumps(key)}: {{")
-            sub = list(value.items())
-            for j, (k, v) in enumerate(sub):
-                c = "," if j + 1 < len(sub) else ""
-                lines.append(f"    {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}{c}")
-            lines.append(f"  }}{comma}")
-        else:
-            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
 
 
 def main() -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from tresham.core.entities import Player
 
 
 @dataclass
@@ -23,3 +26,12 @@ class Bank:
     def take_in(self, amount: int) -> None:
         """The bank receives `amount`."""
         self.cash += amount
+
+
+def seat_players(bank: Bank, names: Sequence[str], cash: int) -> list[Player]:
+    """The players, each given `cash` by the bank (the usual start of an 18xx game)."""
+    players = [Player(name) for name in names]
+    for p in players:
+        bank.pay_out(cash)
+        p.cash = cash
+    return players

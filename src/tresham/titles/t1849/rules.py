@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import Action, BuyCompany, BuyShares, Choose, Par, PlaceToken, SellShares
-from tresham.core.bank import Bank
-from tresham.core.entities import Company, Corporation, Player
+from tresham.core.bank import Bank, seat_players
+from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
@@ -100,10 +100,7 @@ class Title1849(Title):
             order = order[:-1]
         cash = d["starting_cash"][str(n)]
         bank = Bank(d["bank"])
-        players = [Player(name) for name in game.player_names]
-        for p in players:
-            bank.pay_out(cash)
-            p.cash = cash
+        players = seat_players(bank, game.player_names, cash)
         shares = ShareRegistry()
         corps: dict[str, Corporation] = {}
         for c in d["corporations"]:

@@ -24,9 +24,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import Action, Bid, BuyShares, DiscardTrain, Par, SellShares
-from tresham.core.bank import Bank
+from tresham.core.bank import Bank, seat_players
 from tresham.core.board import BoardDef
-from tresham.core.entities import Company, Corporation, Player
+from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
@@ -166,10 +166,7 @@ class Title1854(Title):
         n = len(game.player_names)
         bank = Bank(d["bank"])
         cash = d["starting_cash"][str(n)]
-        players = [Player(name) for name in game.player_names]
-        for p in players:
-            bank.pay_out(cash)
-            p.cash = cash
+        players = seat_players(bank, game.player_names, cash)
         shares = ShareRegistry()
         corps: dict[str, Corporation] = {}
         for m in d["majors"]:

@@ -29,9 +29,9 @@ from tresham.core.actions import (
     SellShares,
     UseCompany,
 )
-from tresham.core.bank import Bank
+from tresham.core.bank import Bank, seat_players
 from tresham.core.board import BoardDef
-from tresham.core.entities import Company, Corporation, Player
+from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
@@ -120,10 +120,7 @@ class Title1883(Title):
         d = self.data
         n = len(game.player_names)
         bank = Bank(d["bank"])
-        players = [Player(name) for name in game.player_names]
-        for p in players:
-            bank.pay_out(d["starting_cash"][str(n)])
-            p.cash = d["starting_cash"][str(n)]
+        players = seat_players(bank, game.player_names, d["starting_cash"][str(n)])
         shares = ShareRegistry()
         corps: dict[str, Corporation] = {}
         for c in d["corporations"]:
