@@ -1,4 +1,4 @@
-"""Saves never break: every sample save (tests/data/saves/, one per title, rules version and
+"""Saves never break: every sample save (tests/data/save_samples/, one per title, rules version and
 save-format version, written by tools/make_sample_saves.py) still loads, replaying every
 action with full validation, to the same position."""
 
@@ -13,7 +13,7 @@ from save_facts import facts
 from tresham.core.errors import MalformedActionError
 from tresham.io.save import VERSION, from_save
 
-SAVES = Path(__file__).parent / "data" / "saves"
+SAVES = Path(__file__).parent / "data" / "save_samples"
 EXPECTED = json.loads((SAVES / "expected.json").read_text())
 SAMPLES = sorted(p.name for p in SAVES.glob("*.json") if p.name != "expected.json")
 

@@ -46,9 +46,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from json_layout import dump
 
 ROOT = Path(__file__).resolve().parent.parent

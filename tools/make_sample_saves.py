@@ -1,4 +1,4 @@
-"""Write the sample saves the save-format tests load (tests/data/saves/).
+"""Write the sample saves the save-format tests load (tests/data/save_samples/).
 
 Each is a random game of a title cut after a number of actions, saved in the current save
 format, with the position's public facts in ``expected.json``. Run it only when a new save
@@ -22,7 +22,7 @@ from save_facts import facts  # noqa: E402
 from tresham.bots.random_bot import choose  # noqa: E402
 from tresham.io.save import VERSION, new_game, to_save  # noqa: E402
 
-OUT = HERE.parent / "tests/data/saves"
+OUT = HERE.parent / "tests/data/save_samples"
 #: (title, players, seed, actions, options)
 SAMPLES = [
     ("1849", 4, 11, 600, {}),
