@@ -1,5 +1,5 @@
 """The exact route optimizer against the exhaustive reference (``route_reference.py``) on
-generated 1849 and 1883 boards, its optimality flag, and the `tresham routes` command."""
+generated 1849, 1883 and 1854 boards, its optimality flag, and the `tresham routes` command."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boards_1849 import CORPS, small_board
+from boards_1854 import LOCALS as LOCALS_1854
+from boards_1854 import MAJORS as MAJORS_1854
+from boards_1854 import small_game as small_game_1854
 from boards_1883 import CORPS as CORPS_1883
 from boards_1883 import TITLE as TITLE_1883
 from boards_1883 import rules_1883
@@ -20,6 +23,7 @@ from tresham.cli import main
 from tresham.core.rules_protocols import TrainSpec
 from tresham.routes import solve, validate_runs
 from tresham.titles.t1849.track_rules import TrackRules1849
+from tresham.titles.t1854.operating import rules_for as rules_1854
 
 TRAINS = {"4H": 4, "6H": 6, "8H": 8, "10H": 10, "R6H": 6}
 
@@ -79,6 +83,34 @@ def test_optimizer_equals_reference_on_1883_boards(
         phase, fs_open=fs_open, ports=ports, port_bonus=20, stop_bonus={"P10": bologna}
     )
     trains = [TrainSpec(f"{k}-{i}", k, N_TRAINS[k]) for i, k in enumerate(kinds)]
+    solution = solve(s.copy(), corp, trains, rules)
+    assert solution.optimal
+    assert validate_runs(s, corp, trains, solution.runs, rules) == solution.revenue
+    assert solution.revenue == best_total(s, corp, trains, rules, max_edges=len(s.board.hexes))
+
+
+# 1854 §5.6 (and §3.1.2 plus trains): the optimizer equals the reference on generated 1854
+# positions: majors' n-trains with customs and foreign connections, Local Railways' plus
+# trains on the extra map
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    lays=st.integers(0, 18),
+    phase_index=st.integers(0, 5),
+    corp=st.sampled_from(MAJORS_1854 + LOCALS_1854),
+    sizes=st.lists(st.integers(1, 6), min_size=1, max_size=3),
+)
+def test_optimizer_equals_reference_on_1854_positions(
+    seed: int, lays: int, phase_index: int, corp: str, sizes: list[int]
+) -> None:
+    game = small_game_1854(seed, lays, phase_index, corp)
+    rules = rules_1854(game, corp)
+    plus = corp in LOCALS_1854
+    trains = [
+        TrainSpec(f"{n}{'+' if plus else ''}-{i}", f"{n}+" if plus else str(max(n, 2)), n)
+        for i, n in enumerate(sizes)
+    ]
+    s = game.state.map
     solution = solve(s.copy(), corp, trains, rules)
     assert solution.optimal
     assert validate_runs(s, corp, trains, solution.runs, rules) == solution.revenue
