@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from helpers_1854 import TITLE, after_first_round, cash, passes, rejected, second_round
+from positions import give_train
 from tresham.core.actions import (
     Bankrupt,
     BuyTrain,
@@ -47,15 +48,6 @@ def skip_locals(g: Game) -> None:
     """The Local Railways (L1-L6, operating first) pass whatever they may pass."""
     while (g.active_entity() or "").startswith("L"):
         g.apply(g.legal_actions()[-1])
-
-
-def give(g: Game, corp: str, kind: str) -> str:
-    """Hand `corp` the bank's next train of `kind` (a position for a test, not a purchase)."""
-    s = g.state
-    train = next(t for t in s.depot.in_bank() if t.kind == kind)
-    train.owner = corp
-    s.corps[corp].trains.append(train.tid)
-    return train.tid
 
 
 def lay(g: Game, corp: str, coord: str, edges: set[int]) -> None:
@@ -232,7 +224,7 @@ def test_runs_dividends_and_the_price_move() -> None:
     s = g.state
     to_sd(g)
     lay(g, "SD", "D22", {3, 5})
-    give(g, "SD", "2")
+    give_train(g, "SD", "2")
     g.apply(Pass("SD"))  # track
     while not any(isinstance(a, Dividend) for a in g.legal_actions()):
         g.apply(g.legal_actions()[0])
@@ -250,7 +242,7 @@ def test_withholding_moves_left_and_keeps_the_money() -> None:
     s = g.state
     to_sd(g)
     lay(g, "SD", "D22", {3, 5})
-    give(g, "SD", "2")
+    give_train(g, "SD", "2")
     g.apply(Pass("SD"))
     while not any(isinstance(a, Dividend) for a in g.legal_actions()):
         g.apply(g.legal_actions()[0])
@@ -267,7 +259,7 @@ def test_graz_bonus_and_paris_closed() -> None:
     sd_to_graz(g)
     s.map.place_token("SD", "F22", 0)
     s.corps["SD"].placed.append(("F22", 0))
-    give(g, "SD", "3")
+    give_train(g, "SD", "3")
     plain = g.title.best_routes(g, "SD").revenue
     s.companies["P3"].owner = "B"
     assert g.title.best_routes(g, "SD").revenue == plain + 10
@@ -279,7 +271,7 @@ def test_plus_trains_do_not_run_for_major_companies() -> None:
     g = two_companies()
     to_sd(g)
     lay(g, "SD", "D22", {3, 5})
-    give(g, "SD", "1+")
+    give_train(g, "SD", "1+")
     assert operating.train_specs(g, "SD") == []
 
 
@@ -340,7 +332,7 @@ def test_trading_trains_from_phase_3() -> None:
     # §5.11: the buyer's marker moves up-left, the seller's down-right
     g = two_companies()
     s = g.state
-    tid = give(g, "KE", "2")
+    tid = give_train(g, "KE", "2")
     to_sd(g)
     while not any(isinstance(a, BuyTrain) for a in g.legal_actions()):
         g.apply(Pass("SD"))
@@ -413,9 +405,9 @@ def test_phase_4_scraps_the_2_trains_and_lowers_the_limit() -> None:
     # surplus trains go back to the bank (§5.9), for sale at full price
     g = two_companies()
     s = g.state
-    old = give(g, "SD", "2")
+    old = give_train(g, "SD", "2")
     for _ in range(4):
-        give(g, "KE", "3")
+        give_train(g, "KE", "3")
     for t in s.depot.in_bank():
         if t.kind in ("2", "3"):
             t.owner = "rusted"
@@ -451,7 +443,7 @@ def test_the_orient_express_starts_phase_8() -> None:
     # Orient Express)": the 4-trains are scrapped
     g = two_companies()
     s = g.state
-    four = give(g, "KE", "4")
+    four = give_train(g, "KE", "4")
     s.phases_reached += ["3", "4", "5", "6"]
     s.phase_index = 4
     TITLE.on_train_bought(g, "OE")
@@ -464,7 +456,7 @@ def test_semmeringbahn_closes_when_sd_first_runs() -> None:
     s = g.state
     to_sd(g)
     lay(g, "SD", "D22", {3, 5})
-    give(g, "SD", "2")
+    give_train(g, "SD", "2")
     while g.active_entity() == "SD" and not s.companies["P5"].closed:
         g.apply(g.legal_actions()[0])
     assert s.companies["P5"].closed and not s.companies["P4"].closed
@@ -614,7 +606,7 @@ def test_local_railway_runs_a_plus_train_and_splits_its_income() -> None:
     # a town of J36 (10); §5.7: the Local Railway keeps half (15 G) and its owner A gets half
     g = after_first_round()
     s = g.state
-    give(g, "L1", "1+")
+    give_train(g, "L1", "1+")
     a = cash(g)[0]
     g.apply(LayTile("L1", "J36", "1", 0))  # mountain 50 G, 20 G less with A's Außerfernbahn
     assert s.corps["L1"].cash == 150 - 30
@@ -646,7 +638,7 @@ def test_local_railways_buy_only_plus_trains_and_never_must() -> None:
     assert g.legal_actions() == [BuyTrain("L1", "1+-0", 80), Pass("L1")]
     rejected(g, BuyTrain("L1", "2-0", 100), "§5.9")
     s.phases_reached.append("3")
-    tid = give(g, "KE", "2")
+    tid = give_train(g, "KE", "2")
     rejected(g, BuyTrain("L1", tid, 1), "§3.1.2")
 
 
@@ -656,7 +648,7 @@ def test_phase_6_closes_the_local_railways_and_clears_the_extra_map() -> None:
     g = after_first_round()
     s = g.state
     g.apply(LayTile("L1", "J36", "1", 0))
-    train = give(g, "L2", "1+")
+    train = give_train(g, "L2", "1+")
     supply = s.map.supply["1"]
     bank = s.bank.cash
     s.phases_reached += ["3", "4", "5"]
@@ -680,7 +672,7 @@ def test_customs_reduce_a_route_through_germany() -> None:
     # Salzburg's tile leaves towards D14 and E15 only, not straight to Kufstein (E11)
     for coord, exits in (("E13", {3, 4}), ("D14", {0, 1}), ("E11", {0, 1, 3, 4})):
         lay_exactly(g, "SD", coord, exits)
-    give(g, "SD", "2")
+    give_train(g, "SD", "2")
     (run,) = g.title.best_routes(g, "SD").runs
     assert sorted(h for h, _node in run.stops) == ["D12", "E11", "E13"]
     assert run.stops[1] == TITLE.customs == ("D12", 1) and run.revenue == 20 + 10 - 10
@@ -722,7 +714,7 @@ def test_emergency_purchase_from_another_company_at_most_face_value() -> None:
     g = two_companies()
     s = g.state
     s.phases_reached.append("3")
-    three = give(g, "KE", "3")
+    three = give_train(g, "KE", "3")
     to_sd(g)
     lay(g, "SD", "D22", {3, 5})
     g.transfer("SD", "bank", s.corps["SD"].cash)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from positions import give_train
 from test_1883_operating import floated, turn_at
 from test_1883_start import game, rejected
 from tresham.core.actions import Bankrupt, Choose, DiscardTrain, LayTile, SellShares
@@ -32,14 +33,6 @@ def total_cash(g: Game) -> int:
         + sum(p.cash for p in s.players)
         + sum(c.cash for c in s.corps.values())
     )
-
-
-def give_train(g: Game, corp: str, kind: str) -> str:
-    s = g.state
-    t = next(t for t in s.depot.in_bank() if t.kind == kind)
-    t.owner = corp
-    s.corps[corp].trains.append(t.tid)
-    return t.tid
 
 
 # 1883 §11: 31 cards; 1-12 the First Era, 13-23 the Second, 24-31 the Third; §2.3 d) the

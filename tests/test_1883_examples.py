@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_1883_events import give_train
+from positions import give_train
 from test_1883_operating import floated, lay_track, turn_at
 from tresham.core.errors import RouteError, TrackError
 from tresham.core.game import Game

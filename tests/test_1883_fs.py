@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from test_1883_events import draw, give_train
+from positions import give_train
+from test_1883_events import draw
 from test_1883_operating import floated, lay_track
 from tresham.core.errors import RouteError
 from tresham.core.game import Game
