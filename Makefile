@@ -60,11 +60,9 @@ bench-peers: $(STAMP) $(PEERS_STAMP)
 # fuzzed actions; each line printed is a JSON summary. `make test` runs bounded versions.
 SOAK_GAMES ?= 10000
 SOAK_ACTIONS ?= 100000
+SOAK_JOBS ?= 2
 soak: $(STAMP)
-	for p in 3 4; do $(BIN)/tresham simulate 1849 --games $(SOAK_GAMES) --players $$p --seed 1 --json || exit 1; done
-	for p in 2 3 4; do $(BIN)/tresham simulate 1883 --games $(SOAK_GAMES) --players $$p --seed 1 --json || exit 1; done
-	for p in 3 4 5 6; do $(BIN)/tresham simulate 1854 --games $(SOAK_GAMES) --players $$p --seed 1 --json || exit 1; done
-	for t in 1849 1883 1854; do $(BIN)/tresham fuzz $$t --actions $(SOAK_ACTIONS) --seed 1 --players 4 --json || exit 1; done
+	$(BIN)/python tools/soak.py --games $(SOAK_GAMES) --fuzz-actions $(SOAK_ACTIONS) --jobs $(SOAK_JOBS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info

@@ -1,0 +1,174 @@
+"""The long reliability run behind `make soak` (issue 9), resumable and parallel.
+
+It plays `--games` random games of each title, spread evenly over the title's player counts,
+and fuzzes `--fuzz-actions` actions per title, in small units (`tresham simulate` and
+`tresham fuzz` with consecutive seeds, so the units together are exactly one long run). Each
+finished unit is appended to a ledger (JSON lines); a later run skips what the ledger holds,
+so the hours of work can be spread over several sittings. Saves of failed games go beside
+the ledger. `--report` only prints the totals so far.
+
+    python tools/soak.py --jobs 2             # run (or resume) everything
+    python tools/soak.py --report             # the figures so far
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+PLAYER_COUNTS = {"1849": (3, 4), "1883": (2, 3, 4), "1854": (3, 4, 5, 6)}
+FUZZ_PLAYERS = 4
+SIM_KEYS = ("games", "finished", "invariant_violations", "errors", "actions", "seconds")
+FUZZ_KEYS = ("tried", "rejected", "accepted", "state_changed", "crashes", "games", "seconds")
+
+
+def units(games: int, fuzz_actions: int, chunk: int, fuzz_chunk: int) -> list[dict[str, Any]]:
+    """Every unit of work: simulate chunks (seeds 1.. per player count) and fuzz chunks."""
+    out: list[dict[str, Any]] = []
+    for title, counts in PLAYER_COUNTS.items():
+        for i, players in enumerate(counts):
+            share = games // len(counts) + (1 if i < games % len(counts) else 0)
+            for start in range(0, share, chunk):
+                n = min(chunk, share - start)
+                out.append(
+                    {"kind": "simulate", "title": title, "players": players, "seed": 1 + start}
+                    | {"count": n}
+                )
+    for title in PLAYER_COUNTS:
+        for k, start in enumerate(range(0, fuzz_actions, fuzz_chunk)):
+            n = min(fuzz_chunk, fuzz_actions - start)
+            out.append({"kind": "fuzz", "title": title, "seed": 1 + k, "count": n})
+    return out
+
+
+def key(unit: dict[str, Any]) -> str:
+    """A unit's identity in the ledger."""
+    return json.dumps({k: unit[k] for k in sorted(unit) if k != "result"})
+
+
+def command(unit: dict[str, Any]) -> list[str]:
+    """The `tresham` command line that does `unit`."""
+    tresham = str(Path(sys.executable).with_name("tresham"))
+    if unit["kind"] == "simulate":
+        return [
+            tresham,
+            "simulate",
+            unit["title"],
+            "--games",
+            str(unit["count"]),
+            "--players",
+            str(unit["players"]),
+            "--seed",
+            str(unit["seed"]),
+            "--json",
+        ]
+    return [
+        tresham,
+        "fuzz",
+        unit["title"],
+        "--actions",
+        str(unit["count"]),
+        "--seed",
+        str(unit["seed"]),
+        "--players",
+        str(FUZZ_PLAYERS),
+        "--json",
+    ]
+
+
+def run_unit(unit: dict[str, Any], where: Path) -> dict[str, Any]:
+    """Run one unit in its own process (failed games' saves land in `where`)."""
+    proc = subprocess.run(command(unit), capture_output=True, text=True, cwd=where, check=False)
+    lines = proc.stdout.strip().splitlines()
+    try:
+        result = json.loads(lines[-1])
+    except (IndexError, json.JSONDecodeError):
+        result = {"crashed": True, "stderr": proc.stderr[-2000:]}
+    result["exit"] = proc.returncode
+    result["notes"] = lines[:-1][:20]
+    return unit | {"result": result}
+
+
+def load(ledger: Path) -> list[dict[str, Any]]:
+    """The units the ledger holds."""
+    if not ledger.exists():
+        return []
+    return [json.loads(line) for line in ledger.read_text().splitlines() if line.strip()]
+
+
+def report(done: list[dict[str, Any]], planned: list[dict[str, Any]]) -> dict[str, Any]:
+    """Totals per title: simulate and fuzz figures, units done of planned."""
+    out: dict[str, Any] = {}
+    for title in PLAYER_COUNTS:
+        sim = {k: 0.0 for k in SIM_KEYS}
+        fz = {k: 0.0 for k in FUZZ_KEYS}
+        failed_units = 0
+        for u in done:
+            if u["title"] != title:
+                continue
+            r = u["result"]
+            failed_units += r["exit"] != 0
+            table, keys = (sim, SIM_KEYS) if u["kind"] == "simulate" else (fz, FUZZ_KEYS)
+            for k in keys:
+                table[k] += r.get(k, 0)
+        out[title] = {
+            "simulate": {k: round(v, 1) if k == "seconds" else int(v) for k, v in sim.items()},
+            "fuzz": {k: round(v, 1) if k == "seconds" else int(v) for k, v in fz.items()},
+            "units_done": sum(1 for u in done if u["title"] == title),
+            "units_planned": sum(1 for u in planned if u["title"] == title),
+            "units_failed": failed_units,
+        }
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000, help="random games per title")
+    parser.add_argument("--fuzz-actions", type=int, default=100_000, help="per title")
+    parser.add_argument("--chunk", type=int, default=50, help="games per unit")
+    parser.add_argument("--fuzz-chunk", type=int, default=10_000, help="actions per unit")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--ledger", type=Path, default=Path("soak/ledger.jsonl"))
+    parser.add_argument("--titles", nargs="*", default=list(PLAYER_COUNTS), help="run only these")
+    parser.add_argument("--report", action="store_true", help="print the totals and stop")
+    args = parser.parse_args()
+
+    planned = units(args.games, args.fuzz_actions, args.chunk, args.fuzz_chunk)
+    args.ledger.parent.mkdir(parents=True, exist_ok=True)
+    done = load(args.ledger)
+    if not args.report:
+        seen = {key(u) for u in done}
+        todo = [u for u in planned if key(u) not in seen and u["title"] in args.titles]
+        print(f"{len(planned) - len(todo)} of {len(planned)} units already done", flush=True)
+        started = time.monotonic()
+        with ThreadPoolExecutor(args.jobs) as pool:
+            futures = [pool.submit(run_unit, u, args.ledger.parent) for u in todo]
+            for n, fut in enumerate(as_completed(futures), 1):
+                unit = fut.result()
+                with args.ledger.open("a") as fh:
+                    fh.write(json.dumps(unit) + "\n")
+                done.append(unit)
+                r = unit["result"]
+                status = "ok" if r["exit"] == 0 else f"FAILED {r.get('notes') or r}"
+                elapsed = time.monotonic() - started
+                print(
+                    f"[{n}/{len(todo)} {elapsed / 60:.0f} min] {unit['kind']} {unit['title']} "
+                    f"p{unit.get('players', FUZZ_PLAYERS)} seed {unit['seed']} x{unit['count']}: "
+                    f"{status}",
+                    flush=True,
+                )
+    totals = report(done, planned)
+    print(json.dumps(totals, indent=1))
+    complete = all(t["units_done"] == t["units_planned"] for t in totals.values())
+    clean = all(t["units_failed"] == 0 for t in totals.values())
+    return 0 if clean and (complete or args.report) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
