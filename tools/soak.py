@@ -144,8 +144,9 @@ def main() -> int:
     done = load(args.ledger)
     if not args.report:
         seen = {key(u) for u in done}
-        todo = [u for u in planned if key(u) not in seen and u["title"] in args.titles]
-        print(f"{len(planned) - len(todo)} of {len(planned)} units already done", flush=True)
+        chosen = [u for u in planned if u["title"] in args.titles]
+        todo = [u for u in chosen if key(u) not in seen]
+        print(f"{len(chosen) - len(todo)} of {len(chosen)} units already done", flush=True)
         started = time.monotonic()
         with ThreadPoolExecutor(args.jobs) as pool:
             futures = [pool.submit(run_unit, u, args.ledger.parent) for u in todo]
