@@ -158,9 +158,9 @@ def test_local_and_major_local_railways() -> None:
     # 1854 §5.5: local railways' extra stations cost 40 G, Major Local Railways' 50 G;
     # 1854 §6 / §6.6.1: a Major Local Railway's certificate is 50%
     assert GAME["local_railways"]["token_costs"] == [0, 40]
-    assert [m["sym"] for m in GAME["major_local_railways"]] == ["A", "B", "C"]
+    assert [m["sym"] for m in GAME["major_local_railways"]] == ["MLA", "MLB", "MLC"]
     for m in GAME["major_local_railways"]:
-        assert m["shares"] == [50, 50] and m["station_cost"] == 50
+        assert m["shares"] == [50, 50] and m["token_costs"] == [0, 50]
     # every local railway's home is a city on the extra map (§5.3)
     for p in GAME["privates"]:
         if p["kind"] == "local":

@@ -642,25 +642,6 @@ def test_local_railways_buy_only_plus_trains_and_never_must() -> None:
     rejected(g, BuyTrain("L1", tid, 1), "§3.1.2")
 
 
-def test_phase_6_closes_the_local_railways_and_clears_the_extra_map() -> None:
-    # 1854 §5.10: from Phase 6 the Local Railways must merge or close (mergers not built:
-    # ruling L3); §5.3: the extra map's tiles return to the supply
-    g = after_first_round()
-    s = g.state
-    g.apply(LayTile("L1", "J36", "1", 0))
-    train = give_train(g, "L2", "1+")
-    supply = s.map.supply["1"]
-    bank = s.bank.cash
-    s.phases_reached += ["3", "4", "5"]
-    s.phase_index = 3
-    TITLE.on_train_bought(g, "6")
-    assert all(s.corps[f"L{i}"].closed and s.companies[f"L{i}"].closed for i in range(1, 7))
-    assert not s.map.tokens_of("L1") and "J36" not in s.map.tiles
-    assert s.map.supply["1"] == supply + 1 and s.depot.trains[train].owner == "scrapped"
-    assert s.bank.cash == bank + 120 + 5 * 150  # L1 spent 30 G on its tile
-    assert "L1" not in TITLE.operating_order(g)
-
-
 def test_customs_reduce_a_route_through_germany() -> None:
     # 1854 §5.6: a route through Germany (München's through track, ruling D5) earns 10 G
     # less; the customs sign does not count as a station (ruling T13): a 2-train runs

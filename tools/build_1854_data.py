@@ -109,7 +109,10 @@ MAJORS = [
 ]
 STATION_COSTS = [0, 50, 100, 150]  # §5.5: home free; then 50, 100, 150 G
 LOCAL_STATION_COSTS = [0, 40]  # §5.5 and missing-rules §2.8 (two stations at most)
-MLR_STATION_COST = 50  # §5.5
+MLR_STATION_COSTS = [0, 50]  # §5.5 (a home and one more station, as the Locals; ruling ML6)
+MLR_START_PRICE = 67  # ruling ML4: the lowest par space (no source gives it)
+MLR_HOMES = ["D18", "D20"]  # missing-rules §3.8, ruling ML5
+MLR_HOME_TILES = ["14", "15", "619"]  # ruling ML5: tiles 457-464 are missing (ruling D4)
 #: Table 4 (seed reading, missing-rules §6): name, range, count, price, rusts on (§5.10),
 #: available from (§5.6, §5.9), plus train.
 TRAINS: list[dict[str, Any]] = [
@@ -276,9 +279,10 @@ def build_game(src: dict[str, Any], board: dict[str, Any]) -> dict[str, Any]:
             }
         )
     mlrs = [
-        {"sym": s, "name": f"Major Local Railway {s}", "shares": [50, 50],
-         "station_cost": MLR_STATION_COST}
-        for s in ("A", "B", "C")
+        {"sym": s, "name": f"Major Local Railway {s[-1]}", "shares": [50, 50],
+         "token_costs": MLR_STATION_COSTS, "start_price": MLR_START_PRICE,
+         "homes": MLR_HOMES, "home_tiles": MLR_HOME_TILES}
+        for s in ("MLA", "MLB", "MLC")
     ]  # fmt: skip
     return {
         "schema": "tresham.game1854/1",

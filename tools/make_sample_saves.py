@@ -28,7 +28,7 @@ SAMPLES = [
     ("1849", 4, 11, 600, {}),
     ("1883", 3, 5, 600, {}),
     ("1883", 4, 8, 400, {"mandatory_sefta": True}),
-    ("1854", 4, 6, 600, {}),
+    ("1854", 4, 1, 4000, {}),  # rules version 2: through Phase 8, with mergers
 ]
 
 

@@ -38,6 +38,7 @@ class Corporation:
     is how many station tokens it owns in all; `placed` holds (hex, city) of those on the map.
     `operated` counts its completed operating turns (its operating history). `par_price` is
     the price it was started at (where a title sells initial-offering shares at par).
+    `share_unit` is the percentage the market price is for (10: the price of a 10% share).
     """
 
     sym: str
@@ -55,6 +56,7 @@ class Corporation:
     operated: int = 0
     closed: bool = False
     revenue_history: list[int] = field(default_factory=list)
+    share_unit: int = 10
 
     @property
     def unplaced_tokens(self) -> int:

@@ -20,7 +20,7 @@ from tresham.core.entities import Company, Corporation, Player
 from tresham.core.errors import NotYourTurnError, RuleError
 from tresham.core.market import MarketState
 from tresham.core.rng import GENERATORS, GameRandom, make_rng
-from tresham.core.shares import ShareRegistry
+from tresham.core.shares import POOL, ShareRegistry
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase
 
@@ -69,13 +69,24 @@ class Game:
         players: list[str],
         seed: int = 0,
         options: dict[str, Any] | None = None,
+        rules_version: int | None = None,
     ) -> None:
         if len(set(players)) != len(players):
             raise RuleError("player names must be distinct", "setup")
         lo, hi = title.player_range
         if not lo <= len(players) <= hi:
             raise RuleError(f"{title.name} is for {lo}-{hi} players, not {len(players)}", "setup")
+        if rules_version is None:
+            rules_version = title.rules_version
+        if rules_version != title.rules_version and rules_version not in title.older_rules:
+            raise RuleError(
+                f"{title.name} rules version {rules_version} is not played here (this tresham "
+                f"plays version {title.rules_version})",
+                "setup",
+            )
         self.title = title
+        #: The title's rules version this game is played under (`Title.older_rules`).
+        self.rules_version = rules_version
         self.player_names = list(players)
         self.seed = seed
         self.options: dict[str, Any] = dict(options or {})
@@ -86,6 +97,12 @@ class Game:
         self.actions: list[Action] = []
         self.undone: list[Action] = []
         self.state = title.setup(self)
+        clash = sorted(set(players) & ({"bank", POOL} | set(self.state.corps)))
+        if clash:
+            raise RuleError(
+                f"player name(s) {', '.join(clash)} already name a corporation or the bank here",
+                "setup",
+            )
         self._checkpoints: dict[int, GameState] = {0: copy.deepcopy(self.state)}
         self._advance()
         self._checkpoints[0] = copy.deepcopy(self.state)

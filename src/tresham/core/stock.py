@@ -23,13 +23,13 @@ if TYPE_CHECKING:
 
 
 def cert_price(game: Game, corp: str, cert: Certificate) -> int:
-    """Market price of one certificate (price per 10% times its tens)."""
-    return game.state.market.price(corp) * cert.percent // 10
+    """Market price of one certificate (the price is for the corporation's share unit)."""
+    return bundle_price(game, corp, cert.percent)
 
 
 def bundle_price(game: Game, corp: str, percent: int) -> int:
-    """Market value of `percent` of `corp`."""
-    return game.state.market.price(corp) * percent // 10
+    """Market value of `percent` of `corp` (the price is for its share unit, usually 10%)."""
+    return game.state.market.price(corp) * percent // game.state.corps[corp].share_unit
 
 
 def player_certs(game: Game, player: str) -> int:

@@ -46,8 +46,11 @@ class Title:
     player_range = (2, 6)
     phases: list[Phase]
     #: Bumped by every fix that changes the outcome of some action log; a save records it,
-    #: and a save made under another version is refused rather than replayed differently.
+    #: and a save made under another version is refused rather than replayed differently,
+    #: unless the version is in `older_rules`: the title still plays those (it asks
+    #: ``game.rules_version`` where they differ), so their saves replay as they were played.
     rules_version = 1
+    older_rules: frozenset[int] = frozenset()
 
     # -------------------------------------------------------------- set-up & sequence
     def setup(self, game: Game) -> GameState:

@@ -2,9 +2,10 @@
 
 `{"format": "tresham-save", "version": 1, "title", "rules_version", "options", "seed", "players",
 "actions"}`. Loading replays the log through `Game.apply`, so every action is validated again.
-`rules_version` is the title's rules version the log was played under: a save of another
-version is refused with a clear error instead of being replayed to a different game (saves
-written before the field existed are replayed as they are).
+`rules_version` is the title's rules version the log was played under: it is replayed under
+that version when the title still plays it (`Title.older_rules`), else refused with a clear
+error instead of being replayed to a different game (saves written before the field existed
+are replayed under the current version).
 """
 
 from __future__ import annotations
@@ -23,10 +24,14 @@ VERSION = 1
 
 
 def new_game(
-    title: str, players: list[str], seed: int = 0, options: dict[str, Any] | None = None
+    title: str,
+    players: list[str],
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    rules_version: int | None = None,
 ) -> Game:
-    """Start a game of `title`."""
-    return Game(get_title(title), players, seed, options)
+    """Start a game of `title` (under its current rules unless `rules_version` is given)."""
+    return Game(get_title(title), players, seed, options, rules_version)
 
 
 def to_save(game: Game) -> dict[str, Any]:
@@ -35,7 +40,7 @@ def to_save(game: Game) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "title": game.title.name,
-        "rules_version": game.title.rules_version,
+        "rules_version": game.rules_version,
         "options": game.options,
         "seed": game.seed,
         "players": game.player_names,
@@ -52,16 +57,21 @@ def from_save(data: Any, upto: int | None = None) -> Game:
         raise MalformedActionError(
             f"unsupported save version {data.get('version')!r}", "save format"
         )
-    game = new_game(
-        data["title"], list(data["players"]), int(data["seed"]), dict(data.get("options") or {})
-    )
-    made_under = data.get("rules_version", game.title.rules_version)
-    if made_under != game.title.rules_version:
+    title = get_title(data["title"])
+    made_under = data.get("rules_version", title.rules_version)
+    if made_under != title.rules_version and made_under not in title.older_rules:
         raise MalformedActionError(
             f"this {data['title']} save was played under rules version {made_under}; this "
-            f"tresham plays version {game.title.rules_version}",
+            f"tresham plays version {title.rules_version}",
             "save format",
         )
+    game = new_game(
+        data["title"],
+        list(data["players"]),
+        int(data["seed"]),
+        dict(data.get("options") or {}),
+        made_under,
+    )
     actions = data["actions"]
     if upto is not None:
         if not 0 <= upto <= len(actions):

@@ -120,15 +120,11 @@ class LiveGame:
     ) -> LiveGame:
         """Set the game up from its record and replay its log. Raises Unplayable."""
         try:
-            game = new_game(record.title, record.players, record.seed, record.options)
-        except RuleError as exc:
-            raise Unplayable(f"game {record.id} cannot be set up: {exc}", "setup") from None
-        if game.title.rules_version != record.rules_version:
-            raise Unplayable(
-                f"game {record.id} was played under {record.title} rules version "
-                f"{record.rules_version}; this server plays version {game.title.rules_version}",
-                "rules version",
+            game = new_game(
+                record.title, record.players, record.seed, record.options, record.rules_version
             )
+        except RuleError as exc:
+            raise Unplayable(f"game {record.id} cannot be set up: {exc}", "rules version") from None
         live = cls(record, game, view)
         live.apply_rows(rows)
         live.published = live.index

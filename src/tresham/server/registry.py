@@ -160,7 +160,7 @@ class Registry:
         record = GameRecord(
             id=secrets.token_hex(6),
             title=game.title.name,
-            rules_version=game.title.rules_version,
+            rules_version=game.rules_version,
             seed=game.seed,
             options=dict(game.options),
             players=list(game.player_names),

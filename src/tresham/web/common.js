@@ -91,6 +91,8 @@ export function describe(a) {
     case "use_company": return `Use ${a.company}` + (a.target ? ` on ${a.target}` : "");
     case "choose": return `Choose: ${a.choice}`;
     case "bankrupt": return "Go bankrupt";
+    case "merge_locals": return `Merge ${a.entity} with ${a.partner}`;
+    case "close_local": return `Close ${a.entity}`;
     default: {
       // A title's own action: its name and its values.
       const values = Object.entries(a).filter(([k, v]) => k !== "type" && k !== "entity" && v !== null && v !== "");

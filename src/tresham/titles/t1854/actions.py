@@ -40,3 +40,20 @@ class BuyMailContract(Action):
 
     type: ClassVar[str] = "buy_mail_contract"
     cost: int
+
+
+@dataclass(frozen=True)
+class MergeLocals(Action):
+    """The Local Railway `entity` merges with the Local Railway `partner` into a Major Local
+    Railway: proposed on its turn or when Phase 6 asks, or agreed to when `partner` proposed
+    it (1854 Table 2, §5.10; rulings ML1, ML2)."""
+
+    type: ClassVar[str] = "merge_locals"
+    partner: str
+
+
+@dataclass(frozen=True)
+class CloseLocal(Action):
+    """The owner closes the Local Railway `entity` (1854 §5.10, from Phase 5)."""
+
+    type: ClassVar[str] = "close_local"

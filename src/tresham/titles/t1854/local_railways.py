@@ -6,9 +6,9 @@ its free home station on the extra map when it first operates, builds there only
 may buy one more station for 40 G (§5.5), operates before the Major Companies in ascending
 order (§5.1), runs only plus trains, which count only the large stations (§5.6), keeps half
 its income and pays the other half to its owner (§5.7), never has to own a train (§5.9), and
-buys only plus trains (ruling L2). The first 6-train closes every Local Railway (§5.10; the
-mergers into Major Local Railways of Phase 5 are not built, ruling L3), and the extra map's
-tiles return to the supply (§5.3).
+buys only plus trains (ruling L2). From Phase 5 it may merge into a Major Local Railway or
+close, and from Phase 6 it must (§5.10, ``major_local.py``); when no Local Railway is left,
+the extra map's tiles return to the supply (§5.3).
 
 The share registry holds a single 100% certificate for each, kept by the railway itself
 (``local:<SYM>``): the private certificate is what its owner holds and counts (§6.5).
@@ -81,27 +81,36 @@ def pay_half(game: Game, corp: str, revenue: int) -> None:
     game.log(f"{corp} keeps {revenue - paid} G and pays {paid} G to {payee}")
 
 
-def close_all(game: Game) -> None:
-    """§5.10 Phase 6: every Local Railway still running closes (ruling L3): its stations leave
-    the map, its trains the game, its money goes to the bank, its certificate is void; then
-    the extra map's tiles return to the supply (§5.3)."""
+def close_one(game: Game, sym: str, why: str) -> None:
+    """A Local Railway closes (§5.10, rulings ML2, ML3): its stations leave the map, its
+    trains and its mail contract the game (a merger has taken the trains and one contract
+    first), its money goes to the bank (a merger has taken it first), its certificate is
+    void."""
     s = game.state
+    corp = s.corps[sym]
+    s.map.remove_all_tokens(sym)
+    s.map.release_reservation(sym)
+    corp.placed = []
+    for tid in corp.trains:
+        s.depot.remove(tid)
+    corp.trains = []
+    game.transfer(sym, "bank", corp.cash)
+    corp.closed = True
+    s.companies[sym].closed = True
     unsold: list[str] = s.extra.get("unsold_privates", [])
-    for sym, corp in s.corps.items():
-        if corp.kind != KIND or corp.closed:
-            continue
-        s.map.remove_all_tokens(sym)
-        s.map.release_reservation(sym)
-        corp.placed = []
-        for tid in corp.trains:
-            s.depot.remove(tid)
-        corp.trains = []
-        game.transfer(sym, "bank", corp.cash)
-        corp.closed = True
-        s.companies[sym].closed = True
-        if sym in unsold:
-            unsold.remove(sym)
-        game.log(f"{sym} closes (Phase 6)")
+    if sym in unsold:
+        unsold.remove(sym)
+    game.log(f"{sym} closes: {why}")
+
+
+def clear_extra_map(game: Game) -> None:
+    """§5.3: "When all the Local Railways have either closed or been converted to Major
+    Local Railways ... all the tiles on the extra map are removed and are once more
+    available for use elsewhere." """
+    s = game.state
+    if s.extra.get("extra_map_cleared"):
+        return
+    s.extra["extra_map_cleared"] = True
     for coord in s.map.board.extra["local_map"]:
         if coord in s.map.tiles:
             s.map.revert_hex(coord)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from tresham.core.actions import Action, Pass
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.titles.t1854.actions import BuyMailContract
+from tresham.titles.t1854.tallies import tally
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -71,5 +72,6 @@ class MailStep(Step):
         if isinstance(action, BuyMailContract):
             game.transfer(corp, "bank", action.cost)
             game.state.extra["mail"][corp] = action.cost
+            tally(game, "mail_contracts")
             game.log(f"{corp} buys a {action.cost} G mail contract")
         return True

@@ -32,7 +32,8 @@ from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackS
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.stock import bundle_price
 from tresham.routes.runs import action_revenue, runs_action
-from tresham.titles.t1854 import local_railways, mail, options
+from tresham.titles.t1854 import local_railways, mail, major_local, options
+from tresham.titles.t1854.actions import CloseLocal, MergeLocals
 from tresham.titles.t1854.track_rules import TrackRules1854
 
 if TYPE_CHECKING:
@@ -170,7 +171,11 @@ class Operating1854:
         cost = station_cost(game, corp)
         if cost is None or cost > s.corps[corp].cash:
             return []
-        return [PlaceToken(corp, h, city) for h, city in token_slots(s.map, corp)]
+        return [
+            PlaceToken(corp, h, city)
+            for h, city in token_slots(s.map, corp)
+            if not closed_to_majors(game, corp, h)
+        ]
 
     def place_token(self, game: Game, rnd: OperatingRound, corp: str, action: PlaceToken) -> None:
         cost = station_cost(game, corp)
@@ -197,6 +202,15 @@ class Operating1854:
 
     def may_withhold(self, game: Game, corp: str) -> bool:
         return True
+
+
+def closed_to_majors(game: Game, corp: str, coord: str) -> bool:
+    """§5.5: "Station markers of Major Companies may be placed in the Sankt Pölten and Steyr
+    hexes from Phase 6 onwards, but not before then." """
+    opens: dict[str, str] = game.state.map.board.extra["major_stations_from_phase"]
+    phase = opens.get(coord)
+    kind = game.state.corps[corp].kind
+    return kind == "major" and phase is not None and phase not in game.state.phases_reached
 
 
 def station_cost(game: Game, corp: str) -> int | None:
@@ -255,8 +269,9 @@ class TrainStep1854(Step):
 
     def must_buy(self, game: Game, corp: str) -> bool:
         """§5.9: a Major Company with no normal train, a route (two stops reached), a normal
-        train to buy (a Local Railway never must, missing-rules §2.6)."""
-        if local_railways.is_local(game, corp):
+        train to buy (a Local Railway never must, missing-rules §2.6; nor a Major Local
+        Railway, ruling ML7)."""
+        if game.state.corps[corp].kind != "major":
             return False
         if train_specs(game, corp) or not self._room(game, corp):
             return False
@@ -330,6 +345,7 @@ class TrainStep1854(Step):
             return []
         title = _title(game)
         offers = [o for o in title.bank_offers(game) if self._may_own(game, corp, o[0])]
+        offers += major_local.recycled_offers(game, corp)
         buys: list[Action] = [BuyTrain(corp, tid, p) for tid, p in offers if p <= c.cash]
         buys += self._trades(game, corp)
         if not self.must_buy(game, corp):
@@ -417,6 +433,8 @@ class TrainStep1854(Step):
             for sym, direction in ((corp, "up_left"), (seller, "down_right")):
                 if sym in s.market:  # a Local Railway has no share price
                     title.move_price(game, sym, direction)
+        elif seller == "rusted":
+            major_local.recycled_bought(game, kind)
         else:
             title.on_train_bought(game, kind)
         return False
@@ -429,7 +447,7 @@ def emergency_sales(game: Game, corp: str, pres: str, shortfall: int) -> list[Se
     s = game.state
     title = _title(game)
     out: list[SellShares] = []
-    for sym in s.market.operating_order([x for x in title.majors(game) if s.corps[x].floated]):
+    for sym in s.market.operating_order(title.chartered(game)):
         held = s.shares.percent(pres, sym)
         others = max(s.shares.percent(p.name, sym) for p in s.players if p.name != pres)
         keeps = s.shares.president[sym] != pres
@@ -443,11 +461,48 @@ def emergency_sales(game: Game, corp: str, pres: str, shortfall: int) -> list[Se
     return out
 
 
-STEP_ORDER = ("track", "token", "routes", "dividend", "trains", "mail")
+class HomeStep(Step):
+    """Ruling ML5: a Major Local Railway's first turn begins with its home station."""
+
+    name = "home"
+    rule = major_local.RULE
+    silent = True
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        return major_local.home_actions(game, corp)
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        major_local.place_home(game, corp, action)
+        return True
+
+
+class MergeStep(Step):
+    """§5.10 Phase 5: a Local Railway's turn begins with merging, closing or carrying on
+    (ruling ML1)."""
+
+    name = "merge"
+    rule = major_local.RULE_PHASES
+    silent = True
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        return major_local.merge_actions(game, corp)
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        if isinstance(action, MergeLocals):
+            return major_local.propose(game, corp, action.partner)
+        if isinstance(action, CloseLocal):
+            major_local.close(game, corp, "its owner closes it")
+            rnd.end_turn_now()
+        return True
+
+
+STEP_ORDER = ("home", "merge", "track", "token", "routes", "dividend", "trains", "mail")
 OPERATING = Operating1854()
 STEP_OBJECTS: dict[str, Step] = {
     step.name: step
     for step in (
+        HomeStep(),
+        MergeStep(),
         TrackStep(OPERATING, f"{OR}.3"),
         TokenStep(OPERATING, f"{OR}.5"),
         RouteStep(OPERATING, f"{OR}.6"),

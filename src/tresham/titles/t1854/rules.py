@@ -45,13 +45,24 @@ from tresham.core.tiles import load_catalogue
 from tresham.core.title import Title, title_data
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
-from tresham.titles.t1854 import local_railways, mail, operating, options, split
+from tresham.titles.t1854 import (
+    local_railways,
+    mail,
+    major_local,
+    operating,
+    options,
+    split,
+    tallies,
+)
 from tresham.titles.t1854.actions import BuyOption, PayOption
 from tresham.titles.t1854.first_round import FirstShareRound
 from tresham.titles.t1854.track_rules import ORIENT_EXPRESS
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from tresham.core.game import Game, GameState
+    from tresham.core.market import Position
     from tresham.core.rounds.base import Round
     from tresham.core.rules_protocols import TrackRules, TrainSpec
 
@@ -66,8 +77,6 @@ SPLIT: Final = "split"
 POWER_KEYS: Final = ("kind", "power", "share", "hex", "closes_when_runs")
 #: The phase whose start closes the Mountain Railways (§5.10, Table 5).
 MOUNTAINS_CLOSE: Final = "5"
-#: The phase whose start closes the Local Railways (§5.10, ruling L3).
-LOCALS_CLOSE: Final = "6"
 #: The phase begun by the first 8-train or the first Orient Express (§5.10).
 LAST_PHASE: Final = "8"
 #: §5.6: "The first two can be Paris & Zürich or Constantinople & Budapest" (ruling T5).
@@ -111,7 +120,8 @@ class Title1854(Title):
 
     name = "1854"
     player_range = (3, 6)
-    rules_version = 1
+    rules_version = major_local.MERGERS_VERSION
+    older_rules = frozenset({1})  # before the Major Local Railways (ruling L3)
     privates_count_toward_limit = True  # §6.5: "shares and private companies"
     step_objects = operating.STEP_OBJECTS
 
@@ -151,6 +161,8 @@ class Title1854(Title):
         for c in self.data["privates"]:
             if c["kind"] == local_railways.KIND:
                 self.token_costs[c["sym"]] = list(self.data["local_railways"]["token_costs"])
+        for mlr in self.data["major_local_railways"]:
+            self.token_costs[mlr["sym"]] = list(mlr["token_costs"])
         self.plus_kinds = frozenset(t["name"] for t in self.data["trains"] if t.get("plus"))
 
     # ================================================================ set-up
@@ -178,6 +190,8 @@ class Title1854(Title):
         for c in d["privates"]:
             if c["kind"] == local_railways.KIND:
                 local_railways.create(corps, shares, c)
+        for mlr in d["major_local_railways"]:
+            major_local.create(corps, shares, mlr)
         companies = {
             c["sym"]: Company(
                 c["sym"],
@@ -255,10 +269,11 @@ class Title1854(Title):
         return self.new_share_round(game)
 
     def new_operating_round(self, game: Game) -> OperatingRound:
-        """§5.1: the Mountain Railways pay their owners, then the floated Major Companies
-        operate, the highest share price first (ruling M6). The Local Railways do not
-        operate yet (not built)."""
+        """§5.1: the Mountain Railways pay their owners, then the companies operate (see
+        :meth:`operating_order`). Merger proposals declined in the last round may be made
+        again (ruling ML1)."""
         s = game.state
+        s.extra["merge_declined"] = []
         s.or_in_set += 1
         s.operating_round_no += 1
         game.log(f"Operating Round {s.operating_round_no}")
@@ -268,16 +283,26 @@ class Title1854(Title):
         )
 
     def operating_order(self, game: Game) -> list[str]:
-        """§5.1: the Local Railways in ascending order, then the floated Major Companies, the
-        highest share price first (ruling M6)."""
+        """§5.1: the Local Railways in ascending order, then the floated Major Companies and
+        the Major Local Railways (ruling ML6), the highest share price first (ruling M6)."""
         s = game.state
-        live = [sym for sym in self.majors(game) if s.corps[sym].floated]
-        return local_railways.operating(game) + s.market.operating_order(live)
+        return local_railways.operating(game) + s.market.operating_order(self.chartered(game))
 
     @staticmethod
     def majors(game: Game) -> list[str]:
         """The Major Companies still in the game."""
         return [sym for sym, c in game.state.corps.items() if c.kind == "major" and not c.closed]
+
+    @staticmethod
+    def chartered(game: Game) -> list[str]:
+        """The companies with a share price: the floated Major Companies and the Major Local
+        Railways formed."""
+        kinds = {"major", major_local.KIND}
+        return [
+            sym
+            for sym, c in game.state.corps.items()
+            if c.kind in kinds and c.floated and not c.closed
+        ]
 
     def new_share_round(self, game: Game) -> StockRound:
         """§6.1: a Share Buying Round, begun by the holder of the Priority Deal card."""
@@ -303,13 +328,18 @@ class Title1854(Title):
         game.log(f"{names[s.priority]} holds the Priority Deal card")
         if isinstance(rnd, FirstShareRound):
             s.extra["unsold_privates"] = list(rnd.unsold)
-        live = [sym for sym in self.majors(game) if s.corps[sym].floated]
-        for sym in s.market.operating_order(live):
+        for sym in s.market.operating_order(self.chartered(game)):
             holders = s.shares.holders(sym)
             if sum(pct for h, pct in holders.items() if h in names) == 100:
                 entered = s.market.move(sym, "up_right")
                 game.log(f"{sym} is sold out and rises to {s.market.price(sym)} G")
-                split.after_move(game, sym, entered, self.new_shares[sym])
+                self._maybe_split(game, sym, entered)
+
+    def _maybe_split(self, game: Game, sym: str, entered: Sequence[Position]) -> None:
+        """§3.2.1: a Major Company's shares split on entering a split space (ruling P1); a
+        Major Local Railway's never do (ruling ML8: it has no 10% shares)."""
+        if sym in self.new_shares:
+            split.after_move(game, sym, entered, self.new_shares[sym])
 
     def pay_mountain_railways(self, game: Game) -> None:
         """§5.1 and Table 2: at the start of an Operating Round the bank pays each Mountain
@@ -375,11 +405,7 @@ class Title1854(Title):
         s = game.state
         if s.stock_round_no <= 1:
             return []
-        return [
-            sym
-            for sym in self.majors(game)
-            if s.corps[sym].floated and self.sell_bundles(game, player, sym)
-        ]
+        return [sym for sym in self.chartered(game) if self.sell_bundles(game, player, sym)]
 
     def sell_bundles(self, game: Game, player: str, corp: str) -> list[tuple[int, bool]]:
         """§6.7: any number of ordinary certificates to the Bank Pool (which may hold any
@@ -445,7 +471,7 @@ class Title1854(Title):
                 out.extend(
                     BuyShares(player, sym, source, pct)
                     for pct in sizes
-                    if pct <= room and price * pct // 10 <= cash
+                    if pct <= room and price * pct // corp.share_unit <= cash
                 )
         return out
 
@@ -472,7 +498,8 @@ class Title1854(Title):
         sym = action.corporation
         holder = self.holder(sym, action.source)
         cert = next(c for c in s.shares.held(holder, sym) if c.percent == action.percent)
-        price = self.source_price(game, sym, action.source) * action.percent // 10
+        unit = s.corps[sym].share_unit
+        price = self.source_price(game, sym, action.source) * action.percent // unit
         game.transfer(player, "bank", price)
         s.shares.move(cert.cid, player)
         game.log(f"{player} buys {action.percent}% of {sym} for {price} G")
@@ -602,7 +629,7 @@ class Title1854(Title):
         mail.collect(game, corp)
         s = game.state
         c = s.corps[corp]
-        if c.placed:
+        if c.placed or corp not in self.board.homes:  # a Major Local Railway: ruling ML5
             return
         coord, node = self.board.homes[corp]
         s.map.place_token(corp, coord, node)
@@ -628,7 +655,7 @@ class Title1854(Title):
         s = game.state
         entered = s.market.move(sym, direction)
         if direction == "right":
-            split.after_move(game, sym, entered, self.new_shares[sym])
+            self._maybe_split(game, sym, entered)
         if s.market.cell(sym).has(ENDGAME) and not s.extra.get(ENDGAME):
             s.extra[ENDGAME] = True
             game.log(f"{sym} reaches the Game End space: this Operating Round is the last")
@@ -672,8 +699,8 @@ class Title1854(Title):
             return
         if kind == ORIENT_EXPRESS and LAST_PHASE not in s.phases_reached:
             first_purchase(game, LAST_PHASE)
-        if s.phases_reached[-1] == LOCALS_CLOSE:
-            local_railways.close_all(game)
+        if s.phases_reached[-1] == major_local.MERGERS_DUE:
+            major_local.begin_fates(game)
         if s.phases_reached[-1] == MOUNTAINS_CLOSE:
             for comp in s.companies.values():
                 if comp.powers.get("kind") == "mountain" and not comp.closed:
@@ -685,7 +712,11 @@ class Title1854(Title):
                 s.pending.append(("discard", sym))
 
     def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
-        """§5.9: a company over its train limit chooses a train to return to the bank."""
+        """§5.9: a company over its train limit chooses a train to return to the bank;
+        §5.10: a merger proposed to a Local Railway's owner, or a Local Railway's fate in
+        Phase 6 (``major_local``)."""
+        if kind in {major_local.CONSENT, major_local.FATE}:
+            return major_local.prompt_actions(game, kind, entity)
         if kind != "discard":
             raise RuleError(f"unknown prompt {kind}", OPERATING_ROUND)
         return [DiscardTrain(entity, t) for t in game.state.corps[entity].trains]
@@ -693,6 +724,9 @@ class Title1854(Title):
     def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
         """The returned train goes to the bank, for sale at full price (§5.9); ask again
         while the company is still over the limit."""
+        if kind in {major_local.CONSENT, major_local.FATE}:
+            major_local.prompt_process(game, kind, entity, action)
+            return
         assert isinstance(action, DiscardTrain)
         s = game.state
         c = s.corps[entity]
@@ -705,6 +739,10 @@ class Title1854(Title):
     def route_inputs(self, game: Game, corp: str) -> tuple[list[TrainSpec], TrackRules]:
         """The company's running trains and 1854's route rules (§5.6)."""
         return operating.train_specs(game, corp), operating.rules_for(game, corp)
+
+    def counters(self, game: Game) -> dict[str, int]:
+        """Mergers, mail contracts, splits and Orient Expresses (``tallies``)."""
+        return tallies.counters(game)
 
     def controller(self, game: Game, entity: str) -> str | None:
         """A Local Railway is run by the holder of its private certificate (§3.1.2)."""
