@@ -7,8 +7,8 @@ ruling T1), one station a turn at 50/100/150 G (§5.5), n-trains through the sha
 (§5.6), payout or withholding with the price moving right or left either way (§5.7, §5.8),
 trains from the bank in order with the 1854 offers (§5.9), trading between companies from
 Phase 3 (§5.9, §5.11), the compulsory purchase with the Director's money and share sales,
-bankruptcy ending the game (§5.9, §8), and mail contracts (``mail.py``, §5.12). Not built:
-tunnels (§5.3.1), the mergers into Major Local Railways.
+bankruptcy ending the game (§5.9, §8), mail contracts (``mail.py``, §5.12), and the Major
+Local Railways' home and merger steps (``major_local.py``). Not built: tunnels (§5.3.1).
 """
 
 from __future__ import annotations

@@ -14,9 +14,10 @@ companies, the Priority Deal card), buying options (``options.py``, §6.4.1), sh
 (``split.py``, §3.2.1), the Mountain Railways' income at the start of an Operating Round
 (§5.1), the Operating Rounds (``operating.py``, ``track_rules.py``, §5.1-5.11: sets of 1-3
 rounds by phase, track, stations, trains, dividends, train purchase and trading, phases with
-obsolete and surplus trains), the Local Railways (``local_railways.py``), mail contracts
-(``mail.py``, §5.12), and the game end (§8, §8.1). Not built: the Major Local Railways
-(mergers), tunnels, customs and the Orient Express's own start (``operating.py``).
+obsolete and surplus trains, customs and the Orient Express's start), the Local Railways
+(``local_railways.py``) and their mergers into Major Local Railways (``major_local.py``),
+mail contracts (``mail.py``, §5.12), and the game end (§8, §8.1). Not built: tunnels
+(§5.3.1) and the other gaps of ``docs/rulings/1854.md`` T10.
 """
 
 from __future__ import annotations
