@@ -22,8 +22,16 @@ from typing import NamedTuple
 
 from tresham.core.errors import RouteError, TrackError
 from tresham.core.rules_protocols import LayContext, Stop, TrackRules
-from tresham.core.tiles import CITY, JUNCTION, OFFBOARD, NodeDef, gauges_connect, next_color
-from tresham.core.track import MapState, NodeKey
+from tresham.core.tiles import (
+    CITY,
+    JUNCTION,
+    OFFBOARD,
+    STANDARD,
+    NodeDef,
+    gauges_connect,
+    next_color,
+)
+from tresham.core.track import OVERLAY_BASE, MapState, NodeKey
 
 PathKey = tuple[str, int]
 """A path on the map: (hex coordinate, path index on the hex's current tile)."""
@@ -44,7 +52,8 @@ ALL_EDGES = frozenset(range(6))
 class TrackGraph:
     """The physical track of a :class:`MapState` (independent of any corporation).
 
-    Paths get dense ids; the board's long paths (:class:`LongPath`) come last, keyed
+    Paths get dense ids; a hex's overlay paths follow its tile's, keyed
+    ``(hex, OVERLAY_BASE + j)``; the board's long paths (:class:`LongPath`) come last, keyed
     ``(name, 0)``. For path ``p`` and its end ``k`` (0 = ``a``, 1 = ``b``):
     ``end_node[p][k]`` is the node there (or ``None``), ``end_edge[p][k]`` the board edge (or
     -1), ``links[p][k]`` the ``(path, end)`` pairs across that border whose gauge connects, and
@@ -98,6 +107,15 @@ class TrackGraph:
                         self.node_paths.setdefault(nk, []).append((pid, k))
                 self.end_node.append((nodes[0], nodes[1]))
                 self.end_edge.append((edges[0], edges[1]))
+            for j, (a, b) in enumerate(state.overlays.get(coord, ())):
+                pid = len(self.key)
+                self.key.append((coord, OVERLAY_BASE + j))
+                self.pid[(coord, OVERLAY_BASE + j)] = pid
+                self.gauge.append(STANDARD)
+                self.end_node.append((None, None))
+                self.end_edge.append((a, b))
+                at_edge.setdefault((coord, a), []).append((pid, 0))
+                at_edge.setdefault((coord, b), []).append((pid, 1))
         for lp in board.long_paths:
             if lp.a not in self.nodes or lp.b not in self.nodes:
                 continue  # a tile laid since dropped the node (no such case on the boards)

@@ -16,6 +16,10 @@ Generic tile-lay legality (any title; title hooks add to it in :mod:`tresham.cor
 
 Station tokens are kept per city ``(hex, node index)`` as a list with one entry per slot (a
 corporation symbol or ``None``); they move to the matching city of an upgrade tile.
+
+Overlay track (e.g. a tunnel) is track laid over a hex besides its tile: plain edge-to-edge
+paths that stay when the tile under them changes. Whether one may be laid, and which tiles
+may then go under it, is the title's rule.
 """
 
 from __future__ import annotations
@@ -48,6 +52,9 @@ RULE_EXITS = "Tile lay: exits face the map"
 RULE_SUPPLY = "Tile lay: tile supply"
 RULE_HEX = "Tile lay: buildable hex"
 RULE_TOKEN = "Station token"
+#: Overlay path ``j`` of a hex is path ``OVERLAY_BASE + j`` of that hex in the track graph
+#: (after any tile's paths: no tile has this many).
+OVERLAY_BASE = 50
 
 
 class MapState:
@@ -65,6 +72,7 @@ class MapState:
         "_cache",
         "board",
         "catalogue",
+        "overlays",
         "reservations",
         "supply",
         "tiles",
@@ -84,6 +92,8 @@ class MapState:
         self.tokens: dict[NodeKey, list[str | None]] = {}
         self.reservations: dict[str, list[NodeKey]] = {}
         self.supply: dict[str, int] = dict(supply or {})
+        #: hex → overlay paths laid over it, as (edge, edge) pairs
+        self.overlays: dict[str, list[tuple[int, int]]] = {}
         for tile_id in self.supply:
             if tile_id not in catalogue:
                 raise ValueError(f"supply names unknown tile {tile_id!r}")
@@ -100,6 +110,7 @@ class MapState:
         new.tokens = {k: list(v) for k, v in self.tokens.items()}
         new.reservations = {k: list(v) for k, v in self.reservations.items()}
         new.supply = dict(self.supply)
+        new.overlays = {k: list(v) for k, v in self.overlays.items()}
         new.version = self.version
         new._cache = {}
         return new
@@ -113,8 +124,9 @@ class MapState:
         return new
 
     def to_dict(self) -> dict[str, Any]:
-        """Canonical, JSON-serialisable form (sorted keys; empty token lists omitted)."""
-        return {
+        """Canonical, JSON-serialisable form (sorted keys; empty token lists omitted; the
+        overlays only when there are any)."""
+        out = {
             "tiles": {c: [t, r] for c, (t, r) in sorted(self.tiles.items())},
             "tokens": {
                 f"{c}:{n}": list(slots)
@@ -126,6 +138,9 @@ class MapState:
             },
             "supply": dict(sorted(self.supply.items())),
         }
+        if self.overlays:
+            out["overlays"] = {c: [list(p) for p in v] for c, v in sorted(self.overlays.items())}
+        return out
 
     @staticmethod
     def from_dict(
@@ -144,6 +159,8 @@ class MapState:
             if keys and not isinstance(keys[0], list):  # the one-home form [hex, node]
                 keys = [keys]
             state.reservations[str(corp)] = [(str(c), int(n)) for c, n in keys]
+        for coord, pairs in data.get("overlays", {}).items():
+            state.overlays[str(coord)] = [(int(a), int(b)) for a, b in pairs]
         return state
 
     def __eq__(self, other: object) -> bool:
@@ -335,9 +352,19 @@ class MapState:
             ]
         self._changed()
 
+    def add_overlay(self, coord: str, a: int, b: int) -> None:
+        """Lay an overlay path from edge ``a`` to edge ``b`` of ``coord`` (no rule checks:
+        the title's)."""
+        if coord not in self.board.hexes or not (0 <= a < 6 and 0 <= b < 6) or a == b:
+            raise TrackError(f"no overlay from edge {a} to {b} on {coord}", RULE_HEX)
+        self.overlays.setdefault(coord, []).append((min(a, b), max(a, b)))
+        self._changed()
+
     def revert_hex(self, coord: str) -> list[tuple[str, NodeKey]]:
-        """Put the preprinted content back on ``coord`` (the laid tile returns to the supply)
-        and remove every token there. Returns the removed tokens as ``(corporation, city)``."""
+        """Put the preprinted content back on ``coord`` (the laid tile returns to the supply;
+        overlays leave it) and remove every token there. Returns the removed tokens as
+        ``(corporation, city)``."""
+        self.overlays.pop(coord, None)
         removed: list[tuple[str, NodeKey]] = []
         for key in [k for k in self.tokens if k[0] == coord]:
             removed += [(s, key) for s in self.tokens.pop(key) if s is not None]

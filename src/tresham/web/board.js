@@ -150,6 +150,30 @@ function drawHex(board, hex, state, view, ui) {
   return g;
 }
 
+/** Overlay track (e.g. 1854's tunnels) is path OVERLAY_BASE + j of its hex (core track.py). */
+const OVERLAY_BASE = 50;
+
+/** The drawing of an overlay path between two edge midpoints, bending through the centre. */
+function overlayPath(board, [a, b]) {
+  const [ax, ay] = board.edges[a];
+  const [bx, by] = board.edges[b];
+  return `M ${ax} ${ay} Q 0 0 ${bx} ${by}`;
+}
+
+/** Draw the overlay track (tunnels) laid over hexes. */
+function drawOverlays(board, state) {
+  const byCoord = Object.fromEntries(board.hexes.map((h) => [h.coord, h]));
+  const layer = svg("g", { class: "overlays" });
+  for (const [coord, pairs] of Object.entries(state.map.overlays || {})) {
+    const hex = byCoord[coord];
+    if (!hex) continue;
+    for (const pair of pairs) {
+      layer.append(svg("path", { d: overlayPath(board, pair), class: "overlay", "data-hex": coord, transform: `translate(${hex.x} ${hex.y})` }));
+    }
+  }
+  return layer;
+}
+
 /** Draw the proposed runs over the map: each run's track in its own colour. */
 function drawRuns(board, state, runs) {
   const byCoord = Object.fromEntries(board.hexes.map((h) => [h.coord, h]));
@@ -169,9 +193,10 @@ function drawRuns(board, state, runs) {
       }
       const laid = state.map.tiles[coord];
       const drawing = laid ? board.tiles[laid[0]].rotations[laid[1]] : hex.tile;
-      const path = drawing.paths[index];
-      if (!path) continue;
-      layer.append(svg("path", { d: path.d, class: "run", "data-run": i, stroke: color, transform: `translate(${hex.x} ${hex.y})` }));
+      const overlay = index >= OVERLAY_BASE ? (state.map.overlays || {})[coord]?.[index - OVERLAY_BASE] : null;
+      const d = overlay ? overlayPath(board, overlay) : drawing.paths[index]?.d;
+      if (!d) continue;
+      layer.append(svg("path", { d, class: "run", "data-run": i, stroke: color, transform: `translate(${hex.x} ${hex.y})` }));
     }
   });
   return layer;
@@ -193,5 +218,6 @@ export function drawBoard(root, board, state, view, ui, onHex) {
     lines.append(svg("path", { d: `M ${lp.from.join(" ")} L ${lp.to.join(" ")}`, class: `long-path long-path-${lp.gauge}`, "data-name": name }));
   }
   root.append(lines);
+  root.append(drawOverlays(board, state));
   if (ui.runs) root.append(drawRuns(board, state, ui.runs));
 }

@@ -93,6 +93,7 @@ export function describe(a) {
     case "bankrupt": return "Go bankrupt";
     case "merge_locals": return `Merge ${a.entity} with ${a.partner}`;
     case "close_local": return `Close ${a.entity}`;
+    case "build_tunnel": return `Build a tunnel on ${a.hex} (edges ${a.a}-${a.b})`;
     default: {
       // A title's own action: its name and its values.
       const values = Object.entries(a).filter(([k, v]) => k !== "type" && k !== "entity" && v !== null && v !== "");

@@ -57,3 +57,14 @@ class CloseLocal(Action):
     """The owner closes the Local Railway `entity` (1854 §5.10, from Phase 5)."""
 
     type: ClassVar[str] = "close_local"
+
+
+@dataclass(frozen=True)
+class BuildTunnel(Action):
+    """The company builds a tunnel on `hex` from edge `a` to edge `b`, instead of laying or
+    promoting a tile (1854 §5.3.1)."""
+
+    type: ClassVar[str] = "build_tunnel"
+    hex: str
+    a: int
+    b: int

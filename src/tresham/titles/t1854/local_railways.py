@@ -112,6 +112,6 @@ def clear_extra_map(game: Game) -> None:
         return
     s.extra["extra_map_cleared"] = True
     for coord in s.map.board.extra["local_map"]:
-        if coord in s.map.tiles:
-            s.map.revert_hex(coord)
+        if coord in s.map.tiles or coord in s.map.overlays:
+            s.map.revert_hex(coord)  # tiles and tunnels (ruling TU4) return
     game.log("The extra map is cleared")

@@ -7,8 +7,9 @@ ruling T1), one station a turn at 50/100/150 G (§5.5), n-trains through the sha
 (§5.6), payout or withholding with the price moving right or left either way (§5.7, §5.8),
 trains from the bank in order with the 1854 offers (§5.9), trading between companies from
 Phase 3 (§5.9, §5.11), the compulsory purchase with the Director's money and share sales,
-bankruptcy ending the game (§5.9, §8), mail contracts (``mail.py``, §5.12), and the Major
-Local Railways' home and merger steps (``major_local.py``). Not built: tunnels (§5.3.1).
+bankruptcy ending the game (§5.9, §8), mail contracts (``mail.py``, §5.12), the Major
+Local Railways' home and merger steps (``major_local.py``), and tunnels built instead of a
+tile (``tunnels.py``, §5.3.1).
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackS
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.stock import bundle_price
 from tresham.routes.runs import action_revenue, runs_action
-from tresham.titles.t1854 import local_railways, mail, major_local, options
-from tresham.titles.t1854.actions import CloseLocal, MergeLocals
+from tresham.titles.t1854 import local_railways, mail, major_local, options, tunnels
+from tresham.titles.t1854.actions import BuildTunnel, CloseLocal, MergeLocals
 from tresham.titles.t1854.track_rules import TrackRules1854
 
 if TYPE_CHECKING:
@@ -461,6 +462,38 @@ def emergency_sales(game: Game, corp: str, pres: str, shortfall: int) -> list[Se
     return out
 
 
+class TrackStep1854(TrackStep):
+    """§5.3, §5.3.1: lay or promote one tile, or instead build one tunnel, or pass."""
+
+    def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        lays = super().actions(game, rnd, corp)
+        if home_lay_pending(game, corp) is not None:
+            return lays  # the first turn's tile goes on the home hex (ruling T1)
+        digs: list[Action] = [
+            BuildTunnel(corp, h, a, b)
+            for h, a, b in tunnels.options(game, corp, rules_for(game, corp))
+        ]
+        if not digs:
+            return lays
+        return [*[a for a in lays if not isinstance(a, Pass)], *digs, Pass(corp)]
+
+    def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        if isinstance(action, BuildTunnel):
+            if home_lay_pending(game, corp) is not None:
+                raise TrackError(f"{corp}'s first tile goes on its home hex", "1854 §5.3")
+            err = tunnels.problem(game, corp, action.hex, action.a, action.b, rules_for(game, corp))
+            if err is not None:
+                raise err
+            return
+        super().validate(game, rnd, corp, action)
+
+    def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
+        if isinstance(action, BuildTunnel):
+            tunnels.build(game, corp, action.hex, action.a, action.b)
+            return True
+        return super().process(game, rnd, corp, action)
+
+
 class HomeStep(Step):
     """Ruling ML5: a Major Local Railway's first turn begins with its home station."""
 
@@ -503,7 +536,7 @@ STEP_OBJECTS: dict[str, Step] = {
     for step in (
         HomeStep(),
         MergeStep(),
-        TrackStep(OPERATING, f"{OR}.3"),
+        TrackStep1854(OPERATING, f"{OR}.3"),
         TokenStep(OPERATING, f"{OR}.5"),
         RouteStep(OPERATING, f"{OR}.6"),
         DividendStep1854(OPERATING, f"{OR}.7"),

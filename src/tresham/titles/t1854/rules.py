@@ -16,8 +16,8 @@ companies, the Priority Deal card), buying options (``options.py``, §6.4.1), sh
 rounds by phase, track, stations, trains, dividends, train purchase and trading, phases with
 obsolete and surplus trains, customs and the Orient Express's start), the Local Railways
 (``local_railways.py``) and their mergers into Major Local Railways (``major_local.py``),
-mail contracts (``mail.py``, §5.12), and the game end (§8, §8.1). Not built: tunnels
-(§5.3.1) and the other gaps of ``docs/rulings/1854.md`` T10.
+mail contracts (``mail.py``, §5.12), tunnels (``tunnels.py``, §5.3.1), and the game end
+(§8, §8.1). Not built: the gaps listed in ``docs/rulings/1854.md`` T10.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ The rules modelled (rulebook §5.3-5.7; rulings T1-T8 in ``docs/rulings/1854.md`
 - The three shielded hexes next to Wien (ruling D3) take a yellow tile before the first
   8-train only with the guarding company's permission: its own lays and those of companies
   with the same Director (ruling T2); promotion needs no permission.
+- No tile track may end where a tunnel of the hex ends (§5.3.1, ``tunnels.py``).
 - Terrain is paid on the first development of a hex only (§5.3); a company whose Director
   owns the hex's Mountain Railway builds there free (§5.3); one whose Director owns the
   Außerfernbahn pays 20 G less on a mountain (Table 2, ruling T11).
@@ -95,6 +96,16 @@ class TrackRules1854(BasicTrackRules):
                 f"{coord} is shielded: a yellow tile there needs {guard}'s permission "
                 "until the first 8-train",
                 RULE_LAY,
+            )
+        return None
+
+    def check_lay(self, ctx: LayContext) -> TrackError | None:
+        """§5.3.1: after a promotion "the tunnel may not overlie other track": no tile track
+        ends where a tunnel of the hex ends."""
+        ends = {e for pair in ctx.state.overlays.get(ctx.coord, ()) for e in pair}
+        if ends & ctx.new_tile.exits(ctx.rotation):
+            return TrackError(
+                f"the tile's track would end where a tunnel on {ctx.coord} ends", "1854 §5.3.1"
             )
         return None
 
