@@ -20,7 +20,7 @@ def tally(game: Game, key: str) -> None:
 
 def counters(game: Game) -> dict[str, int]:
     """Local Railway mergers, mail contracts bought, companies split, Orient Expresses
-    bought."""
+    bought, tunnels built."""
     s = game.state
     counts: dict[str, int] = s.extra.get("counts", {})
     orient = sum(
@@ -32,4 +32,5 @@ def counters(game: Game) -> dict[str, int]:
         **{key: counts.get(key, 0) for key in KEPT},
         "share_splits": len(s.extra["split"]),
         "orient_expresses": orient,
+        "tunnels": sum(len(v) for v in s.map.overlays.values()),
     }
