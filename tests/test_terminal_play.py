@@ -1,6 +1,7 @@
-"""`tresham play TITLE` plays a game to its end in the terminal (1883 §10, issue: "tresham play
-1883 --players 4 plays a game to its end"): a scripted player types the number of the action
-the random bot would choose (the other titles share the same terminal code)."""
+"""`tresham play TITLE` plays a game to its end in the terminal (1883 §10, 1854 §8; issues:
+"tresham play 1883 --players 4 plays a game to its end", the same for 1854): a scripted player
+types the number of the action the random bot would choose (1849 shares the same terminal
+code)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ from tresham.bots.random_bot import choose
 from tresham.cli import main
 
 
-def test_a_terminal_game_plays_to_its_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("title", ["1883", "1854"])
+def test_a_terminal_game_plays_to_its_end(
+    title: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     screen = io.StringIO()
     rng = random.Random(5)
@@ -35,7 +39,7 @@ def test_a_terminal_game_plays_to_its_end(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(terminal.Terminal, "__init__", quiet_init)
     monkeypatch.setattr(Console, "input", typed)
     monkeypatch.setattr(terminal.Terminal, "show", lambda self: None)
-    assert main(["play", "1883", "--players", "4", "--seed", "3"]) == 0
+    assert main(["play", title, "--players", "4", "--seed", "3"]) == 0
     result = json.loads(screen.getvalue().strip().splitlines()[-1])
     assert result["finished"] is True
     assert (tmp_path / "saves").is_dir()
