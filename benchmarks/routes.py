@@ -6,8 +6,10 @@ Positions:
 - synthetic late-game 1849 boards (``tests/boards_1849.busy_board``: 300 lays, six
   corporations, up to three tokens each) with the largest legal train set (16H, 16H, R6H);
 - 1883 positions from random games (``--games-1883``; every turn reaching the routes step,
-  with 1883's rules: n-trains, off-boards by phase, ports, the FS red track, the events).
-  The exhaustive reference is not run on them (its walk bound assumes 1849's hex-counting
+  with 1883's rules: n-trains, off-boards by phase, ports, the FS red track, the events);
+- 1854 positions from random games (``--games-1854``; n-trains, plus trains, the Orient
+  Express, customs, tunnels, the Major Local Railways).
+  The exhaustive reference is not run on these (its walk bound assumes 1849's hex-counting
   trains).
 
 For each: the optimizer's time (cold cache) and revenue, whether it proved optimality, and,
@@ -89,15 +91,14 @@ def synthetic_positions(boards: int) -> list[Position]:
     return out
 
 
-def positions_1883(games: int) -> list[Position]:
-    """Every routes-step position of `games` random 4-player games of 1883 (seeds 1..)."""
+def positions_from_games(title: str, games: int) -> list[Position]:
+    """Every routes-step position of `games` random 4-player games of `title` (seeds 1..),
+    with the title's trains and rules (``Title.route_inputs``)."""
     import random
-
-    from tresham.titles.t1883.operating import rules_for, train_specs
 
     out: list[Position] = []
     for seed in range(1, games + 1):
-        game = new_game("1883", ["P1", "P2", "P3", "P4"], seed)
+        game = new_game(title, ["P1", "P2", "P3", "P4"], seed)
         rng = random.Random(seed)
         while not game.state.finished:
             rnd = game.state.round
@@ -108,11 +109,11 @@ def positions_1883(games: int) -> list[Position]:
                 and rnd.steps[rnd.step] == "routes"
             ):
                 corp = rnd.corp()
-                trains = train_specs(game, corp)
+                trains, rules = game.title.route_inputs(game, corp)
                 if trains:
-                    label = f"1883 seed {seed} OR {game.state.operating_round_no} {corp}"
+                    label = f"{title} seed {seed} OR {game.state.operating_round_no} {corp}"
                     state = game.state.map.copy()
-                    out.append((label, state, corp, trains, rules_for(game, corp)))
+                    out.append((label, state, corp, trains, rules))
             game.apply(choose(game, rng))
     return out
 
@@ -155,10 +156,12 @@ def main() -> None:
     parser.add_argument("--synthetic", type=int, default=2, help="busy boards (6 positions each)")
     parser.add_argument("--reference-budget", type=float, default=20.0)
     parser.add_argument("--games-1883", type=int, default=3, help="random 1883 games")
+    parser.add_argument("--games-1854", type=int, default=3, help="random 1854 games")
     args = parser.parse_args()
     run("real 1849 positions", real_positions(), args.reference_budget)
     run("synthetic late-game 1849 boards", synthetic_positions(args.synthetic), 0.0)
-    run("1883 positions from random games", positions_1883(args.games_1883), None)
+    run("1883 positions from random games", positions_from_games("1883", args.games_1883), None)
+    run("1854 positions from random games", positions_from_games("1854", args.games_1854), None)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from positions import give_train
 from tresham.core.actions import (
     Bankrupt,
     BuyTrain,
+    Choose,
     DiscardTrain,
     Dividend,
     LayTile,
@@ -21,7 +22,7 @@ from tresham.core.actions import (
     action_from_json,
 )
 from tresham.core.game import Game
-from tresham.core.graph import lay_context, legal_tile_lays
+from tresham.core.graph import lay_context, legal_tile_lays, reach
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rules_protocols import Stop, TrainSpec
 from tresham.core.shares import POOL
@@ -186,7 +187,7 @@ def test_illegal_lays_are_refused() -> None:
     g = two_companies()
     rejected(g, LayTile("KE", "C21", "14", 0), "colour")
     rejected(g, LayTile("KE", "B24", "7", 0), "connected")
-    rejected(g, LayTile("KE", "D22", "1", 0), "§5.3")  # shielded for SD
+    rejected(g, LayTile("KE", "D22", "1", 0), "connected")  # KE's line does not reach D22
 
 
 # ------------------------------------------------------------------ §5.5 stations
@@ -728,6 +729,45 @@ def test_the_orient_express_goes_on_to_paris_and_constantinople() -> None:
     assert rules.run_bonus(oe, "SD", [zurich, *city[:5], budapest]) == 90  # room for one
     paris = Stop("D0", 0, s.map.tile("D0").nodes[0])
     assert rules.check_run(oe, "SD", [paris, zurich]) is not None
+
+
+def sd_asks_for_c21() -> Game:
+    """SD's track runs from Wien through D22 to Krems & Tulln (C21), KE's shielded hex; KE
+    passes its turn and SD is laying track."""
+    g = two_companies()
+    while g.active_entity() == "KE":
+        g.apply(Pass("KE"))
+    assert g.active_entity() == "SD"
+    s = g.state
+    for t in legal_tile_lays(s.map, "SD", rules_for(g, "SD"), hexes=["D22"]):
+        s.map.lay_tile("D22", t.tile, t.rotation)
+        if 5 in reach(s.map, "SD").edges.get("C21", ()):
+            return g  # SD's line now leads up to C21
+        s.map.revert_hex("D22")
+    raise AssertionError("no tile leads SD to C21")
+
+
+def test_permission_is_asked_of_the_guards_director() -> None:
+    # 1854 §5.3: "a yellow tile may only be placed on one of the three hexes adjacent to Wien
+    # that are marked with a small shield if you have the permission of the appropriate
+    # company" (ruling T2): SD (B) asks KE's Director (C), who refuses, then grants
+    g = sd_asks_for_c21()
+    s = g.state
+    asks = [a for a in g.legal_actions() if isinstance(a, LayTile) and a.hex == "C21"]
+    assert asks
+    g.apply(asks[0])
+    assert g.active_entity() == "KE" and g.title.controller(g, "KE") == "C"
+    assert g.legal_actions() == [Choose("KE", "grant"), Choose("KE", "refuse")]
+    g.apply(Choose("KE", "refuse"))
+    assert "C21" not in s.map.tiles and g.active_entity() == "SD"
+    assert not [a for a in g.legal_actions() if isinstance(a, LayTile) and a.hex == "C21"]
+    g2 = sd_asks_for_c21()
+    cash = g2.state.corps["SD"].cash
+    g2.apply(asks[0])
+    g2.apply(Choose("KE", "grant"))
+    assert g2.state.map.tiles["C21"] == (asks[0].tile, asks[0].rotation)
+    assert g2.state.corps["SD"].cash == cash - 50  # C21's terrain
+    assert not [a for a in g2.legal_actions() if isinstance(a, LayTile)]
 
 
 def test_a_director_gives_permission_to_his_own_companies() -> None:

@@ -20,6 +20,7 @@ from tresham.core.actions import (
     Action,
     Bankrupt,
     BuyTrain,
+    Choose,
     LayTile,
     Pass,
     PlaceToken,
@@ -42,6 +43,10 @@ if TYPE_CHECKING:
     from tresham.titles.t1854.rules import Title1854
 
 OR = "1854 §5"
+#: The prompt asking a shielded hex's guard for permission (§5.3, ruling T2), its answers.
+PERMISSION = "shield_permission"
+GRANT = "grant"
+REFUSE = "refuse"
 RULE_TRAINS = "1854 §5.9"
 
 
@@ -49,10 +54,11 @@ def _title(game: Game) -> Title1854:
     return game.title  # type: ignore[return-value]
 
 
-def rules_for(game: Game, corp: str) -> TrackRules1854:
+def rules_for(game: Game, corp: str, *, asking: bool = False) -> TrackRules1854:
     """The track hooks for `corp` now: the phase's colours, the shields until the first
-    8-train (or Orient Express, ruling T3), the Mountain Railways its Director owns: their
-    hexes, the Außerfernbahn's discount, the Graz-Köflacher Bahn's bonus (Table 2)."""
+    8-train (or Orient Express, ruling T3; with `asking`, only those whose permission cannot
+    be asked for, ruling T2), the Mountain Railways its Director owns: their hexes, the
+    Außerfernbahn's discount, the Graz-Köflacher Bahn's bonus (Table 2)."""
     s = game.state
     board = s.map.board.extra
     local = local_railways.is_local(game, corp)
@@ -79,7 +85,7 @@ def rules_for(game: Game, corp: str) -> TrackRules1854:
         local_map=board["local_map"],
         local=local,
         tunnel_only=board["tunnel_only"],
-        shielded=_shields(game, director),
+        shielded=_shields(game, director, asking),
         free_hexes=owned,
         mountains=_title(game).mountains,
         mountain_discount=discount,
@@ -90,15 +96,55 @@ def rules_for(game: Game, corp: str) -> TrackRules1854:
     )
 
 
-def _shields(game: Game, director: str | None) -> dict[str, str]:
+def _shields(game: Game, director: str | None, asking: bool = False) -> dict[str, str]:
     """§5.3: the shielded hexes still needing permission (none once the first 8-train or
     Orient Express is bought, ruling T3); a guard whose Director is the laying company's
-    gives it (ruling T2)."""
+    gives it (ruling T2). With `asking`: only those whose guard has no Director to ask, or
+    whose guard refused this turn."""
     s = game.state
     if "8" in s.phases_reached:
         return {}
     shielded: dict[str, str] = s.map.board.extra["shielded"]
-    return {h: guard for h, guard in shielded.items() if s.shares.president[guard] != director}
+    out = {h: guard for h, guard in shielded.items() if s.shares.president[guard] != director}
+    if not asking:
+        return out
+    rnd = s.round
+    refused = rnd.turn.get("refused", []) if isinstance(rnd, OperatingRound) else []
+    return {h: g for h, g in out.items() if s.shares.president[g] is None or h in refused}
+
+
+def needs_permission(game: Game, corp: str, coord: str) -> str | None:
+    """§5.3: the company guarding `coord` whose Director must permit `corp`'s yellow tile
+    there (ruling T2), or None."""
+    s = game.state
+    if coord in s.map.tiles:
+        return None  # "Promotion of the tile does not require permission"
+    local = local_railways.is_local(game, corp)
+    director = local_railways.owner(game, corp) if local else s.shares.president[corp]
+    return _shields(game, director).get(coord)
+
+
+def permission_actions(game: Game, guard: str) -> list[Action]:
+    """The guard's Director grants or refuses the permission asked for (ruling T2)."""
+    return [Choose(guard, GRANT), Choose(guard, REFUSE)]
+
+
+def answer_permission(game: Game, guard: str, action: Action) -> None:
+    """Granted, the tile is laid as the asking company's lay of the turn; refused, the
+    company may lay elsewhere (not there again this turn)."""
+    s = game.state
+    rnd = s.round
+    assert isinstance(rnd, OperatingRound) and isinstance(action, Choose)
+    ask = LayTile(**s.extra.pop("shield_request"))
+    corp = ask.entity
+    if action.choice == GRANT:
+        game.log(f"{guard} permits {corp}'s tile on {ask.hex}")
+        cost = OPERATING.lay(game, rnd, corp, ask)
+        game.log(f"{corp} lays tile {ask.tile} on {ask.hex} (rotation {ask.rotation}) for {cost} G")
+        rnd.turn["laid"] = True
+    else:
+        game.log(f"{guard} refuses {corp} a tile on {ask.hex}")
+        rnd.turn.setdefault("refused", []).append(ask.hex)
 
 
 def train_specs(game: Game, corp: str) -> list[TrainSpec]:
@@ -133,7 +179,7 @@ class Operating1854:
         s = game.state
         home = home_lay_pending(game, corp)
         lays = legal_tile_lays(
-            s.map, corp, rules_for(game, corp), hexes=None if home is None else [home]
+            s.map, corp, rules_for(game, corp, asking=True), hexes=None if home is None else [home]
         )
         cash = s.corps[corp].cash
         return [LayTile(corp, t.hex, t.tile, t.rotation) for t in lays if t.cost <= cash]
@@ -147,7 +193,12 @@ class Operating1854:
         if home is not None and action.hex != home:
             raise TrackError(f"{corp}'s first tile goes on its home hex {home}", "1854 §5.3")
         cost = check_tile_lay(
-            s.map, corp, action.hex, action.tile, action.rotation, rules_for(game, corp)
+            s.map,
+            corp,
+            action.hex,
+            action.tile,
+            action.rotation,
+            rules_for(game, corp, asking=True),
         )
         if cost > s.corps[corp].cash:
             raise TrackError(f"{corp} cannot pay {cost} G for the terrain", "1854 §5.3")
@@ -466,6 +517,8 @@ class TrackStep1854(TrackStep):
     """§5.3, §5.3.1: lay or promote one tile, or instead build one tunnel, or pass."""
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
+        if rnd.turn.get("laid"):
+            return []  # laid with a guard's permission (ruling T2)
         lays = super().actions(game, rnd, corp)
         if home_lay_pending(game, corp) is not None:
             return lays  # the first turn's tile goes on the home hex (ruling T1)
@@ -491,6 +544,14 @@ class TrackStep1854(TrackStep):
         if isinstance(action, BuildTunnel):
             tunnels.build(game, corp, action.hex, action.a, action.b)
             return True
+        guard = needs_permission(game, corp, action.hex) if isinstance(action, LayTile) else None
+        if guard is not None and isinstance(action, LayTile):
+            game.state.extra["shield_request"] = {
+                k: v for k, v in action.to_json().items() if k != "type"
+            }
+            game.state.pending.insert(0, (PERMISSION, guard))
+            game.log(f"{corp} asks {guard} for permission to lay a tile on {action.hex}")
+            return False
         return super().process(game, rnd, corp, action)
 
 

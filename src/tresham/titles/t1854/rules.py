@@ -714,10 +714,13 @@ class Title1854(Title):
 
     def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
         """§5.9: a company over its train limit chooses a train to return to the bank;
-        §5.10: a merger proposed to a Local Railway's owner, or a Local Railway's fate in
+        §5.3: a shielded hex's guard permits a tile or not (ruling T2); §5.10: a merger
+        proposed to a Local Railway's owner, or a Local Railway's fate in
         Phase 6 (``major_local``)."""
         if kind in {major_local.CONSENT, major_local.FATE}:
             return major_local.prompt_actions(game, kind, entity)
+        if kind == operating.PERMISSION:
+            return operating.permission_actions(game, entity)
         if kind != "discard":
             raise RuleError(f"unknown prompt {kind}", OPERATING_ROUND)
         return [DiscardTrain(entity, t) for t in game.state.corps[entity].trains]
@@ -727,6 +730,9 @@ class Title1854(Title):
         while the company is still over the limit."""
         if kind in {major_local.CONSENT, major_local.FATE}:
             major_local.prompt_process(game, kind, entity, action)
+            return
+        if kind == operating.PERMISSION:
+            operating.answer_permission(game, entity, action)
             return
         assert isinstance(action, DiscardTrain)
         s = game.state
