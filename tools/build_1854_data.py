@@ -10,11 +10,15 @@ Reads ``<shared>/reference/1854.json`` (the boards, homes, tile manifest; schema
 map in one coordinate space (they do not touch). Per-phase values of the red foreign
 connections and the grey local-map cities are ``revenue_by_phase`` keyed by the rulebook's
 phase names 2, 3, 4, 5, 6, 8 (§5.10 Table 5). Title facts the core does not interpret:
-``local_map`` (the extra map's hexes, §5.3), ``wien`` (the W hex, §5.3), ``shielded`` (the
+``local_map`` (the extra map's hexes, §5.3), ``wien`` (the W hex, §5.3), ``one_city_hexes``
+(hexes whose cities are one city for a route, §5.6), ``shielded`` (the
 hexes beside Wien that need the named company's permission, §5.3, ruling D3),
 ``tunnel_only`` (§5.3, ruling D2), ``customs`` (the track through Germany, §5.6),
 ``mountain_railways`` (the hex of each, §5.3), ``orient_express_starts`` (Paris and
 Constantinople, §5.6), ``lokalbahn_homes`` and ``major_stations_from_phase`` (§5.5).
+
+The core reads ``regroup_labels``: the labels whose tiles may change the number of cities
+(Wien's W tiles, §5.3).
 
 ``manifest.json`` (schema ``tresham.manifest/1``): the tile supply (ruling D4).
 
@@ -237,6 +241,8 @@ def build_board(src: dict[str, Any]) -> dict[str, Any]:
         "homes": dict(sorted(homes.items())),
         "local_map": sorted(src["boards"]["local_railways_map"], key=row_col),
         "wien": wien,
+        "regroup_labels": ["W"],  # §5.3: Wien's W tiles change its number of cities (W1)
+        "one_city_hexes": [wien, "J38"],  # §5.6: Wien, Sankt Pölten on the extra map (W2)
         "shielded": SHIELDED,
         "tunnel_only": tunnel_only,
         "customs": customs,

@@ -113,8 +113,11 @@ class BoardDef:
     """A title's board: the hexes, their geometry and the title's map facts.
 
     ``homes`` maps a corporation to its home city ``(hex, node index)``; ``home_choices`` lists
-    the hexes a corporation may choose its home from; ``extra`` keeps every other top-level
-    field of board.json (title-specific facts the core does not interpret).
+    the hexes a corporation may choose its home from; ``regroup_labels`` are the tile labels
+    whose upgrades may change the number of cities (e.g. 1854's Wien: three cities, then five,
+    then three, then one), each old city going to the new one its track leads to; ``extra``
+    keeps every other top-level field of board.json (title-specific facts the core does not
+    interpret).
     """
 
     title: str
@@ -124,6 +127,7 @@ class BoardDef:
     home_choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     long_paths: tuple[LongPath, ...] = ()
+    regroup_labels: frozenset[str] = frozenset()
     _adjacent: dict[str, tuple[str | None, ...]] = field(init=False, repr=False)
     _neighbors: dict[str, tuple[str | None, ...]] = field(init=False, repr=False)
 
@@ -216,10 +220,26 @@ class BoardDef:
             )
             for lp in data.get("long_paths", ())
         )
-        known = {"schema", "title", "layout", "hexes", "homes", "home_choices", "long_paths"}
+        known = {
+            "schema",
+            "title",
+            "layout",
+            "hexes",
+            "homes",
+            "home_choices",
+            "long_paths",
+            "regroup_labels",
+        }
         extra = {k: v for k, v in data.items() if k not in known}
         return BoardDef(
-            str(data.get("title", "")), layout, hexes, homes, choices, extra, long_paths
+            str(data.get("title", "")),
+            layout,
+            hexes,
+            homes,
+            choices,
+            extra,
+            long_paths,
+            frozenset(str(x) for x in data.get("regroup_labels", ())),
         )
 
     @staticmethod

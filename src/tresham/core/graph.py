@@ -425,12 +425,13 @@ def legal_tile_lays(
             if count <= 0:
                 continue
             tile = state.catalogue[tile_id]
+            regroups = bool(set(labels) & state.board.regroup_labels)
             if (
                 tile.color != want
-                or (tile.city_count, tile.town_count) != kinds
+                or ((tile.city_count, tile.town_count) != kinds and not regroups)
                 or sorted(tile.labels) != labels
             ):
-                continue
+                continue  # (regrouping tiles: the cities are checked by ``lay_problem``)
             for rot in tile.unique_rotations():
                 mask = tile.exit_mask(rot)
                 if mask & old_mask != old_mask or mask & ~ok_mask:

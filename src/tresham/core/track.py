@@ -6,7 +6,9 @@ Generic tile-lay legality (any title; title hooks add to it in :mod:`tresham.cor
   (yellow → green → brown → gray); gray, red and blue hexes never take a tile;
 - the labels are the same (a plain hex takes an unlabelled tile, a "P" hex a "P" tile);
 - the number of cities and of towns is the same (a town hex takes a town tile, a city hex a
-  city tile, a plain hex a plain tile);
+  city tile, a plain hex a plain tile), except that a tile whose label is one of the board's
+  ``regroup_labels`` may change the number of cities: each old city goes to the new city
+  its track leads to (several may merge into one, whose spaces must hold their tokens);
 - all old track is kept, with its gauge: an old narrow path becomes narrow or dual, an old
   standard path standard or dual, and dual stays dual;
 - every new exit faces a real neighbouring hex: not off the map, not through an impassable
@@ -250,7 +252,8 @@ class MapState:
                 ),
                 {},
             )
-        if _kind_counts(old) != _kind_counts(new):
+        regroup = _kind_counts(old) != _kind_counts(new) and _may_regroup(old, new, self.board)
+        if _kind_counts(old) != _kind_counts(new) and not regroup:
             return (
                 TrackError(
                     f"tile {tile_id} has {new.city_count} cities/{new.town_count} towns; "
@@ -261,7 +264,10 @@ class MapState:
             )
         old_paths = old.rotated_paths(old_rot)
         new_paths = new.rotated_paths(rotation)
-        mapping = _keep_track(old, old_paths, new, new_paths)
+        if regroup:
+            mapping = _regroup_map(old_paths, new_paths)
+        else:
+            mapping = _keep_track(old, old_paths, new, new_paths)
         if mapping is None:
             return (
                 TrackError(
@@ -282,10 +288,13 @@ class MapState:
                 ),
                 {},
             )
+        held: dict[int, int] = {}
         for old_i, new_i in mapping.items():
             if old.nodes[old_i].kind == CITY:
-                held = sum(1 for s in self.tokens.get((coord, old_i), ()) if s is not None)
-                if held > new.nodes[new_i].slots:
+                tokens = [t for t in self.tokens.get((coord, old_i), ()) if t is not None]
+                kept = [c for c, keys in self.reservations.items() if (coord, old_i) in keys]
+                held[new_i] = held.get(new_i, 0) + len(tokens) + len(set(kept) - set(tokens))
+                if held[new_i] > new.nodes[new_i].slots:
                     return TrackError(
                         f"tile {tile_id} has too few slots for the tokens on {coord}", RULE_NODES
                     ), {}
@@ -340,6 +349,8 @@ class MapState:
             if target >= len(new.nodes):
                 continue
             kept = list(slots)
+            if (coord, target) in moved:  # cities merging into one (regroup_labels)
+                kept = [s for s in moved[(coord, target)] + kept if s is not None]
             size = new.nodes[target].slots
             if len(kept) > size:
                 kept = [s for s in kept if s is not None]
@@ -590,6 +601,37 @@ def _keep_track(
         if _paths_kept(old_paths, new_paths, mapping):
             return mapping
     return None
+
+
+def _may_regroup(old: TileDef, new: TileDef, board: BoardDef) -> bool:
+    """Whether the lay may change the number of cities: a regrouping label, the same towns
+    and offboards (only cities change)."""
+    if not set(new.labels) & board.regroup_labels:
+        return False
+    return _kind_counts(old)[1:] == _kind_counts(new)[1:]
+
+
+def _regroup_map(
+    old_paths: tuple[PathDef, ...], new_paths: tuple[PathDef, ...]
+) -> dict[int, int] | None:
+    """Each old node → the new node its track's edges lead to on the new tile; ``None`` if an
+    old node's edges lead to different new nodes, or to none, or an old path is not kept."""
+
+    def leads(paths: tuple[PathDef, ...]) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for p in paths:
+            for edge, node in ((p.a, p.b), (p.b, p.a)):
+                if edge.is_edge and not node.is_edge:
+                    out[edge.num] = node.num
+        return out
+
+    old_leads, new_leads = leads(old_paths), leads(new_paths)
+    mapping: dict[int, int] = {}
+    for edge, node in old_leads.items():
+        target = new_leads.get(edge)
+        if target is None or mapping.setdefault(node, target) != target:
+            return None
+    return mapping if _paths_kept(old_paths, new_paths, mapping) else None
 
 
 def _paths_kept(

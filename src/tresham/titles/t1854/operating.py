@@ -93,6 +93,7 @@ def rules_for(game: Game, corp: str, *, asking: bool = False) -> TrackRules1854:
         bonus=bonus,
         customs=_title(game).customs,
         gateways=_title(game).gateways,
+        one_city=board["one_city_hexes"],
     )
 
 

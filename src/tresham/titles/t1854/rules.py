@@ -632,7 +632,8 @@ class Title1854(Title):
         c = s.corps[corp]
         if c.placed or corp not in self.board.homes:  # a Major Local Railway: ruling ML5
             return
-        coord, node = self.board.homes[corp]
+        kept = s.map.reservations.get(corp)  # the home city, where upgrades moved it (W1)
+        coord, node = kept[0] if kept else self.board.homes[corp]
         s.map.place_token(corp, coord, node)
         c.placed.append((coord, node))
         game.log(f"{corp} places its home station in {coord}")

@@ -48,7 +48,8 @@ class TrackRules1854(BasicTrackRules):
     ``closed_stops``: hexes no route may include (Paris, Constantinople). ``bonus``: hex →
     revenue added to a route through it (the Graz-Köflacher Bahn). ``customs``: the stop of
     the customs sign. ``gateways``: for the Orient Express, the red space from which its
-    route may go on to Paris or Constantinople → (that city, its value).
+    route may go on to Paris or Constantinople → (that city, its value). ``one_city``: hexes
+    whose cities are one city for a route (Wien, Sankt Pölten on the extra map).
     """
 
     def __init__(
@@ -67,6 +68,7 @@ class TrackRules1854(BasicTrackRules):
         bonus: Mapping[str, int] | None = None,
         customs: tuple[str, int] | None = None,
         gateways: Mapping[str, tuple[str, int]] | None = None,
+        one_city: Iterable[str] = (),
     ) -> None:
         super().__init__(frozenset(colors), phase)
         self.local_map = frozenset(local_map)
@@ -80,6 +82,7 @@ class TrackRules1854(BasicTrackRules):
         self.bonus = dict(bonus or {})
         self.customs = customs
         self.gateways = dict(gateways or {})
+        self.one_city = frozenset(one_city)
 
     def check_hex(self, state: MapState, corporation: str, coord: str) -> TrackError | None:
         """§5.3: no tile on a grey tunnel-only space (ruling T14); the Local Railways build on
@@ -135,11 +138,16 @@ class TrackRules1854(BasicTrackRules):
     ) -> RouteError | None:
         """§5.6: Paris and Constantinople are never included on the routes of other trains
         than the Orient Express (ruling T5: nor on its own); the customs sign is not a
-        station, so a route passes it and never ends there (ruling T13)."""
+        station, so a route passes it and never ends there (ruling T13); "No city (Wien,
+        Zürich, Sankt Pölten on the extra game map) may be included twice in a route" (ruling
+        W2)."""
         if any(s.hex in self.closed_stops for s in stops):
             return RouteError("Paris and Constantinople are not on this train's route", RULE_RUN)
         if stops and self.customs in (stops[0].key, stops[-1].key):
             return RouteError("a route passes the customs sign and does not end there", RULE_RUN)
+        once = [s.hex for s in stops if s.hex in self.one_city]
+        if len(once) != len(set(once)):
+            return RouteError(f"a route includes {once[0]} once only", RULE_RUN)
         return None
 
     def run_bonus(self, train: TrainSpec, corporation: str, stops: Sequence[Stop]) -> int:
