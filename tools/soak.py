@@ -55,30 +55,12 @@ def key(unit: dict[str, Any]) -> str:
 def command(unit: dict[str, Any]) -> list[str]:
     """The `tresham` command line that does `unit`."""
     tresham = str(Path(sys.executable).with_name("tresham"))
-    if unit["kind"] == "simulate":
-        return [
-            tresham,
-            "simulate",
-            unit["title"],
-            "--games",
-            str(unit["count"]),
-            "--players",
-            str(unit["players"]),
-            "--seed",
-            str(unit["seed"]),
-            "--json",
-        ]
+    simulate = unit["kind"] == "simulate"
+    size = "--games" if simulate else "--actions"
+    players = unit["players"] if simulate else FUZZ_PLAYERS
     return [
-        tresham,
-        "fuzz",
-        unit["title"],
-        "--actions",
-        str(unit["count"]),
-        "--seed",
-        str(unit["seed"]),
-        "--players",
-        str(FUZZ_PLAYERS),
-        "--json",
+        *(tresham, unit["kind"], unit["title"], size, str(unit["count"])),
+        *("--seed", str(unit["seed"]), "--players", str(players), "--json"),
     ]
 
 
