@@ -2,10 +2,10 @@
 
 It plays `--games` random games of each title, spread evenly over the title's player counts,
 and fuzzes `--fuzz-actions` actions per title, in small units (`tresham simulate` and
-`tresham fuzz` with consecutive seeds, so the units together are exactly one long run). Each
-finished unit is appended to a ledger (JSON lines); a later run skips what the ledger holds,
-so the hours of work can be spread over several sittings. Saves of failed games go beside
-the ledger. `--report` only prints the totals so far.
+`tresham fuzz` with consecutive seeds), taken in turns across titles and player counts. Each
+finished unit is appended to a ledger (JSON lines, with the commit it ran); a later run skips
+what the ledger holds, so the hours of work can be spread over several sittings. Saves of
+failed games go beside the ledger. `--report` only prints the totals so far.
 
     python tools/soak.py --jobs 2             # run (or resume) everything
     python tools/soak.py --report             # the figures so far
@@ -24,26 +24,42 @@ from typing import Any
 
 PLAYER_COUNTS = {"1849": (3, 4), "1883": (2, 3, 4), "1854": (3, 4, 5, 6)}
 FUZZ_PLAYERS = 4
+#: The commit the units run (recorded with each result; "" outside a git checkout).
+COMMIT = subprocess.run(
+    ["git", "rev-parse", "--short", "HEAD"],
+    capture_output=True,
+    text=True,
+    cwd=Path(__file__).parent,
+    check=False,
+).stdout.strip()
 SIM_KEYS = ("games", "finished", "invariant_violations", "errors", "actions", "seconds")
 FUZZ_KEYS = ("tried", "rejected", "accepted", "state_changed", "crashes", "games", "seconds")
 
 
 def units(games: int, fuzz_actions: int, chunk: int, fuzz_chunk: int) -> list[dict[str, Any]]:
-    """Every unit of work: simulate chunks (seeds 1.. per player count) and fuzz chunks."""
-    out: list[dict[str, Any]] = []
+    """Every unit of work: simulate chunks (seeds 1.. per player count) and fuzz chunks,
+    taken in turns across titles and player counts, so that a partial run covers them all."""
+    queues: list[list[dict[str, Any]]] = []
     for title, counts in PLAYER_COUNTS.items():
         for i, players in enumerate(counts):
             share = games // len(counts) + (1 if i < games % len(counts) else 0)
-            for start in range(0, share, chunk):
-                n = min(chunk, share - start)
-                out.append(
+            queues.append(
+                [
                     {"kind": "simulate", "title": title, "players": players, "seed": 1 + start}
-                    | {"count": n}
-                )
-    for title in PLAYER_COUNTS:
-        for k, start in enumerate(range(0, fuzz_actions, fuzz_chunk)):
-            n = min(fuzz_chunk, fuzz_actions - start)
-            out.append({"kind": "fuzz", "title": title, "seed": 1 + k, "count": n})
+                    | {"count": min(chunk, share - start)}
+                    for start in range(0, share, chunk)
+                ]
+            )
+        queues.append(
+            [
+                {"kind": "fuzz", "title": title, "seed": 1 + k}
+                | {"count": min(fuzz_chunk, fuzz_actions - start)}
+                for k, start in enumerate(range(0, fuzz_actions, fuzz_chunk))
+            ]
+        )
+    out: list[dict[str, Any]] = []
+    for turn in range(max(len(q) for q in queues)):
+        out += [q[turn] for q in queues if turn < len(q)]
     return out
 
 
@@ -74,6 +90,7 @@ def run_unit(unit: dict[str, Any], where: Path) -> dict[str, Any]:
         result = {"crashed": True, "stderr": proc.stderr[-2000:]}
     result["exit"] = proc.returncode
     result["notes"] = lines[:-1][:20]
+    result["commit"] = COMMIT
     return unit | {"result": result}
 
 
