@@ -668,10 +668,15 @@ def test_a_1883_game_at_the_table(browser: Any, server: ServerProcess) -> None:
 
 def test_a_1854_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     """The smoke path for 1854 (pointy-top board, hex market): the first share round by
-    clicks, a tile laid by clicks, other runs picked and the proposal run."""
+    clicks, a tile laid by clicks, other runs picked and the proposal run, a tunnel built."""
     smoke = Smoke(browser, server, "1854", [*PLAYERS, "Dan"])
     assert smoke.api.state()["round"]["kind"] == "first_share_round"
     smoke.start_rounds("first_share_round")
     smoke.lay_a_tile()
     smoke.pick_and_run()
+    # 1854 §5.3.1: a tunnel built by its button is drawn over its hex
+    smoke.play_until(lambda a: "build_tunnel" in kinds(a), limit=300)
+    smoke.click(smoke.page.locator(".act-build_tunnel").first)
+    built = sum(len(v) for v in smoke.api.state()["map"].get("overlays", {}).values())
+    assert built == 1 and smoke.page.locator("path.overlay").count() == 1
     smoke.finish()
