@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tresham.bots.random_bot import choose
+from tresham.core.actions import action_from_json
 from tresham.core.game import Game
 from tresham.core.shares import POOL
 from tresham.io.save import from_save, new_game, to_save
@@ -81,12 +83,26 @@ class SimResult:
         }
 
 
-def roundtrip_problem(game: Game) -> str | None:
-    """Save the game and load it again (replaying its log): the state must be identical."""
-    again = from_save(to_save(game))
-    if again.state_hash() != game.state_hash():
-        return "the state after a save and reload differs"
-    return None
+class Reload:
+    """The game saved (as JSON text) and loaded again, kept up to date along the game: the
+    first check loads the save, replaying its log; each later check replays only the actions
+    saved since, read back from JSON as loading does. Loading a save is exactly that replay,
+    so each check equals a full reload while every action is replayed only once."""
+
+    def __init__(self) -> None:
+        self.loaded: Game | None = None
+
+    def problem(self, game: Game) -> str | None:
+        """Save and reload (or catch up): the state must be identical."""
+        data = json.loads(json.dumps(to_save(game)))
+        if self.loaded is None:
+            self.loaded = from_save(data)
+        else:
+            for raw in data["actions"][len(self.loaded.actions) :]:
+                self.loaded.apply(action_from_json(raw))
+        if self.loaded.state_hash() != game.state_hash():
+            return "the state after a save and reload differs"
+        return None
 
 
 def play_one(
@@ -108,6 +124,7 @@ def play_one(
         + sum(c.cash for c in game.state.corps.values())
     )
     violations: list[str] = []
+    reload = Reload()
     try:
         for _ in range(MAX_ACTIONS):
             if game.state.finished:
@@ -118,7 +135,7 @@ def play_one(
                 len(game.actions) % roundtrip_every == 0 or game.state.finished
             )
             if due and not found:
-                problem = roundtrip_problem(game)
+                problem = reload.problem(game)
                 found = [problem] if problem else []
             if found:
                 violations.extend(f"action {len(game.actions)}: {v}" for v in found)
