@@ -242,3 +242,39 @@ def test_games_of_rules_version_1_replay_without_mergers() -> None:
     assert all(g.state.corps[f"L{i}"].closed for i in range(1, 7)) and not g.state.pending
     with pytest.raises(RuleError, match="rules version 0"):
         Game(TITLE, ["A", "B", "C"], seed=1, rules_version=0)
+
+
+def test_major_local_railways_operate_among_the_majors_by_price() -> None:
+    # ruling ML6 (§5.1): after the Local Railways, the Major Companies and the Major Local
+    # Railways by share price: KE (77) before MLA (67)
+    g = phase_5_round()
+    g.apply(MergeLocals("L1", "L4"))
+    order = TITLE.operating_order(g)
+    assert order.index("KE") < order.index("MLA") and order[-1] == "MLA"
+    assert all(sym.startswith("L") for sym in order[: order.index("KE")])
+
+
+def test_a_major_local_railway_need_not_own_a_train() -> None:
+    # ruling ML7: §5.9's obligation is the Major Companies'; MLA may pass its train step
+    g = phase_5_round()
+    g.apply(MergeLocals("L1", "L4"))
+    until(g, "MLA")
+    g.apply(next(a for a in g.legal_actions() if isinstance(a, LayTile)))
+    for _ in range(10):
+        if any(isinstance(a, BuyTrain) for a in g.legal_actions()):
+            break
+        g.apply(g.legal_actions()[-1])
+    assert g.state.corps["MLA"].trains == [] and Pass("MLA") in g.legal_actions()
+
+
+def test_a_major_local_railway_never_splits() -> None:
+    # ruling ML8: a dividend move into a split space splits a Major Company only
+    g = phase_5_round()
+    s = g.state
+    g.apply(MergeLocals("L1", "L4"))
+    split_space = next(c for c in TITLE.market_def.cells_with("share_split") if c.pos[0] == 4)
+    left_of = (split_space.pos[0], split_space.pos[1] - 1)
+    s.market.remove("MLA")
+    s.market.place("MLA", left_of)
+    TITLE.move_price(g, "MLA", "right")
+    assert s.market.cell("MLA").has("share_split") and "MLA" not in s.extra["split"]
