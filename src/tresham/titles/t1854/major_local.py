@@ -190,7 +190,9 @@ def form(game: Game, local: str, partner: str) -> str:
     sym = str(data["sym"])
     mlr = s.corps[sym]
     owners = [local_railways.owner(game, low), local_railways.owner(game, high)]
-    pres, other = (c for c in s.shares.held(treasury(sym), sym))
+    certs = s.shares.held(treasury(sym), sym)
+    pres = next(c for c in certs if c.president)
+    other = next(c for c in certs if not c.president)
     assert owners[0] is not None and owners[1] is not None
     s.shares.move(pres.cid, owners[0])
     s.shares.move(other.cid, owners[1])
