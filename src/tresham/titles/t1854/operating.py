@@ -62,7 +62,7 @@ def rules_for(game: Game, corp: str, *, asking: bool = False) -> TrackRules1854:
     s = game.state
     board = s.map.board.extra
     local = local_railways.is_local(game, corp)
-    director = local_railways.owner(game, corp) if local else s.shares.president[corp]
+    director = _title(game).controller(game, corp)
     owned = {
         c.powers["hex"]: c
         for c in s.companies.values()
@@ -120,9 +120,7 @@ def needs_permission(game: Game, corp: str, coord: str) -> str | None:
     s = game.state
     if coord in s.map.tiles:
         return None  # "Promotion of the tile does not require permission"
-    local = local_railways.is_local(game, corp)
-    director = local_railways.owner(game, corp) if local else s.shares.president[corp]
-    return _shields(game, director).get(coord)
+    return _shields(game, _title(game).controller(game, corp)).get(coord)
 
 
 def permission_actions(game: Game, guard: str) -> list[Action]:
