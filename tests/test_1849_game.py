@@ -211,10 +211,13 @@ def test_undo_redo_and_save_roundtrip() -> None:
 
 def test_clone_is_independent() -> None:
     g = started()
+    events = list(g.state.events)
     c = g.clone()
     c.apply(c.legal_actions()[0])
     assert c.state_hash() != g.state_hash()
     assert len(c.actions) == len(g.actions) + 1
+    assert g.state.events == events and len(c.state.events) > len(events)
+    assert c.state.shares is not g.state.shares and c.state.map is not g.state.map
 
 
 # Saves never replay to a different game: one made under other rules is refused

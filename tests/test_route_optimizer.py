@@ -130,6 +130,33 @@ def test_a_reached_work_cap_is_not_called_optimal() -> None:
     assert not steps_capped.optimal
 
 
+# 1849 §OR Run trains: the answer kept with the map is the position's answer. Asking again
+# gives the same runs; other trains or rules (phase) and any change to the map are answered
+# afresh, equal to asking an uncached copy of the map
+def test_kept_answers_follow_the_position() -> None:
+    s = small_board(7, 12, "4H", "CTL")
+    early = TrackRules1849(phase="4H", sce_blocks_g13=False)
+    late = TrackRules1849(phase="12H", sce_blocks_g13=False)
+    one = [TrainSpec("4H-0", "4H", 4)]
+    two = [*one, TrainSpec("8H-0", "8H", 8)]
+    first = solve(s, "CTL", one, early)
+    assert first.revenue > 0
+    again = solve(s, "CTL", one, early)
+    assert again == first
+    again.runs.clear()  # the caller's list is its own
+    assert solve(s, "CTL", one, early) == first
+    for trains, rules in [(two, early), (one, late), (two, late)]:
+        assert solve(s, "CTL", trains, rules) == solve(s.copy(), "CTL", trains, rules)
+    used = first.runs[0].track[-1][0]
+    assert used in s.tiles
+    s.revert_hex(used)  # the map changes under the kept answer
+    assert solve(s, "CTL", one, early) != first
+    for trains, rules in [(one, early), (two, late)]:
+        assert solve(s, "CTL", trains, rules) == solve(s.copy(), "CTL", trains, rules)
+    s.remove_all_tokens("CTL")
+    assert solve(s, "CTL", one, early).revenue == 0
+
+
 REAL_GAME = Path(__file__).resolve().parents[2] / "shared/reference/18xx-games/1849/27939.json"
 
 

@@ -96,6 +96,16 @@ def _decode(tp: Any, value: Any, where: str) -> Any:
     raise MalformedActionError(f"{where}: unsupported type", "save format")
 
 
+_HINTS: dict[type[Action], dict[str, Any]] = {}
+
+
+def _type_hints(cls: type[Action]) -> dict[str, Any]:
+    """The field types of an action class (resolved once per class)."""
+    if cls not in _HINTS:
+        _HINTS[cls] = get_type_hints(cls)
+    return _HINTS[cls]
+
+
 def action_from_json(data: Any) -> Action:
     """Parse an action from its save-format dictionary; raises MalformedActionError."""
     if not isinstance(data, dict):
@@ -104,7 +114,7 @@ def action_from_json(data: Any) -> Action:
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise MalformedActionError(f"unknown action type {kind!r}", "save format")
-    hints = get_type_hints(cls)
+    hints = _type_hints(cls)
     fields = {f.name for f in dataclasses.fields(cls)}
     extra = set(data) - fields - {"type"}
     if extra:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action
@@ -58,6 +58,17 @@ class GameState:
     end_trigger: str | None = None
     events: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        """A deep copy; the event log's lines are immutable strings, so only its list is
+        copied (the log grows with the game, and checkpoints copy the state often)."""
+        new = copy.copy(self)
+        memo[id(self)] = new
+        for f in fields(self):
+            value = getattr(self, f.name)
+            copied = list(value) if f.name == "events" else copy.deepcopy(value, memo)
+            setattr(new, f.name, copied)
+        return new
 
 
 class Game:

@@ -28,6 +28,7 @@ from tresham.core.tiles import (
     OFFBOARD,
     STANDARD,
     NodeDef,
+    TileDef,
     gauges_connect,
     next_color,
 )
@@ -406,6 +407,7 @@ def legal_tile_lays(
     else:
         candidates = sorted(state.board.hexes)
     colors = rules.tile_colors
+    stock = _supply_by_kind(state)
     out: list[TileLay] = []
     for coord in candidates:
         hexdef = state.board.hexes[coord]
@@ -419,19 +421,13 @@ def legal_tile_lays(
         conn = net.connected_edges(coord)
         conn_mask = sum(1 << e for e in conn)
         ok_mask = old_mask | (0b111111 & ~_bad_exit_mask(state, coord))
-        labels = sorted(old.labels)
-        kinds = (old.city_count, old.town_count)
-        for tile_id, count in state.supply.items():
-            if count <= 0:
-                continue
-            tile = state.catalogue[tile_id]
-            regroups = bool(set(labels) & state.board.regroup_labels)
-            if (
-                tile.color != want
-                or ((tile.city_count, tile.town_count) != kinds and not regroups)
-                or sorted(tile.labels) != labels
-            ):
-                continue  # (regrouping tiles: the cities are checked by ``lay_problem``)
+        if set(old.labels) & state.board.regroup_labels:
+            # a regrouping upgrade may change the cities (``lay_problem`` checks them)
+            tiles = [t for k, ts in stock.items() if k[:2] == (want, old.label_key) for t in ts]
+        else:
+            tiles = stock.get((want, old.label_key, old.city_count, old.town_count), [])
+        for tile in tiles:
+            tile_id = tile.id
             for rot in tile.unique_rotations():
                 mask = tile.exit_mask(rot)
                 if mask & old_mask != old_mask or mask & ~ok_mask:
@@ -454,6 +450,17 @@ def legal_tile_lays(
                     continue
                 out.append(TileLay(coord, tile_id, rot, rules.lay_cost(ctx)))
     out.sort(key=lambda t: (t.hex, _tile_sort_key(t.tile), t.rotation))
+    return out
+
+
+def _supply_by_kind(state: MapState) -> dict[tuple[str, tuple[str, ...], int, int], list[TileDef]]:
+    """The tiles left in the supply by what an upgrade must keep: colour, labels, and the
+    numbers of cities and towns."""
+    out: dict[tuple[str, tuple[str, ...], int, int], list[TileDef]] = {}
+    for tile_id, count in state.supply.items():
+        if count > 0:
+            t = state.catalogue[tile_id]
+            out.setdefault((t.color, t.label_key, t.city_count, t.town_count), []).append(t)
     return out
 
 

@@ -8,7 +8,7 @@ bank pool) or ``reserve:<SYM>`` (not yet available).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 POOL = "pool"
 
@@ -36,6 +36,18 @@ class ShareRegistry:
         self.certs: dict[str, Certificate] = {}
         self.holder: dict[str, str] = {}
         self.president: dict[str, str | None] = {}
+        #: Each corporation's certificate ids in index order (kept with `certs`).
+        self._by_corp: dict[str, list[str]] = {}
+
+    def add_certificate(self, cert: Certificate, holder: str) -> None:
+        """Issue one more certificate (e.g. the new shares of a split) to `holder`."""
+        self.certs[cert.cid] = cert
+        self.holder[cert.cid] = holder
+        self._by_corp.setdefault(cert.corp, []).append(cert.cid)
+
+    def resize(self, cid: str, percent: int) -> None:
+        """Change the size of certificate `cid` (e.g. halved by a split)."""
+        self.certs[cid] = replace(self.certs[cid], percent=percent)
 
     def add_corporation(self, sym: str, sizes: list[int], last_flag: bool, holder: str) -> None:
         """Create a corporation's certificates (sizes[0] is the president's)."""
@@ -44,31 +56,44 @@ class ShareRegistry:
             cert = Certificate(
                 cid, sym, pct, president=i == 0, last=last_flag and i == len(sizes) - 1 and i > 0
             )
-            self.certs[cid] = cert
-            self.holder[cid] = holder
+            self.add_certificate(cert, holder)
         self.president[sym] = None
 
-    def copy(self) -> ShareRegistry:
-        """An independent copy (certificates are immutable and shared)."""
+    def copy(self, only: str | None = None) -> ShareRegistry:
+        """An independent copy (certificates are immutable and shared); with `only`, of that
+        one corporation's certificates (e.g. to try a sale on)."""
         new = ShareRegistry()
-        new.certs = dict(self.certs)
-        new.holder = dict(self.holder)
-        new.president = dict(self.president)
+        if only is None:
+            new.certs = dict(self.certs)
+            new.holder = dict(self.holder)
+            new.president = dict(self.president)
+            new._by_corp = {sym: list(cids) for sym, cids in self._by_corp.items()}
+            return new
+        cids = list(self._by_corp.get(only, ()))
+        new._by_corp = {only: cids}
+        new.certs = {cid: self.certs[cid] for cid in cids}
+        new.holder = {cid: self.holder[cid] for cid in cids}
+        new.president = {only: self.president.get(only)}
+        return new
+
+    def __deepcopy__(self, memo: dict[int, object]) -> ShareRegistry:
+        new = self.copy()
+        memo[id(self)] = new
         return new
 
     def remove_corporation(self, sym: str) -> None:
         """Forget a corporation's certificates (closure)."""
-        for cid in [c for c, cert in self.certs.items() if cert.corp == sym]:
+        for cid in self._by_corp.pop(sym, []):
             del self.certs[cid]
             del self.holder[cid]
         self.president.pop(sym, None)
 
     def held(self, holder: str, corp: str | None = None) -> list[Certificate]:
         """Certificates held by `holder` (of one corporation, if given), in index order."""
+        if corp is None:
+            return [self.certs[cid] for cid, h in self.holder.items() if h == holder]
         return [
-            self.certs[cid]
-            for cid, h in self.holder.items()
-            if h == holder and (corp is None or self.certs[cid].corp == corp)
+            self.certs[cid] for cid in self._by_corp.get(corp, ()) if self.holder[cid] == holder
         ]
 
     def percent(self, holder: str, corp: str) -> int:
@@ -77,7 +102,7 @@ class ShareRegistry:
 
     def corp_certs(self, corp: str) -> list[Certificate]:
         """All certificates of a corporation."""
-        return [c for c in self.certs.values() if c.corp == corp]
+        return [self.certs[cid] for cid in self._by_corp.get(corp, ())]
 
     def holders(self, corp: str) -> dict[str, int]:
         """Holder -> percentage held, for one corporation."""

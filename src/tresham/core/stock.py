@@ -172,7 +172,7 @@ def sale_possible(
     game: Game, seller: str, corp: str, percent: int, last: bool, keep: Collection[str] = ()
 ) -> bool:
     """Whether the certificates of such a sale can be found (tried on a copy)."""
-    reg = game.state.shares.copy()
+    reg = game.state.shares.copy(only=corp)
     names = [p.name for p in game.state.players]
     try:
         move_sale_certs(reg, names, seller, corp, percent, last, keep)

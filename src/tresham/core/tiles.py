@@ -201,13 +201,18 @@ class TileDef:
         object.__setattr__(self, "_exit_masks", masks)
 
     # -- counts ---------------------------------------------------------------------------
-    @property
+    @cached_property
     def city_count(self) -> int:
         return sum(1 for n in self.nodes if n.kind == CITY)
 
-    @property
+    @cached_property
     def town_count(self) -> int:
         return sum(1 for n in self.nodes if n.kind == TOWN)
+
+    @cached_property
+    def label_key(self) -> tuple[str, ...]:
+        """The labels in a canonical order (an upgrade keeps them)."""
+        return tuple(sorted(self.labels))
 
     @property
     def city_indices(self) -> tuple[int, ...]:

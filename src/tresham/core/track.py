@@ -27,7 +27,7 @@ may then go under it, is the title's rule.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from typing import Any
 
 from tresham.core.board import BoardDef
@@ -101,7 +101,7 @@ class MapState:
                 raise ValueError(f"supply names unknown tile {tile_id!r}")
         #: Bumped on every change; caches built from the map (track graph) key on it.
         self.version = 0
-        self._cache: dict[str, Any] = {}
+        self._cache: dict[Hashable, Any] = {}
 
     # -- copying and comparison -----------------------------------------------------------
     def copy(self) -> MapState:
@@ -176,11 +176,11 @@ class MapState:
         self.version += 1
         self._cache.clear()
 
-    def cached(self, key: str) -> Any:
+    def cached(self, key: Hashable) -> Any:
         """A value cached for the current version (``None`` if absent)."""
         return self._cache.get(key)
 
-    def set_cached(self, key: str, value: Any) -> None:
+    def set_cached(self, key: Hashable, value: Any) -> None:
         self._cache[key] = value
 
     # -- tiles ----------------------------------------------------------------------------

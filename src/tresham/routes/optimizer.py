@@ -11,7 +11,7 @@ combination either searched or bounded below the best.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tresham.core.graph import track_graph
@@ -158,17 +158,20 @@ class _Packer:
         self.n = len(lists)
         self.revenue = [[c.revenue for c in cands] for cands in lists]
         self.full = [(1 << len(cands)) - 1 for cands in lists]
-        self.bits: list[list[list[int]]] = [[_bits(c.mask) for c in cands] for cands in lists]
-        by_kind: dict[tuple[str, int], dict[int, int]] = {}
+        # trains of one kind share their candidates: their bits and index are built once
+        by_kind: dict[tuple[str, int], tuple[list[list[int]], dict[int, int]]] = {}
+        self.bits: list[list[list[int]]] = []
         self.users: list[dict[int, int]] = []
         for level, kind in enumerate(kinds):
             if kind not in by_kind:
+                bits_of = [_bits(c.mask) for c in lists[level]]
                 index: dict[int, int] = {}
-                for j, bits in enumerate(self.bits[level]):
+                for j, bits in enumerate(bits_of):
                     for b in bits:
                         index[b] = index.get(b, 0) | 1 << j
-                by_kind[kind] = index
-            self.users.append(by_kind[kind])
+                by_kind[kind] = (bits_of, index)
+            self.bits.append(by_kind[kind][0])
+            self.users.append(by_kind[kind][1])
         self.best_total = 0
         self.best_sel = [-1] * self.n
         self.sel = [-1] * self.n
@@ -266,9 +269,49 @@ def solve(
     max_steps: int = MAX_COMBINATION_STEPS,
 ) -> RouteSolution:
     """A best set of runs, at most one per train, no two sharing track; trains that cannot run
-    profitably get no run. Optimal unless a work cap was reached (``optimal`` says which)."""
+    profitably get no run. Optimal unless a work cap was reached (``optimal`` says which).
+    The answer is kept with the map until it changes: asking again for the same
+    corporation, trains and rules (compared by their data) costs nothing."""
     if not trains:
         return RouteSolution([], 0, True)
+    data = getattr(rules, "__dict__", None)
+    key: Hashable = None
+    if data is not None:
+        picture = _frozen(data)
+        key = ("solve", corporation, tuple(trains), type(rules), picture, max_candidates, max_steps)
+        kept = state.cached(key)
+        if kept is not None:
+            return RouteSolution(list(kept[1].runs), kept[1].revenue, kept[1].optimal)
+    solution = _solve(state, corporation, trains, rules, max_candidates, max_steps)
+    if key is not None:
+        # the rules are kept too: objects in the key are compared by identity (`_frozen`)
+        state.set_cached(key, (rules, solution))
+    return RouteSolution(list(solution.runs), solution.revenue, solution.optimal)
+
+
+def _frozen(value: object) -> Hashable:
+    """A hashable picture of a rule set's data, for the cache key: plain values as they are,
+    containers by their contents, other objects (shared, immutable title data such as the
+    board) by identity."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, Mapping):
+        return ("map", frozenset((_frozen(k), _frozen(v)) for k, v in value.items()))
+    if isinstance(value, set | frozenset):
+        return ("set", frozenset(_frozen(v) for v in value))
+    if isinstance(value, list | tuple):
+        return ("seq", tuple(_frozen(v) for v in value))
+    return ("object", id(value))
+
+
+def _solve(
+    state: MapState,
+    corporation: str,
+    trains: Sequence[TrainSpec],
+    rules: TrackRules,
+    max_candidates: int,
+    max_steps: int,
+) -> RouteSolution:
     network = network_of(state, corporation)
     graph = track_graph(state)
     complete = True

@@ -28,6 +28,11 @@ class Step:
         """Legal actions in this step (empty: the step is skipped)."""
         raise NotImplementedError
 
+    def available(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
+        """Whether the step offers anything now (a step that does not is skipped). Steps
+        whose choices are costly to list answer this without listing them."""
+        return bool(self.actions(game, rnd, corp))
+
     def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         """Raise RuleError unless legal. Default: the action must be listed."""
         if action not in self.actions(game, rnd, corp):
@@ -114,7 +119,7 @@ class OperatingRound(Round):
                     return
                 continue
             step = self.current_step(game)
-            if step.actions(game, self, corp):
+            if step.available(game, self, corp):
                 return
             if not step.silent:
                 game.log(f"{corp} skips {step.name}")

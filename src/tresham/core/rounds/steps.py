@@ -33,9 +33,13 @@ if TYPE_CHECKING:
 class OperatingRules(Protocol):
     """What the shared steps ask of a title."""
 
-    def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile] | None:
-        """Every legal lay now (representatives), or None when the corporation may not lay
-        at all this turn (the step is skipped)."""
+    def may_lay(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
+        """Whether the corporation may lay at all this turn (if not, the step is skipped;
+        if so, it is offered, with a pass, even when no lay is legal)."""
+        ...
+
+    def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile]:
+        """Every legal lay now (representatives), asked only when `may_lay`."""
         ...
 
     def check_lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> None:
@@ -89,11 +93,13 @@ class TrackStep(Step):
         self.rules = rules
         self.rule = rule
 
+    def available(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
+        return self.rules.may_lay(game, rnd, corp)
+
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
-        lays = self.rules.lay_options(game, rnd, corp)
-        if lays is None:
+        if not self.rules.may_lay(game, rnd, corp):
             return []
-        return [*lays, Pass(corp)]
+        return [*self.rules.lay_options(game, rnd, corp), Pass(corp)]
 
     def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         if isinstance(action, Pass):

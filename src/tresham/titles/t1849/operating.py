@@ -34,9 +34,10 @@ class Operating1849:
     """1849 §OR: lay track (terrain paid on every lay; SMS in its hex), place a token (the
     start fee paid for all of them), run trains, pay dividends (rulings R11)."""
 
-    def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile] | None:
-        if _sms_spent(rnd):
-            return None
+    def may_lay(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
+        return not _sms_spent(rnd)
+
+    def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile]:
         return map_glue.legal_lays(game, corp, _sms_hex(rnd))
 
     def check_lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> None:

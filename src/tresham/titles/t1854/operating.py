@@ -174,7 +174,10 @@ def home_lay_pending(game: Game, corp: str) -> str | None:
 class Operating1854:
     """1854 §5.3-§5.8 for the shared steps."""
 
-    def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile] | None:
+    def may_lay(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
+        return True
+
+    def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile]:
         s = game.state
         home = home_lay_pending(game, corp)
         lays = legal_tile_lays(
@@ -514,6 +517,9 @@ def emergency_sales(game: Game, corp: str, pres: str, shortfall: int) -> list[Se
 
 class TrackStep1854(TrackStep):
     """§5.3, §5.3.1: lay or promote one tile, or instead build one tunnel, or pass."""
+
+    def available(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
+        return not rnd.turn.get("laid")
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
         if rnd.turn.get("laid"):

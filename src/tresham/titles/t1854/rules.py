@@ -406,7 +406,11 @@ class Title1854(Title):
         s = game.state
         if s.stock_round_no <= 1:
             return []
-        return [sym for sym in self.chartered(game) if self.sell_bundles(game, player, sym)]
+        return [
+            sym
+            for sym in self.chartered(game)
+            if s.shares.percent(player, sym) and self.sell_bundles(game, player, sym)
+        ]
 
     def sell_bundles(self, game: Game, player: str, corp: str) -> list[tuple[int, bool]]:
         """§6.7: any number of ordinary certificates to the Bank Pool (which may hold any

@@ -54,12 +54,10 @@ def split(game: Game, sym: str, new_shares: int) -> None:
     s = game.state
     reg = s.shares
     for cert in reg.corp_certs(sym):
-        reg.certs[cert.cid] = Certificate(cert.cid, sym, cert.percent // 2, cert.president)
+        reg.resize(cert.cid, cert.percent // 2)
     first = len(reg.corp_certs(sym))
     for i in range(first, first + new_shares):
-        cid = f"{sym}_{i}"
-        reg.certs[cid] = Certificate(cid, sym, 10)
-        reg.holder[cid] = split_holder(sym)
+        reg.add_certificate(Certificate(f"{sym}_{i}", sym, 10), split_holder(sym))
     s.extra["split"].append(sym)
     price = s.market.price(sym)
     game.log(f"The shares of {sym} split at {price} G")

@@ -167,12 +167,14 @@ def _private_lays(rnd: OperatingRound) -> list[str]:
 class Operating1883:
     """1883's rules for the shared steps."""
 
-    def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile] | None:
+    def may_lay(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
+        """SARSA never lays track (8.3)."""
+        return game.state.corps[corp].kind != "bus"
+
+    def lay_options(self, game: Game, rnd: OperatingRound, corp: str) -> list[LayTile]:
         """The normal lay (for the Co-operative one from each home city, 8.1.4) while left,
         and the extra lays the corporation's privates give in their hexes (FRV free; no
         connection needed, R14)."""
-        if game.state.corps[corp].kind == "bus":
-            return None  # SARSA never lays track (8.3)
         s = game.state
         cash = s.corps[corp].cash
         rules = rules_for(game, corp)
@@ -200,7 +202,7 @@ class Operating1883:
         return out
 
     def check_lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> None:
-        if action in (self.lay_options(game, rnd, corp) or []):
+        if action in self.lay_options(game, rnd, corp):
             return
         cost = check_tile_lay(
             game.state.map, corp, action.hex, action.tile, action.rotation, rules_for(game, corp)
