@@ -26,6 +26,8 @@ def main() -> None:
         count = min(max(players, lo), hi)
         bare = simulate(title, games, count, seed=1)
         checked = simulate(title, games, count, seed=1, roundtrip_every=500)
+        problems = checked.invariant_violations + checked.errors
+        assert problems == 0, f"{title}: {checked.failures[:3]}"
         assert bare.actions == checked.actions, "the check must not change the games"
         print(
             f"{title}  {bare.games:5}  {bare.actions:7}  {bare.seconds:8.2f}  "

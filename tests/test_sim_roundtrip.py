@@ -46,3 +46,32 @@ def test_a_reload_kept_up_to_date_still_sees_a_later_difference() -> None:
     assert len(reload.loaded.actions) == 120
     game.state.players[0].cash += 1  # a state that no longer follows from its log
     assert reload.problem(game) == "the state after a save and reload differs"
+
+
+# Asking what is legal is a read: at every step of a random game (up to 1,500 actions, or its
+# end) listing the legal actions leaves the state hash as it was
+@pytest.mark.parametrize("title", titles())
+def test_listing_legal_actions_changes_nothing(title: str) -> None:
+    low, _high = get_title(title).player_range
+    game = new_game(title, [f"P{i}" for i in range(low + 1)], 3)
+    rng = random.Random(3)
+    for _ in range(1500):
+        if game.state.finished:
+            break
+        before = game.state_hash()
+        action = sim.choose(game, rng)
+        assert game.state_hash() == before, f"after {len(game.actions)} actions"
+        game.apply(action)
+
+
+def test_a_listing_that_changes_the_state_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    game_type = type(new_game("1849", ["A", "B", "C"], 1))
+    listing = game_type.legal_actions
+
+    def spoiling(self: object) -> object:
+        self.state.extra["looked"] = len(self.actions)  # type: ignore[attr-defined]
+        return listing(self)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(game_type, "legal_actions", spoiling)
+    _game, violations, _error = sim.play_one("1849", 3, 1)
+    assert violations == ["action 1: listing the legal actions changed the state"]

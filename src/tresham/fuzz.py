@@ -221,7 +221,11 @@ def fuzz(
         result.games += 1
         game_seed += 1
         while not game.state.finished and result.tried < actions:
+            before = game.state_hash()
             legal = [a.to_json() for a in game.legal_actions()]
+            if game.state_hash() != before:  # asking what is legal must change nothing
+                result.state_changed += 1
+                _sample(result, f"listing the legal actions changed the state ({title})")
             active = game.active_entity() or ""
             for data in Mutator(game, rng).candidates(legal, active):
                 submit(game, data, result)

@@ -16,6 +16,8 @@ from tresham.core.shares import POOL
 from tresham.io.save import from_save, new_game, to_save
 
 MAX_ACTIONS = 50_000
+#: Every this many actions, listing the legal actions must leave the state hash unchanged.
+LISTING_CHECK_EVERY = 10
 
 
 def check_invariants(game: Game, total_cash: int) -> list[str]:
@@ -129,8 +131,14 @@ def play_one(
         for _ in range(MAX_ACTIONS):
             if game.state.finished:
                 break
-            game.apply(choose(game, rng))
+            listed = len(game.actions) % LISTING_CHECK_EVERY == 0
+            before = game.state_hash() if listed else ""
+            action = choose(game, rng)
+            changed = listed and game.state_hash() != before
+            game.apply(action)
             found = check_invariants(game, total)
+            if changed:
+                found.append("listing the legal actions changed the state")
             due = roundtrip_every and (
                 len(game.actions) % roundtrip_every == 0 or game.state.finished
             )

@@ -160,7 +160,8 @@ def _home_lays(
 
 
 def _private_lays(rnd: OperatingRound) -> list[str]:
-    used: list[str] = rnd.turn.setdefault("private_lays", [])
+    """The privates whose lays the turn has used (read only: `lay` records them)."""
+    used: list[str] = rnd.turn.get("private_lays", [])
     return used
 
 
@@ -212,7 +213,7 @@ class Operating1883:
         raise TrackError(f"{corp} has no tile lay left this turn", f"{OR}.4")
 
     def lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> int:
-        used = _private_lays(rnd)
+        used: list[str] = rnd.turn.setdefault("private_lays", [])
         company = privates.lay_private(game, corp, action.hex, used)
         if company is None and _free_hill_lay(game, rnd, corp):
             rnd.turn["free_hill_lay"] = True  # 8.1.4: laid last, so it is this one

@@ -83,8 +83,8 @@ def options(game: Game, rnd: OperatingRound, corp: str) -> list[PlaceBus]:
     s = game.state
     placed = tokens(game)
     home = homes(game, corp)
-    done: list[str] = rnd.turn.setdefault("buses", [])
-    first: bool = rnd.turn.setdefault("first_bus_turn", not placed)
+    done: list[str] = rnd.turn.get("buses", [])
+    first: bool = rnd.turn.get("first_bus_turn", not placed)
     if first:
         allowed = _first_turn_count(game)
     elif any(_plains(game, h) for h in done):
@@ -121,6 +121,7 @@ def place(game: Game, rnd: OperatingRound, corp: str, action: PlaceBus) -> None:
     """Place a bus token and pay the hex's terrain cost."""
     s = game.state
     placed = tokens(game)
+    rnd.turn.setdefault("first_bus_turn", not placed)  # as it was when the turn began
     home = homes(game, corp)
     if action.hex in home:
         group = home.index(action.hex)
@@ -129,7 +130,7 @@ def place(game: Game, rnd: OperatingRound, corp: str, action: PlaceBus) -> None:
     placed[action.hex] = group
     cost = s.map.board.hexes[action.hex].terrain_cost
     game.transfer(corp, "bank", cost)
-    rnd.turn["buses"].append(action.hex)
+    rnd.turn.setdefault("buses", []).append(action.hex)
     game.log(f"{corp} places a bus token in {action.hex} for L.{cost}")
 
 
