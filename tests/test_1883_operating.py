@@ -4,16 +4,31 @@ to the end with the invariants checked after every action."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
+from boards_1883 import CORPS as CORPS_1883
+from boards_1883 import small_board as small_board_1883
 from test_1883_start import TITLE, game, sell_privates
 from tresham.bots.random_bot import choose
-from tresham.core.actions import Choose, Dividend, IssueShares, SellShares
+from tresham.core.actions import (
+    Choose,
+    Dividend,
+    IssueShares,
+    LayTile,
+    SellShares,
+    action_from_json,
+)
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
+from tresham.io.save import from_save
+from tresham.routes.network import network_of
 from tresham.sim import check_invariants
 from tresham.titles.t1883 import concessions
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
@@ -221,6 +236,68 @@ def test_concession_bonus_as_dividend() -> None:
     assert g.player(pres).cash == pres_cash + 100 * held // 100
     assert s.corps["FBV"].cash == treasury_cash + 100 - 100 * held // 100
     assert s.extra["support"][pres] == cards - 1
+
+
+JOINED = Path(__file__).parent / "data" / "positions" / "1883-concession-3-joined.json"
+
+
+# 1883 §5.6.1 and ruling R7: a concession's places are joined as soon as a route through them
+# in order exists. In this random game's position, SEFTA's green tile in M1 joins the unowned
+# concession 3 (I3, M1, P2, Q1), which then leaves play (ruling R6). An exhaustive search
+# (from every stop, no step bound) finds the route, and so does rules version 2's search from
+# the first place; version 1's bounded search from every stop ran out of steps, and its saves
+# still replay so.
+def test_a_route_through_the_places_is_found_when_it_exists(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = json.loads(JOINED.read_text())
+    lay = action_from_json(data["actions"][-1])
+    assert lay == LayTile("SEFTA", "M1", "EN-green", 5)
+    version_2 = from_save({**data, "rules_version": 2})
+    assert version_2.state.extra["concessions"]["3"]["removed"]
+    version_1 = from_save({**data, "actions": data["actions"][:-1], "rules_version": 1})
+    exhaustive = version_1.clone()
+    version_1.apply(lay)
+    assert not version_1.state.extra["concessions"]["3"]["removed"]
+    monkeypatch.setattr(concessions, "MAX_STEPS", 10**9)
+    exhaustive.apply(lay)
+    assert exhaustive.state.extra["concessions"]["3"]["removed"]
+    assert exhaustive.state_hash() != version_1.state_hash()
+
+
+# 1883 §5.6.1, ruling R7: a route through the places in order, with a station anywhere on it,
+# exists exactly when the search from the first place of one of the two orders finds one;
+# checked against the search from every stop without a step bound, on generated boards
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    lays=st.integers(2, 18),
+    corp=st.sampled_from(CORPS_1883),
+    picks=st.lists(st.integers(0, 1000), min_size=2, max_size=4),
+    station=st.booleans(),
+)
+def test_the_search_from_the_first_place_is_exact(
+    seed: int, lays: int, corp: str, picks: list[int], station: bool
+) -> None:
+    net = network_of(small_board_1883(seed, lays, "5", corp), corp)
+    hexes = sorted({h for h, _n in net.stops})
+    assume(len(hexes) >= 2)
+    places = list(dict.fromkeys(hexes[p % len(hexes)] for p in picks))
+
+    def found(anchored: bool) -> bool:
+        for ordered in (places, places[::-1]):
+            targets = [{i for i, (h, _n) in enumerate(net.stops) if h == p} for p in ordered]
+            starts = sorted(targets[0]) if anchored else range(len(net.stops))
+            if concessions._search(net, targets, station, starts):
+                return True
+        return False
+
+    bound = concessions.MAX_STEPS
+    concessions.MAX_STEPS = 10**9
+    try:
+        assert found(anchored=True) == found(anchored=False)
+    finally:
+        concessions.MAX_STEPS = bound
 
 
 # 1883 §5.6.1: no station of the owner on the route, no bonus; an unowned concession joined

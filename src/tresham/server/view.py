@@ -64,7 +64,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
     return {
         "id": live.record.id,
         "title": g.title.name,
-        "rules_version": g.title.rules_version,
+        "rules_version": g.rules_version,
         "index": live.index,
         "actions": len(g.actions),
         "seats": [{"player": seat.player, "bot": seat.bot} for seat in live.seats],

@@ -4,14 +4,19 @@ A concession is fulfilled as soon as a route can be traced, from one of the owni
 corporation's stations, through all its places in the order of the table (other cities may lie
 between), by a train with no limit on stops that other corporations' full cities block (5.6.1).
 The red FS track is not track a concession's route can use. The search is
-depth-first over the owner's network of stop-to-stop chains, in both directions of the list.
+depth-first over the owner's network of stop-to-stop chains, in both directions of the list,
+from the list's first place (ruling R7: a route through the places in order with a station
+anywhere on it exists exactly when one begins at the first place of one of the two orders;
+rules version 1 began anywhere and often ran out of steps before finding a route).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, Choose
+from tresham.core.graph import reach
 from tresham.routes.network import Network, network_of
 from tresham.titles.t1883 import events
 from tresham.titles.t1883.track_rules import FS
@@ -27,6 +32,8 @@ AS_DIVIDEND = "dividend"
 #: Bound on the search's steps per check (deterministic; a position that needs more is not
 #: treated as fulfilled, ruling R7).
 MAX_STEPS = 200_000
+#: The rules version from which the search begins at the first place (ruling R7).
+ANCHORED_SEARCH_VERSION = 2
 
 
 def _title(game: Game) -> Title1883:
@@ -44,17 +51,25 @@ def facts(game: Game, number: str) -> dict[str, Any]:
 def connects(game: Game, corp: str, places: list[str], *, station: bool = True) -> bool:
     """Whether `corp`'s network holds a route through `places` (hexes) in order, from one of
     its stations when `station` is true."""
+    reached = {h for h, _n in reach(game.state.map, corp).nodes}
+    if not reached.issuperset(places):
+        return False  # (the quick answer: the route network is built from what is reached)
     net = network_of(game.state.map, corp)
+    anchored = game.rules_version >= ANCHORED_SEARCH_VERSION
     for ordered in (places, places[::-1]):
         targets = [{i for i, (h, _n) in enumerate(net.stops) if h == p} for p in ordered]
         if any(not t for t in targets):
             return False
-        if _search(net, targets, station):
+        starts = sorted(targets[0]) if anchored else range(len(net.stops))
+        if _search(net, targets, station, starts):
             return True
     return False
 
 
-def _search(net: Network, targets: list[set[int]], station: bool) -> bool:
+def _search(net: Network, targets: list[set[int]], station: bool, starts: Iterable[int]) -> bool:
+    """Depth-first from each of `starts`: a simple path (no stop or track used twice, passing
+    only stops that may be passed) through a stop of each target set in order, and through a
+    station of the corporation when `station` is true. At most `MAX_STEPS` steps in all."""
     steps = 0
 
     def dfs(v: int, first: bool, visited: int, used: int, k: int, token: bool) -> bool:
@@ -78,7 +93,7 @@ def _search(net: Network, targets: list[set[int]], station: bool) -> bool:
                 return True
         return False
 
-    return any(dfs(s, True, 1 << s, 0, 0, False) for s in range(len(net.stops)))
+    return any(dfs(s, True, 1 << s, 0, 0, False) for s in starts)
 
 
 def after_lay(game: Game, corp: str) -> None:

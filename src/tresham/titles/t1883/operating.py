@@ -138,7 +138,11 @@ def _hill_hexes(game: Game) -> list[str]:
 
 
 def _home_lays(
-    game: Game, rnd: OperatingRound, corp: str, rules: TrackRules1883
+    game: Game,
+    rnd: OperatingRound,
+    corp: str,
+    rules: TrackRules1883,
+    hexes: list[str] | None = None,
 ) -> dict[tuple[str, str, int], list[list[object]]]:
     """8.1.4: the Co-operative's lays, each from one of its home cities (walking its network
     from that station only), a home serving one lay a turn: every lay, with the homes it may
@@ -154,7 +158,7 @@ def _home_lays(
     for home in homes:
         if any(all(tuple(p) == home for p in prev) for prev in earlier):
             continue  # the earlier lay needs this home
-        for t in legal_tile_lays(s.map, corp, rules, start=home):
+        for t in legal_tile_lays(s.map, corp, rules, hexes=hexes, start=home):
             out.setdefault((t.hex, t.tile, t.rotation), []).append(list(home))
     return out
 
@@ -163,6 +167,44 @@ def _private_lays(rnd: OperatingRound) -> list[str]:
     """The privates whose lays the turn has used (read only: `lay` records them)."""
     used: list[str] = rnd.turn.get("private_lays", [])
     return used
+
+
+def _lays(game: Game, rnd: OperatingRound, corp: str, only: str | None = None) -> list[LayTile]:
+    """`Operating1883.lay_options`; with `only`, those on that one hex."""
+    s = game.state
+    cash = s.corps[corp].cash
+    rules = rules_for(game, corp)
+    out: list[LayTile] = []
+    if _normal_lays_left(game, rnd, corp) and coop.is_coop(game, corp):
+        lays = _home_lays(game, rnd, corp, rules, _within(None, only))
+        out += [LayTile(corp, *key) for key in sorted(lays)]
+    elif _normal_lays_left(game, rnd, corp):
+        flood = s.map.board.extra["flood_hexes"] if _f_hex_only(game, rnd, corp) else None
+        out += [
+            LayTile(corp, t.hex, t.tile, t.rotation)
+            for t in legal_tile_lays(s.map, corp, rules, hexes=_within(flood, only))
+            if t.cost <= cash
+        ]
+    for coord, free in privates.lay_hexes(game, corp, _private_lays(rnd)).items():
+        at = _within([coord], only)
+        for t in legal_tile_lays(s.map, corp, rules, hexes=at, require_connection=False):
+            lay = LayTile(corp, t.hex, t.tile, t.rotation)
+            if (free or t.cost <= cash) and lay not in out:
+                out.append(lay)
+    if _free_hill_lay(game, rnd, corp):
+        hills = _within(_hill_hexes(game), only)
+        for t in legal_tile_lays(s.map, corp, rules, hexes=hills):
+            lay = LayTile(corp, t.hex, t.tile, t.rotation)
+            if s.map.catalogue[t.tile].color == "yellow" and lay not in out:
+                out.append(lay)
+    return out
+
+
+def _within(hexes: list[str] | None, only: str | None) -> list[str] | None:
+    """The hexes to look at: `hexes` (None: all), narrowed to the one hex `only` if given."""
+    if only is None:
+        return hexes
+    return [only] if hexes is None or only in hexes else []
 
 
 class Operating1883:
@@ -176,34 +218,10 @@ class Operating1883:
         """The normal lay (for the Co-operative one from each home city, 8.1.4) while left,
         and the extra lays the corporation's privates give in their hexes (FRV free; no
         connection needed, R14)."""
-        s = game.state
-        cash = s.corps[corp].cash
-        rules = rules_for(game, corp)
-        out: list[LayTile] = []
-        if _normal_lays_left(game, rnd, corp) and coop.is_coop(game, corp):
-            out += [LayTile(corp, *key) for key in sorted(_home_lays(game, rnd, corp, rules))]
-        elif _normal_lays_left(game, rnd, corp):
-            flood = s.map.board.extra["flood_hexes"] if _f_hex_only(game, rnd, corp) else None
-            out += [
-                LayTile(corp, t.hex, t.tile, t.rotation)
-                for t in legal_tile_lays(s.map, corp, rules, hexes=flood)
-                if t.cost <= cash
-            ]
-        for coord, free in privates.lay_hexes(game, corp, _private_lays(rnd)).items():
-            for t in legal_tile_lays(s.map, corp, rules, hexes=[coord], require_connection=False):
-                lay = LayTile(corp, t.hex, t.tile, t.rotation)
-                if (free or t.cost <= cash) and lay not in out:
-                    out.append(lay)
-        if _free_hill_lay(game, rnd, corp):
-            hills = _hill_hexes(game)
-            for t in legal_tile_lays(s.map, corp, rules, hexes=hills):
-                lay = LayTile(corp, t.hex, t.tile, t.rotation)
-                if s.map.catalogue[t.tile].color == "yellow" and lay not in out:
-                    out.append(lay)
-        return out
+        return _lays(game, rnd, corp)
 
     def check_lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> None:
-        if action in self.lay_options(game, rnd, corp):
+        if action in _lays(game, rnd, corp, only=action.hex):
             return
         cost = check_tile_lay(
             game.state.map, corp, action.hex, action.tile, action.rotation, rules_for(game, corp)
@@ -235,7 +253,7 @@ class Operating1883:
                 cost = 0
         else:
             if coop.is_coop(game, corp):
-                homes = _home_lays(game, rnd, corp, rules_for(game, corp))
+                homes = _home_lays(game, rnd, corp, rules_for(game, corp), [action.hex])
                 key = (action.hex, action.tile, action.rotation)
                 rnd.turn.setdefault("lay_homes", []).append(homes[key])
             rnd.turn["lays"] = rnd.turn.get("lays", 0) + 1

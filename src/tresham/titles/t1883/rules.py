@@ -95,7 +95,8 @@ class Title1883(Title):
 
     name = "1883"
     player_range = (2, 4)
-    rules_version = 1
+    rules_version = concessions.ANCHORED_SEARCH_VERSION
+    older_rules = frozenset({1})  # the concession search from every stop (ruling R7)
     sell_after_buy = True
     privates_count_toward_limit = True
 
