@@ -17,7 +17,7 @@ from tresham.io.save import from_save, new_game, to_save
 
 MAX_ACTIONS = 50_000
 #: Every this many actions, listing the legal actions must leave the state hash unchanged.
-LISTING_CHECK_EVERY = 10
+LISTING_CHECK_EVERY = 25
 
 
 def check_invariants(game: Game, total_cash: int) -> list[str]:

@@ -46,12 +46,8 @@ class StockRound(Round):
     def actions(self, game: Game) -> list[Action]:
         player = self.active(game)
         title = game.title
-        out: list[Action] = []
+        out: list[Action] = list(self._sales(game))
         over_limit = title.over_cert_limit(game, player)
-        if self.may_sell(game):
-            for corp in title.sellable_corps(game, player):
-                for pct, last in title.sell_bundles(game, player, corp):
-                    out.append(SellShares(player, corp, pct, last))
         if over_limit:
             return out or [Pass(player)]
         if self.parred is not None:
@@ -71,9 +67,22 @@ class StockRound(Round):
             out.append(Pass(player))
         return out
 
+    def _sales(self, game: Game, only: str | None = None) -> list[SellShares]:
+        """The sales open to the player now (of the one corporation `only`, if given)."""
+        if not self.may_sell(game):
+            return []
+        player = self.active(game)
+        title = game.title
+        return [
+            SellShares(player, corp, pct, last)
+            for corp in title.sellable_corps(game, player)
+            if only is None or corp == only
+            for pct, last in title.sell_bundles(game, player, corp)
+        ]
+
     def _sales_left(self, game: Game) -> bool:
         """Whether the player may still sell something this turn."""
-        return self.may_sell(game) and any(isinstance(a, SellShares) for a in self.actions(game))
+        return bool(self._sales(game))
 
     def may_sell(self, game: Game) -> bool:
         """Sales come before the turn's buy, or after it where the title allows selling after
@@ -83,7 +92,11 @@ class StockRound(Round):
         return game.title.sell_after_buy and not self.sold_before_buy
 
     def validate(self, game: Game, action: Action) -> None:
-        legal = self.actions(game)
+        if isinstance(action, SellShares) and action.entity == self.active(game):
+            # (what `actions` lists, for the one corporation: sales come first there)
+            legal: list[Action] = list(self._sales(game, only=action.corporation))
+        else:
+            legal = self.actions(game)
         if isinstance(action, Pass) and action not in legal and action.entity == self.active(game):
             problem = game.title.pass_problem(game, action.entity)
             if problem is not None:

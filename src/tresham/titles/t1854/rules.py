@@ -401,16 +401,13 @@ class Title1854(Title):
 
     def sellable_corps(self, game: Game, player: str) -> list[str]:
         """§4 and §6.7: nothing is sold in the first Share Buying Round; private certificates
-        never. Only a floated company's shares can be sold: before that its Director holds
-        the only certificate a player may sell (40% + 20% floats, §6.6)."""
+        never. The companies whose shares the player holds (which of them may be sold, and
+        how many, is `sell_bundles`: before a company floats its Director holds the only
+        certificate a player may sell, 40% + 20% floats, §6.6)."""
         s = game.state
         if s.stock_round_no <= 1:
             return []
-        return [
-            sym
-            for sym in self.chartered(game)
-            if s.shares.percent(player, sym) and self.sell_bundles(game, player, sym)
-        ]
+        return [sym for sym in self.chartered(game) if s.shares.percent(player, sym)]
 
     def sell_bundles(self, game: Game, player: str, corp: str) -> list[tuple[int, bool]]:
         """§6.7: any number of ordinary certificates to the Bank Pool (which may hold any
