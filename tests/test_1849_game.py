@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from helpers_1849 import sell_privates, start_first
+from tresham.bots.random_bot import choose
 from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares
 from tresham.core.errors import NotYourTurnError, RuleError
 from tresham.core.game import Game
@@ -207,6 +210,23 @@ def test_undo_redo_and_save_roundtrip() -> None:
     assert g.state_hash() == h2
     g3 = from_save(to_save(g))
     assert g3.state_hash() == g.state_hash()
+
+
+def test_a_long_game_keeps_few_checkpoints_and_undoes_far_back() -> None:
+    g = new_game("1849", ["A", "B", "C"], 2)
+    rng = random.Random(2)
+    while len(g.actions) < 1100 and not g.state.finished:
+        g.apply(choose(g, rng))
+    assert len(g.actions) == 1100
+    # the last 100 actions every 25, and every 500 before: 0, 500, 1000-1100
+    assert sorted(g._checkpoints) == [0, 500, 1000, 1025, 1050, 1075, 1100]
+    replayed = Game(g.title, ["A", "B", "C"], 2)
+    for action in g.actions[:980]:
+        replayed.apply(action)
+    for _ in range(120):  # past 1000: from the checkpoint at 500
+        g.undo()
+    assert g.state_hash() == replayed.state_hash()
+    assert g.legal_actions() == replayed.legal_actions()
 
 
 def test_clone_is_independent() -> None:

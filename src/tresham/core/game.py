@@ -29,6 +29,11 @@ if TYPE_CHECKING:
     from tresham.core.title import Title
 
 CHECKPOINT_EVERY = 25
+#: Checkpoints older than the last `RECENT_CHECKPOINTS` actions are kept only every
+#: `SPARSE_CHECKPOINT_EVERY` actions (a long game keeps few copies of its state; undoing far
+#: back replays a few hundred actions).
+RECENT_CHECKPOINTS = 100
+SPARSE_CHECKPOINT_EVERY = 500
 
 
 @dataclass
@@ -209,6 +214,9 @@ class Game:
         self.undone.clear()
         if len(self.actions) % CHECKPOINT_EVERY == 0:
             self._checkpoints[len(self.actions)] = copy.deepcopy(self.state)
+            old = len(self.actions) - RECENT_CHECKPOINTS - CHECKPOINT_EVERY
+            if old > 0 and old % SPARSE_CHECKPOINT_EVERY:
+                self._checkpoints.pop(old, None)
 
     def _advance(self) -> None:
         """Let the rounds move on until someone must act or the game ends."""
@@ -216,13 +224,16 @@ class Game:
 
     # ----------------------------------------------------------------- undo / replay
     def _rebuild(self, count: int) -> GameState:
-        """The state after the first `count` actions, from the nearest checkpoint."""
+        """The state after the first `count` actions, from the nearest checkpoint; the recent
+        checkpoints on the way are made again (so that undoing on stays cheap)."""
         base = max(k for k in self._checkpoints if k <= count)
         saved_actions = self.actions
         self.state = copy.deepcopy(self._checkpoints[base])
-        for action in saved_actions[base:count]:
+        for done, action in enumerate(saved_actions[base:count], start=base + 1):
             self.title.process(self, action)
             self._advance()
+            if done % CHECKPOINT_EVERY == 0 and done >= count - RECENT_CHECKPOINTS:
+                self._checkpoints.setdefault(done, copy.deepcopy(self.state))
         return self.state
 
     def undo(self) -> Action:
