@@ -61,8 +61,10 @@ bench-peers: $(STAMP) $(PEERS_STAMP)
 SOAK_GAMES ?= 10000
 SOAK_ACTIONS ?= 100000
 SOAK_JOBS ?= 2
-soak: $(STAMP)
-	$(BIN)/python tools/soak.py --games $(SOAK_GAMES) --fuzz-actions $(SOAK_ACTIONS) --jobs $(SOAK_JOBS)
+SOAK_KILLS ?= 100
+soak: $(STAMP) postgres
+	$(BIN)/python tools/soak.py --games $(SOAK_GAMES) --fuzz-actions $(SOAK_ACTIONS) \
+		--crash-kills $(SOAK_KILLS) --jobs $(SOAK_JOBS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info

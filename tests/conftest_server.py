@@ -282,3 +282,73 @@ def play(client: Any, game_id: str, tokens: dict[str, str], moves: int, seed: in
         assert answer.status_code == 200, answer.text
         index = answer.json()["index"]
     return index
+
+
+# ---------------------------------------------------------------------- kill -9 during a burst
+def burst_until_killed(
+    server: ServerProcess, game_id: str, tokens: dict[str, str], moves: int, seed: int
+) -> dict[int, Any]:
+    """Post legal moves (chosen at random, seeded) as fast as they go from another thread,
+    and kill -9 the server once `moves` of them were acknowledged (or 30 s passed, or the game
+    ended); returns the acknowledged moves by index. Raises what the posting thread met,
+    other than the server going away."""
+    acknowledged: dict[int, Any] = {}
+    errors: list[BaseException] = []
+    over = threading.Event()
+
+    def burst() -> None:
+        rng = random.Random(seed)
+        with httpx.Client(base_url=server.url, timeout=5) as client:
+            try:
+                while True:
+                    state = client.get(f"/api/games/{game_id}").json()
+                    if state["finished"]:
+                        over.set()
+                        return
+                    token = tokens[state["acting_player"]]
+                    legal = client.get(f"/api/games/{game_id}/legal", headers=auth(token)).json()
+                    action = rng.choice(legal["actions"])
+                    answer = client.post(
+                        f"/api/games/{game_id}/actions",
+                        json={"index": legal["index"], "action": action},
+                        headers=auth(token),
+                    )
+                    if answer.status_code == 200:
+                        acknowledged[legal["index"]] = action
+            except httpx.HTTPError:
+                return  # the server is gone
+            except BaseException as exc:
+                errors.append(exc)
+
+    thread = threading.Thread(target=burst)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while len(acknowledged) < moves and time.monotonic() < deadline and not over.is_set():
+        time.sleep(0.01)
+    server.kill()
+    thread.join(30)
+    if errors:
+        raise errors[0]
+    return dict(acknowledged)
+
+
+def problems_after_restart(
+    client: httpx.Client, game_id: str, acknowledged: dict[int, Any]
+) -> list[str]:
+    """What is wrong with a game after a restart (nothing, if the list is empty): each index
+    must be logged once, every acknowledged move at its index, and the exported log must
+    replay to the game the server shows."""
+    from tresham.io.save import from_save
+
+    out: list[str] = []
+    entries = client.get(f"/api/games/{game_id}/log").json()["entries"]
+    logged = {e["index"]: e["entry"] for e in entries}
+    if len(logged) != len(entries):
+        out.append(f"duplicated: {len(entries) - len(logged)} indexes logged twice")
+    lost = sorted(i for i, action in acknowledged.items() if logged.get(i) != action)
+    if lost:
+        out.append(f"lost: acknowledged moves {lost} are not in the log as posted")
+    replayed = from_save(client.get(f"/api/games/{game_id}/export").json())
+    if client.get(f"/api/games/{game_id}").json()["state_hash"] != replayed.state_hash():
+        out.append("mismatched: the log does not replay to the game shown")
+    return out

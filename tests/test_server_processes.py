@@ -6,7 +6,6 @@ index to both give one 200 and one 409."""
 from __future__ import annotations
 
 import json
-import random
 import threading
 import time
 from collections.abc import Iterator
@@ -17,7 +16,14 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from conftest_server import PgCluster, ServerProcess, auth, play
+from conftest_server import (
+    PgCluster,
+    ServerProcess,
+    auth,
+    burst_until_killed,
+    play,
+    problems_after_restart,
+)
 from tresham.io.save import from_save
 
 PLAYERS = ["Ann", "Bob", "Cid"]
@@ -150,53 +156,17 @@ def test_a_kill_during_a_burst_loses_no_acknowledged_action(
 ) -> None:
     """kill -9 while moves are being posted as fast as they can be: after the restart, every
     move the server acknowledged (200) is in the log exactly once, at its index, and the log
-    replays to the game the server shows."""
+    replays to the game the server shows (`tools/crash_soak.py` repeats this many times)."""
     first = start(servers, db_url, tmp_path)
-    acknowledged: dict[int, dict[str, Any]] = {}
-    errors: list[BaseException] = []
     with httpx.Client(base_url=first.url, timeout=30) as setup:
         game_id, tokens = new_game(setup)
-
-    def burst() -> None:
-        rng = random.Random(7)
-        with httpx.Client(base_url=first.url, timeout=5) as client:
-            try:
-                while True:
-                    state = client.get(f"/api/games/{game_id}").json()
-                    token = tokens[state["acting_player"]]
-                    legal = client.get(f"/api/games/{game_id}/legal", headers=auth(token)).json()
-                    action = rng.choice(legal["actions"])
-                    answer = client.post(
-                        f"/api/games/{game_id}/actions",
-                        json={"index": legal["index"], "action": action},
-                        headers=auth(token),
-                    )
-                    if answer.status_code == 200:
-                        acknowledged[legal["index"]] = action
-            except httpx.HTTPError:
-                return  # the server is gone
-            except BaseException as exc:
-                errors.append(exc)
-
-    thread = threading.Thread(target=burst)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while len(acknowledged) < 25 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    first.kill()
-    thread.join(30)
-    assert not errors and len(acknowledged) >= 25
+    acknowledged = burst_until_killed(first, game_id, tokens, moves=25, seed=7)
+    assert len(acknowledged) >= 25
     second = start(servers, db_url, tmp_path)
     with httpx.Client(base_url=second.url, timeout=30) as client:
-        entries = client.get(f"/api/games/{game_id}/log").json()["entries"]
-        logged = {e["index"]: e["entry"] for e in entries}
-        assert len(logged) == len(entries)  # each index once
-        for index, action in acknowledged.items():
-            assert logged[index] == action
-        saved = client.get(f"/api/games/{game_id}/export").json()
-        game = from_save(saved)
-        shown = client.get(f"/api/games/{game_id}").json()
-        assert shown["state_hash"] == game.state_hash()
+        assert problems_after_restart(client, game_id, acknowledged) == []
+        never = {**acknowledged, len(acknowledged) + 10**6: {"type": "pass"}}
+        assert problems_after_restart(client, game_id, never)[0].startswith("lost")
 
 
 def test_many_games_at_once(sqlite_url: str, tmp_path: Path, servers: list[ServerProcess]) -> None:

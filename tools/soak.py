@@ -1,8 +1,9 @@
 """The long reliability run behind `make soak` (issue 9), resumable and parallel.
 
 It plays `--games` random games of each title, spread evenly over the title's player counts,
-and fuzzes `--fuzz-actions` actions per title, in small units (`tresham simulate` and
-`tresham fuzz` with consecutive seeds), taken in turns across titles and player counts. Each
+fuzzes `--fuzz-actions` actions per title, and kills the server `--crash-kills` times on each
+database (SQLite, PostgreSQL) during bursts of moves, in small units (`tresham simulate`,
+`tresham fuzz` and `tools/crash_soak.py` with consecutive seeds), taken in turns. Each
 finished unit is appended to a ledger (JSON lines, with the commit it ran); a later run skips
 what the ledger holds, so the hours of work can be spread over several sittings. Saves of
 failed games go beside the ledger. `--report` only prints the totals so far.
@@ -34,12 +35,25 @@ COMMIT = subprocess.run(
 ).stdout.strip()
 SIM_KEYS = ("games", "finished", "invariant_violations", "errors", "actions", "seconds")
 FUZZ_KEYS = ("tried", "rejected", "accepted", "state_changed", "crashes", "games", "seconds")
+BACKENDS = ("sqlite", "postgresql")
+CRASH_KEYS = ("kills", "games", "acknowledged", "lost", "duplicated", "mismatched")
+CRASH_CHUNK = 10
 
 
-def units(games: int, fuzz_actions: int, chunk: int, fuzz_chunk: int) -> list[dict[str, Any]]:
-    """Every unit of work: simulate chunks (seeds 1.. per player count) and fuzz chunks,
-    taken in turns across titles and player counts, so that a partial run covers them all."""
-    queues: list[list[dict[str, Any]]] = []
+def units(
+    games: int, fuzz_actions: int, chunk: int, fuzz_chunk: int, crash_kills: int = 0
+) -> list[dict[str, Any]]:
+    """Every unit of work: simulate chunks (seeds 1.. per player count), fuzz chunks and
+    crash chunks, taken in turns across titles, player counts and databases, so that a
+    partial run covers them all."""
+    queues: list[list[dict[str, Any]]] = [
+        [
+            {"kind": "crash", "backend": backend, "seed": 1 + k}
+            | {"count": min(CRASH_CHUNK, crash_kills - start)}
+            for k, start in enumerate(range(0, crash_kills, CRASH_CHUNK))
+        ]
+        for backend in BACKENDS
+    ]
     for title, counts in PLAYER_COUNTS.items():
         for i, players in enumerate(counts):
             share = games // len(counts) + (1 if i < games % len(counts) else 0)
@@ -69,7 +83,11 @@ def key(unit: dict[str, Any]) -> str:
 
 
 def command(unit: dict[str, Any]) -> list[str]:
-    """The `tresham` command line that does `unit`."""
+    """The command line that does `unit`."""
+    if unit["kind"] == "crash":
+        tool = str(Path(__file__).with_name("crash_soak.py"))
+        size = ("--kills", str(unit["count"]), "--seed", str(unit["seed"]))
+        return [sys.executable, tool, "--backend", unit["backend"], *size]
     tresham = str(Path(sys.executable).with_name("tresham"))
     simulate = unit["kind"] == "simulate"
     size = "--games" if simulate else "--actions"
@@ -102,14 +120,23 @@ def load(ledger: Path) -> list[dict[str, Any]]:
 
 
 def report(done: list[dict[str, Any]], planned: list[dict[str, Any]]) -> dict[str, Any]:
-    """Totals per title: simulate and fuzz figures, units done of planned."""
+    """Totals per title (simulate and fuzz figures, units done of planned) and per database
+    (the crash figures)."""
     out: dict[str, Any] = {}
+    for backend in BACKENDS:
+        mine = [u for u in done if u["kind"] == "crash" and u["backend"] == backend]
+        out[backend] = {k: sum(int(u["result"].get(k, 0)) for u in mine) for k in CRASH_KEYS}
+        out[backend] |= {
+            "units_done": len(mine),
+            "units_planned": sum(1 for u in planned if u.get("backend") == backend),
+            "units_failed": sum(1 for u in mine if u["result"]["exit"] != 0),
+        }
     for title in PLAYER_COUNTS:
         sim = {k: 0.0 for k in SIM_KEYS}
         fz = {k: 0.0 for k in FUZZ_KEYS}
         failed_units = 0
         for u in done:
-            if u["title"] != title:
+            if u.get("title") != title:
                 continue
             r = u["result"]
             failed_units += r["exit"] != 0
@@ -119,8 +146,8 @@ def report(done: list[dict[str, Any]], planned: list[dict[str, Any]]) -> dict[st
         out[title] = {
             "simulate": {k: round(v, 1) if k == "seconds" else int(v) for k, v in sim.items()},
             "fuzz": {k: round(v, 1) if k == "seconds" else int(v) for k, v in fz.items()},
-            "units_done": sum(1 for u in done if u["title"] == title),
-            "units_planned": sum(1 for u in planned if u["title"] == title),
+            "units_done": sum(1 for u in done if u.get("title") == title),
+            "units_planned": sum(1 for u in planned if u.get("title") == title),
             "units_failed": failed_units,
         }
     return out
@@ -132,18 +159,24 @@ def main() -> int:
     parser.add_argument("--fuzz-actions", type=int, default=100_000, help="per title")
     parser.add_argument("--chunk", type=int, default=50, help="games per unit")
     parser.add_argument("--fuzz-chunk", type=int, default=10_000, help="actions per unit")
+    parser.add_argument("--crash-kills", type=int, default=100, help="per database")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--ledger", type=Path, default=Path("soak/ledger.jsonl"))
-    parser.add_argument("--titles", nargs="*", default=list(PLAYER_COUNTS), help="run only these")
+    parser.add_argument(
+        "--titles",
+        nargs="*",
+        default=[*PLAYER_COUNTS, "server"],
+        help="run only these (titles, and 'server' for the crash units)",
+    )
     parser.add_argument("--report", action="store_true", help="print the totals and stop")
     args = parser.parse_args()
 
-    planned = units(args.games, args.fuzz_actions, args.chunk, args.fuzz_chunk)
+    planned = units(args.games, args.fuzz_actions, args.chunk, args.fuzz_chunk, args.crash_kills)
     args.ledger.parent.mkdir(parents=True, exist_ok=True)
     done = load(args.ledger)
+    chosen = [u for u in planned if u.get("title", "server") in args.titles]
     if not args.report:
         seen = {key(u) for u in done}
-        chosen = [u for u in planned if u["title"] in args.titles]
         todo = [u for u in chosen if key(u) not in seen]
         print(f"{len(chosen) - len(todo)} of {len(chosen)} units already done", flush=True)
         started = time.monotonic()
@@ -157,15 +190,16 @@ def main() -> int:
                 r = unit["result"]
                 status = "ok" if r["exit"] == 0 else f"FAILED {r.get('notes') or r}"
                 elapsed = time.monotonic() - started
+                what = unit.get("title") or unit["backend"]
+                who = "" if unit["kind"] == "crash" else f" p{unit.get('players', FUZZ_PLAYERS)}"
                 print(
-                    f"[{n}/{len(todo)} {elapsed / 60:.0f} min] {unit['kind']} {unit['title']} "
-                    f"p{unit.get('players', FUZZ_PLAYERS)} seed {unit['seed']} x{unit['count']}: "
-                    f"{status}",
+                    f"[{n}/{len(todo)} {elapsed / 60:.0f} min] {unit['kind']} {what}{who} "
+                    f"seed {unit['seed']} x{unit['count']}: {status}",
                     flush=True,
                 )
     totals = report(done, planned)
     print(json.dumps(totals, indent=1))
-    complete = all(t["units_done"] == t["units_planned"] for t in totals.values())
+    complete = {key(u) for u in chosen} <= {key(u) for u in done}
     clean = all(t["units_failed"] == 0 for t in totals.values())
     return 0 if clean and (complete or args.report) else 1
 

@@ -1,0 +1,42 @@
+"""`make soak` (tools/soak.py, tools/crash_soak.py) in miniature: every kind of unit runs and
+lands in the ledger, and a second run resumes from the ledger with nothing left to do."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def soak(ledger: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, str(ROOT / "tools/soak.py"), "--ledger", str(ledger)]
+    command += ["--games", "2", "--chunk", "1", "--fuzz-actions", "30", "--fuzz-chunk", "30"]
+    command += ["--crash-kills", "1", "--titles", "1849", "server", *extra]
+    return subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+
+
+def test_a_small_soak_runs_every_kind_of_unit_and_resumes(tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.jsonl"
+    first = soak(ledger)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "0 of 5 units already done" in first.stdout
+    units = [json.loads(line) for line in ledger.read_text().splitlines()]
+    assert sorted((u["kind"], u.get("title") or u["backend"]) for u in units) == [
+        ("crash", "postgresql"),
+        ("crash", "sqlite"),
+        ("fuzz", "1849"),
+        ("simulate", "1849"),
+        ("simulate", "1849"),
+    ]
+    assert all(u["result"]["exit"] == 0 for u in units)
+    report = json.loads(first.stdout[first.stdout.index("{") :])
+    for backend in ("sqlite", "postgresql"):
+        assert report[backend]["kills"] == 1 and report[backend]["lost"] == 0
+    assert report["1849"]["simulate"]["games"] == 2
+    assert report["1849"]["fuzz"]["tried"] >= 30
+    again = soak(ledger)
+    assert "5 of 5 units already done" in again.stdout
+    assert len(ledger.read_text().splitlines()) == 5
