@@ -19,6 +19,7 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,7 @@ def report(done: list[dict[str, Any]], planned: list[dict[str, Any]]) -> dict[st
         mine = [u for u in done if u["kind"] == "crash" and u["backend"] == backend]
         out[backend] = {k: sum(int(u["result"].get(k, 0)) for u in mine) for k in CRASH_KEYS}
         out[backend] |= {
+            "commits": _commits(mine),
             "units_done": len(mine),
             "units_planned": sum(1 for u in planned if u.get("backend") == backend),
             "units_failed": sum(1 for u in mine if u["result"]["exit"] != 0),
@@ -146,10 +148,20 @@ def report(done: list[dict[str, Any]], planned: list[dict[str, Any]]) -> dict[st
         out[title] = {
             "simulate": {k: round(v, 1) if k == "seconds" else int(v) for k, v in sim.items()},
             "fuzz": {k: round(v, 1) if k == "seconds" else int(v) for k, v in fz.items()},
+            "commits": _commits(u for u in done if u.get("title") == title),
             "units_done": sum(1 for u in done if u.get("title") == title),
             "units_planned": sum(1 for u in planned if u.get("title") == title),
             "units_failed": failed_units,
         }
+    return out
+
+
+def _commits(done: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """How many of the units each commit ran ("?" for units from before commits were kept)."""
+    out: dict[str, int] = {}
+    for u in done:
+        commit = u["result"].get("commit") or "?"
+        out[commit] = out.get(commit, 0) + 1
     return out
 
 
