@@ -238,6 +238,12 @@ def test_clone_is_independent() -> None:
     assert len(c.actions) == len(g.actions) + 1
     assert g.state.events == events and len(c.state.events) > len(events)
     assert c.state.shares is not g.state.shares and c.state.map is not g.state.map
+    tid = next(iter(c.state.depot.trains))
+    c.state.depot.trains[tid].owner = "somebody"
+    assert g.state.depot.trains[tid].owner != "somebody"
+    assert c.state.depot.types is g.state.depot.types  # immutable, shared
+    drawn = c.state.rng.permutation(list(range(20)))
+    assert g.state.rng.permutation(list(range(20))) == drawn  # the same generator state
 
 
 # Saves never replay to a different game: one made under other rules is refused

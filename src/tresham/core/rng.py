@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -43,6 +43,12 @@ class TreshamRandom:
 
     def __init__(self, seed: int) -> None:
         self._random = random.Random(seed)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TreshamRandom:
+        new = TreshamRandom(0)
+        new._random.setstate(self._random.getstate())
+        memo[id(self)] = new
+        return new
 
     def permutation(self, items: Sequence[T]) -> list[T]:
         out = list(items)

@@ -6,7 +6,9 @@ statuses; trains of the types that rust on it leave the game; the type's events 
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ class Phase:
 class Train:
     """A physical train: id `<type>-<n>`; owner None while in the depot, "pool" when
     discarded, else the owning corporation's symbol; `variant` the variant it was bought as
-    (None: the type itself)."""
+    (None: the type itself). Its fields are plain values, so a shallow copy is a full one."""
 
     tid: str
     kind: str
@@ -84,6 +86,12 @@ class Depot:
     types: dict[str, TrainType]
     trains: dict[str, Train] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Depot:
+        """A copy sharing the (immutable) train types; each train is copied."""
+        new = Depot(self.types, {k: copy.copy(t) for k, t in self.trains.items()}, list(self.order))
+        memo[id(self)] = new
+        return new
 
     @classmethod
     def build(cls, types: list[TrainType]) -> Depot:
