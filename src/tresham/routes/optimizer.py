@@ -61,8 +61,6 @@ def _enumerate(
     found: dict[int, _Candidate | None] = {}
 
     def record(stops: list[int], steps: list[tuple[int, bool]], start: int, mask: int) -> None:
-        if mask in found or len(found) >= max_candidates:
-            return
         stop_list = [recs[i] for i in stops]
         gauges = frozenset().union(*(chains[c].gauges for c, _f in steps))
         if rules.check_run(train, corporation, stop_list, gauges) is not None:
@@ -83,12 +81,13 @@ def _enumerate(
         bsteps: list[tuple[int, bool]],
     ) -> None:
         # The run is reversed(bstops) + fstops; it starts at the far end of the backward part.
-        if bsteps:
-            start = bstops[-1]
-            steps = [(c, not f) for c, f in reversed(bsteps)] + fsteps
-            record(bstops[::-1] + fstops, steps, start, used)
-        else:
-            record(fstops, fsteps, t, used)
+        # (A run is known by its track: one found before, from its other end, is not again.)
+        if used not in found and len(found) < max_candidates:
+            if bsteps:
+                steps = [(c, not f) for c, f in reversed(bsteps)] + fsteps
+                record(bstops[::-1] + fstops, steps, bstops[-1], used)
+            else:
+                record(fstops, fsteps, t, used)
         if len(found) >= max_candidates or (bsteps and not passable_[end]):
             return
         first = fsteps[0][0]
@@ -158,20 +157,26 @@ class _Packer:
         self.n = len(lists)
         self.revenue = [[c.revenue for c in cands] for cands in lists]
         self.full = [(1 << len(cands)) - 1 for cands in lists]
-        # trains of one kind share their candidates: their bits and index are built once
-        by_kind: dict[tuple[str, int], tuple[list[list[int]], dict[int, int]]] = {}
-        self.bits: list[list[list[int]]] = []
-        self.users: list[dict[int, int]] = []
+        # Trains of one kind share their candidates: their bits and index are built once, and
+        # only where used (a candidate's bits for the trains after it, the index of a train's
+        # candidates by bit for the trains before it): a lone train needs neither.
+        levels: dict[tuple[str, int], list[int]] = {}
         for level, kind in enumerate(kinds):
-            if kind not in by_kind:
-                bits_of = [_bits(c.mask) for c in lists[level]]
-                index: dict[int, int] = {}
+            levels.setdefault(kind, []).append(level)
+        by_kind: dict[tuple[str, int], tuple[list[list[int]], dict[int, int]]] = {}
+        for kind, at in levels.items():
+            index: dict[int, int] = {}
+            if min(at) == self.n - 1 and max(at) == 0:
+                by_kind[kind] = ([], index)
+                continue
+            bits_of = [_bits(c.mask) for c in lists[at[0]]]
+            if max(at) > 0:
                 for j, bits in enumerate(bits_of):
                     for b in bits:
                         index[b] = index.get(b, 0) | 1 << j
-                by_kind[kind] = (bits_of, index)
-            self.bits.append(by_kind[kind][0])
-            self.users.append(by_kind[kind][1])
+            by_kind[kind] = (bits_of, index)
+        self.bits: list[list[list[int]]] = [by_kind[kind][0] for kind in kinds]
+        self.users: list[dict[int, int]] = [by_kind[kind][1] for kind in kinds]
         self.best_total = 0
         self.best_sel = [-1] * self.n
         self.sel = [-1] * self.n
@@ -212,9 +217,8 @@ class _Packer:
             if self.steps >= self.max_steps:
                 break
             self.sel[i] = j
-            self.search(
-                i + 1, used + self.bits[i][j], total + revenue[j], j + 1 if same_next else 0
-            )
+            taken = used + self.bits[i][j] if i + 1 < self.n else used
+            self.search(i + 1, taken, total + revenue[j], j + 1 if same_next else 0)
         self.sel[i] = -1
         # This train idles; identical trains after it idle too (they are interchangeable).
         k = i + 1

@@ -118,10 +118,14 @@ class TrackRules1883(BasicTrackRules):
         """6.6: each of the corporation's port tokens in a city the run visits adds L.20 to
         the run (L.10 from the first 4T). 6.8.4: a run starting or ending in Sassuolo's
         brown or grey city takes its higher value (the lower one is the stop's own)."""
-        visited = {s.hex for s in stops}
-        bonus = self.port_bonus * sum(1 for h in self.ports if h in visited)
-        ends = {stops[0], stops[-1]} if stops else set()
-        for stop in ends:
+        bonus = 0
+        if self.ports and self.port_bonus:
+            visited = {s.hex for s in stops}
+            bonus = self.port_bonus * sum(1 for h in self.ports if h in visited)
+        if not stops:
+            return bonus
+        first, last = stops[0], stops[-1]
+        for stop in (first,) if last is first or last == first else (first, last):
             if stop.info.revenue_terminal:
                 bonus += stop.info.revenue_terminal - stop.info.revenue
         return bonus
