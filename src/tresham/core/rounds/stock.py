@@ -9,6 +9,7 @@ The title answers what may be sold, bought and started (`Title` stock hooks).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tresham.core.actions import Action, BuyShares, Par, Pass, SellShares
@@ -44,12 +45,17 @@ class StockRound(Round):
         return self.order[self.index]
 
     def actions(self, game: Game) -> list[Action]:
+        sales = self._sales(game)
+        return [*sales, *self._others(game, lambda: bool(sales))]
+
+    def _others(self, game: Game, may_sell_now: Callable[[], bool]) -> list[Action]:
+        """What `actions` lists besides the sales; `may_sell_now` says whether there are
+        any (asked only where that decides whether the player may pass)."""
         player = self.active(game)
         title = game.title
-        out: list[Action] = list(self._sales(game))
-        over_limit = title.over_cert_limit(game, player)
-        if over_limit:
-            return out or [Pass(player)]
+        if title.over_cert_limit(game, player):
+            return [] if may_sell_now() else [Pass(player)]
+        out: list[Action] = []
         if self.parred is not None:
             if self.extra_buys > 0:
                 out.extend(
@@ -63,7 +69,7 @@ class StockRound(Round):
             out.extend(title.buy_options(game, player, self.sold_by[player]))
             out.extend(title.par_options(game, player))
             out.extend(title.other_purchases(game, player))
-        if title.pass_problem(game, player) is None or not out:
+        if title.pass_problem(game, player) is None or not (out or may_sell_now()):
             out.append(Pass(player))
         return out
 
@@ -92,11 +98,13 @@ class StockRound(Round):
         return game.title.sell_after_buy and not self.sold_before_buy
 
     def validate(self, game: Game, action: Action) -> None:
-        if isinstance(action, SellShares) and action.entity == self.active(game):
-            # (what `actions` lists, for the one corporation: sales come first there)
-            legal: list[Action] = list(self._sales(game, only=action.corporation))
-        else:
+        # (what `actions` lists, narrowed to the kind of action asked about)
+        if action.entity != self.active(game):
             legal = self.actions(game)
+        elif isinstance(action, SellShares):
+            legal = list(self._sales(game, only=action.corporation))
+        else:
+            legal = self._others(game, lambda: self._sales_left(game))
         if isinstance(action, Pass) and action not in legal and action.entity == self.active(game):
             problem = game.title.pass_problem(game, action.entity)
             if problem is not None:
