@@ -211,13 +211,24 @@ def test_gauge_change_at_a_town() -> None:
     assert reach(s, "X").nodes == {("E1", 0), ("C1", 0), ("A1", 0)}
 
 
-def test_track_graph_is_cached_per_version() -> None:
+def test_track_graph_is_cached_until_the_track_changes() -> None:
     s = girgenti()
     g = track_graph(s)
     assert track_graph(s) is g
     assert g.key[g.pid[("J6", 0)]] == ("J6", 0)
+    # tokens and reservations change what a corporation reaches, not the track
+    before = reach(s, "SFA")
+    s.remove_token("SFA", "J6", 0)
+    assert track_graph(s) is g
+    assert reach(s, "SFA") != before
+    s.reserve("SFA", "J6", 0)
+    s.place_token("SFA", "J6", 0)
+    s.release_reservation("SFA")
+    assert track_graph(s) is g
+    assert reach(s, "SFA") == before
     s.lay_tile("K7", "4", 2)
     assert track_graph(s) is not g
+    assert track_graph(s).pid.keys() == track_graph(s.copy()).pid.keys()
 
 
 def test_tile_colours_come_from_the_rules() -> None:

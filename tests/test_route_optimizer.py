@@ -4,6 +4,7 @@ generated 1849, 1883 and 1854 boards, its optimality flag, and the `tresham rout
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -19,9 +20,12 @@ from boards_1883 import TITLE as TITLE_1883
 from boards_1883 import rules_1883
 from boards_1883 import small_board as small_board_1883
 from route_reference import best_total
+from tresham.bots.random_bot import choose
 from tresham.cli import main
 from tresham.core.rules_protocols import TrainSpec
-from tresham.routes import solve, validate_runs
+from tresham.io.save import new_game
+from tresham.routes import has_run, solve, validate_runs
+from tresham.titles.registry import get_title
 from tresham.titles.t1849.track_rules import TrackRules1849
 from tresham.titles.t1854.operating import rules_for as rules_1854
 
@@ -48,6 +52,7 @@ def test_optimizer_equals_exhaustive_reference(
     assert solution.optimal
     assert validate_runs(s, corp, trains, solution.runs, rules) == solution.revenue
     assert solution.revenue == best_total(s, corp, trains, rules)
+    assert has_run(s.copy(), corp, trains, rules) == bool(solution.runs)
 
 
 N_TRAINS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6}
@@ -87,6 +92,7 @@ def test_optimizer_equals_reference_on_1883_boards(
     assert solution.optimal
     assert validate_runs(s, corp, trains, solution.runs, rules) == solution.revenue
     assert solution.revenue == best_total(s, corp, trains, rules, max_edges=len(s.board.hexes))
+    assert has_run(s.copy(), corp, trains, rules) == bool(solution.runs)
 
 
 # 1854 §5.6 (and §3.1.2 plus trains): the optimizer equals the reference on generated 1854
@@ -115,6 +121,7 @@ def test_optimizer_equals_reference_on_1854_positions(
     assert solution.optimal
     assert validate_runs(s, corp, trains, solution.runs, rules) == solution.revenue
     assert solution.revenue == best_total(s, corp, trains, rules, max_edges=len(s.board.hexes))
+    assert has_run(s.copy(), corp, trains, rules) == bool(solution.runs)
 
 
 def test_a_reached_work_cap_is_not_called_optimal() -> None:
@@ -153,7 +160,9 @@ def test_kept_answers_follow_the_position() -> None:
     assert solve(s, "CTL", one, early) != first
     for trains, rules in [(one, early), (two, late)]:
         assert solve(s, "CTL", trains, rules) == solve(s.copy(), "CTL", trains, rules)
+    assert has_run(s, "CTL", one, early)  # answered from the kept solution
     s.remove_all_tokens("CTL")
+    assert not has_run(s, "CTL", one, early)
     assert solve(s, "CTL", one, early).revenue == 0
 
 
@@ -192,3 +201,24 @@ def test_routes_positions_command(capsys: pytest.CaptureFixture[str]) -> None:
         0,
     )
     assert set(summary) == {"positions", "equal", "below", "above", "ms_p50", "ms_max"}
+
+
+# 1849 §OR Run trains, 1883 §6.8, 1854 §5.6: a corporation runs (its route step is played)
+# exactly when the optimizer finds it a run; deciding that without optimizing (`has_run`)
+# gives the same answer for every corporation with trains, along a random game
+@pytest.mark.parametrize("title", ["1849", "1883", "1854"])
+def test_whether_a_corporation_runs_is_the_optimizers_answer(title: str) -> None:
+    low, _high = get_title(title).player_range
+    game = new_game(title, [f"P{i}" for i in range(low + 1)], 5)
+    rng = random.Random(5)
+    answers: list[bool] = []
+    while not game.state.finished and len(game.actions) < 3000:
+        if len(game.actions) % 15 == 0:
+            for sym, corp in game.state.corps.items():
+                if corp.floated and not corp.closed and corp.trains:
+                    trains, rules = game.title.route_inputs(game, sym)
+                    runs = bool(solve(game.state.map.copy(), sym, trains, rules).runs)
+                    assert has_run(game.state.map.copy(), sym, trains, rules) == runs
+                    answers.append(runs)
+        game.apply(choose(game, rng))
+    assert len(answers) > 50 and 0 < sum(answers) < len(answers)

@@ -32,7 +32,7 @@ from tresham.core.tiles import (
     gauges_connect,
     next_color,
 )
-from tresham.core.track import OVERLAY_BASE, MapState, NodeKey
+from tresham.core.track import OVERLAY_BASE, TRACK_GRAPH, MapState, NodeKey
 
 PathKey = tuple[str, int]
 """A path on the map: (hex coordinate, path index on the hex's current tile)."""
@@ -167,11 +167,11 @@ class TrackGraph:
 
 
 def track_graph(state: MapState) -> TrackGraph:
-    """The state's track graph (cached until the state changes)."""
-    graph = state.cached("track_graph")
+    """The state's track graph (cached until the track changes)."""
+    graph = state.cached(TRACK_GRAPH)
     if not isinstance(graph, TrackGraph):
         graph = TrackGraph(state)
-        state.set_cached("track_graph", graph)
+        state.set_cached(TRACK_GRAPH, graph)
     return graph
 
 

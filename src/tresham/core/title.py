@@ -318,3 +318,10 @@ class Title:
 
         trains, rules = self.route_inputs(game, corp)
         return solve(game.state.map, corp, trains, rules)
+
+    def has_routes(self, game: Game, corp: str) -> bool:
+        """Whether `best_routes` would give `corp` any run, found without optimizing."""
+        from tresham.routes import has_run
+
+        trains, rules = self.route_inputs(game, corp)
+        return has_run(game.state.map, corp, trains, rules)

@@ -54,6 +54,8 @@ RULE_EXITS = "Tile lay: exits face the map"
 RULE_SUPPLY = "Tile lay: tile supply"
 RULE_HEX = "Tile lay: buildable hex"
 RULE_TOKEN = "Station token"
+#: The cache key of the map's track graph (kept across changes of tokens only).
+TRACK_GRAPH = "track_graph"
 #: Overlay path ``j`` of a hex is path ``OVERLAY_BASE + j`` of that hex in the track graph
 #: (after any tile's paths: no tile has this many).
 OVERLAY_BASE = 50
@@ -172,9 +174,14 @@ class MapState:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def _changed(self) -> None:
+    def _changed(self, *, track: bool = True) -> None:
+        """Forget what was worked out for the old map; a change of tokens or reservations
+        only (``track`` false) keeps the track graph, which depends on the track alone."""
         self.version += 1
+        graph = None if track else self._cache.get(TRACK_GRAPH)
         self._cache.clear()
+        if graph is not None:
+            self._cache[TRACK_GRAPH] = graph
 
     def cached(self, key: Hashable) -> Any:
         """A value cached for the current version (``None`` if absent)."""
@@ -527,7 +534,7 @@ class MapState:
             keys.remove((coord, node))
             if not keys:
                 del self.reservations[corporation]
-        self._changed()
+        self._changed(track=False)
         return slot
 
     def remove_token(self, corporation: str, coord: str, node: int) -> None:
@@ -537,7 +544,7 @@ class MapState:
         held[held.index(corporation)] = None
         if all(s is None for s in held):
             del self.tokens[(coord, node)]
-        self._changed()
+        self._changed(track=False)
 
     def remove_all_tokens(self, corporation: str) -> list[NodeKey]:
         """Remove every token of ``corporation`` (e.g. when it closes); returns the cities."""
@@ -553,11 +560,11 @@ class MapState:
         keys = self.reservations.setdefault(corporation, [])
         if (coord, node) not in keys:
             keys.append((coord, node))
-        self._changed()
+        self._changed(track=False)
 
     def release_reservation(self, corporation: str) -> None:
         if self.reservations.pop(corporation, None) is not None:
-            self._changed()
+            self._changed(track=False)
 
 
 def _kind_counts(tile: TileDef) -> tuple[int, int, int]:

@@ -8,6 +8,7 @@ from tresham.routes.optimizer import (
     RouteSolution,
     alternatives,
     best_runs,
+    has_run,
     solve,
 )
 from tresham.routes.runs import Run, run_revenue, validate_run, validate_runs
@@ -19,6 +20,7 @@ __all__ = [
     "Run",
     "alternatives",
     "best_runs",
+    "has_run",
     "run_from_connections",
     "run_revenue",
     "solve",

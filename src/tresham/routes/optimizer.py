@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from tresham.core.graph import track_graph
 from tresham.core.rules_protocols import TrackRules, TrainSpec
 from tresham.core.track import MapState
-from tresham.routes.network import Network, network_of, to_run
+from tresham.routes.network import Chain, Network, network_of, to_run
 from tresham.routes.runs import Run
 
 #: Default cap on candidate runs enumerated per train type.
@@ -34,15 +34,21 @@ class _Candidate:
     steps: tuple[tuple[int, bool], ...]  # (chain id, travelled a → b)
 
 
+class _FoundOne(Exception):
+    """Raised by an enumeration asked only whether a run worth something exists."""
+
+
 def _enumerate(
     network: Network,
     corporation: str,
     train: TrainSpec,
     rules: TrackRules,
     max_candidates: int,
+    first_only: bool = False,
 ) -> tuple[list[_Candidate], bool]:
     """Every legal run of ``train`` (up to ``max_candidates``), best revenue first, and
-    whether that is all of them."""
+    whether that is all of them. With ``first_only``, the search stops, raising
+    :class:`_FoundOne`, at the first legal run worth anything."""
     chains = network.chains
     ccost: list[int | None] = [rules.segment_cost(train, c.gauges, c.edges) for c in chains]
     scost = [rules.stop_cost(train, s) for s in network.stop_recs]
@@ -67,6 +73,8 @@ def _enumerate(
             found[mask] = None
             return
         revenue = sum(srev[i] for i in stops) + rules.run_bonus(train, corporation, stop_list)
+        if first_only and revenue > 0:
+            raise _FoundOne
         found[mask] = _Candidate(revenue, mask, start, tuple(steps))
 
     def backward(
@@ -149,7 +157,11 @@ class _Packer:
     every later train gives the bound."""
 
     def __init__(
-        self, lists: list[list[_Candidate]], kinds: list[tuple[str, int]], max_steps: int
+        self,
+        lists: list[list[_Candidate]],
+        kinds: list[tuple[str, int]],
+        max_steps: int,
+        chains: Sequence[Chain],
     ) -> None:
         self.lists = lists
         self.kinds = kinds
@@ -164,12 +176,16 @@ class _Packer:
         for level, kind in enumerate(kinds):
             levels.setdefault(kind, []).append(level)
         by_kind: dict[tuple[str, int], tuple[list[list[int]], dict[int, int]]] = {}
+        chain_bits: list[list[int]] = []
         for kind, at in levels.items():
             index: dict[int, int] = {}
             if min(at) == self.n - 1 and max(at) == 0:
                 by_kind[kind] = ([], index)
                 continue
-            bits_of = [_bits(c.mask) for c in lists[at[0]]]
+            if not chain_bits:
+                chain_bits = [_bits(ch.mask) for ch in chains]
+            # A candidate's bits are its chains' (the chains of a run share none).
+            bits_of = [[b for cid, _fwd in c.steps for b in chain_bits[cid]] for c in lists[at[0]]]
             if max(at) > 0:
                 for j, bits in enumerate(bits_of):
                     for b in bits:
@@ -278,19 +294,68 @@ def solve(
     corporation, trains and rules (compared by their data) costs nothing."""
     if not trains:
         return RouteSolution([], 0, True)
-    data = getattr(rules, "__dict__", None)
-    key: Hashable = None
-    if data is not None:
-        picture = _frozen(data)
-        key = ("solve", corporation, tuple(trains), type(rules), picture, max_candidates, max_steps)
-        kept = state.cached(key)
-        if kept is not None:
-            return RouteSolution(list(kept[1].runs), kept[1].revenue, kept[1].optimal)
+    key = _cache_key(corporation, trains, rules, max_candidates, max_steps)
+    kept = state.cached(key) if key is not None else None
+    if kept is not None:
+        return RouteSolution(list(kept[1].runs), kept[1].revenue, kept[1].optimal)
     solution = _solve(state, corporation, trains, rules, max_candidates, max_steps)
     if key is not None:
         # the rules are kept too: objects in the key are compared by identity (`_frozen`)
         state.set_cached(key, (rules, solution))
     return RouteSolution(list(solution.runs), solution.revenue, solution.optimal)
+
+
+def has_run(
+    state: MapState,
+    corporation: str,
+    trains: Sequence[TrainSpec],
+    rules: TrackRules,
+    *,
+    max_candidates: int = MAX_CANDIDATES,
+    max_steps: int = MAX_COMBINATION_STEPS,
+) -> bool:
+    """Whether :func:`solve` would give any run: some train has a legal run worth anything
+    among the candidates it enumerates. Answered from a kept solution when there is one,
+    else by enumerating only until the first such run (deciding whether a corporation runs
+    at all, e.g. when a game is replayed, costs no optimization)."""
+    if not trains:
+        return False
+    key = _cache_key(corporation, trains, rules, max_candidates, max_steps)
+    kept = state.cached(key) if key is not None else None
+    if kept is not None:
+        return bool(kept[1].runs)
+    network = network_of(state, corporation)
+    firsts: dict[tuple[str, int], TrainSpec] = {}
+    for t in trains:
+        firsts.setdefault((t.kind, t.distance), t)  # as `_solve` enumerates
+    for train in firsts.values():
+        try:
+            _enumerate(network, corporation, train, rules, max_candidates, first_only=True)
+        except _FoundOne:
+            return True
+    return False
+
+
+def _cache_key(
+    corporation: str,
+    trains: Sequence[TrainSpec],
+    rules: TrackRules,
+    max_candidates: int,
+    max_steps: int,
+) -> Hashable:
+    """The key a solution is kept under with the map (None: the rules cannot be pictured)."""
+    data = getattr(rules, "__dict__", None)
+    if data is None:
+        return None
+    return (
+        "solve",
+        corporation,
+        tuple(trains),
+        type(rules),
+        _frozen(data),
+        max_candidates,
+        max_steps,
+    )
 
 
 def _frozen(value: object) -> Hashable:
@@ -336,7 +401,7 @@ def _solve(
         ),
     )
     kinds = [(trains[i].kind, trains[i].distance) for i in order]
-    packer = _Packer([per_kind[k] for k in kinds], kinds, max_steps)
+    packer = _Packer([per_kind[k] for k in kinds], kinds, max_steps, network.chains)
     packer.search(0, [], 0, 0)
     lists = packer.lists
     best_total, best_sel, steps = packer.best_total, packer.best_sel, packer.steps

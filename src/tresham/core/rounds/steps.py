@@ -149,6 +149,11 @@ class RouteStep(Step):
         self.rules = rules
         self.rule = rule
 
+    def available(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
+        """Whether the corporation runs at all, decided without optimizing its runs (so a
+        replayed game, which is given the runs, never optimizes)."""
+        return bool(game.state.corps[corp].trains) and game.title.has_routes(game, corp)
+
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
         if not game.state.corps[corp].trains:
             return []
