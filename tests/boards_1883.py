@@ -21,7 +21,7 @@ def rules_1883(phase: str, **extra: object) -> TrackRules1883:
     return TrackRules1883(
         phase=phase,
         colors=facts["tiles"],
-        upgrades=TITLE.data["tile_upgrades"],
+        upgrades=TITLE.upgrade_chart,
         board=TITLE.board,
         **extra,  # type: ignore[arg-type]
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -10,7 +11,7 @@ from helpers_1849 import sell_privates, start_first
 from tresham.bots.random_bot import choose
 from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares
 from tresham.core.errors import NotYourTurnError, RuleError
-from tresham.core.game import Game
+from tresham.core.game import Game, GameState
 from tresham.core.shares import treasury
 from tresham.io.save import from_save, new_game, to_save
 
@@ -212,6 +213,15 @@ def test_undo_redo_and_save_roundtrip() -> None:
     assert g3.state_hash() == g.state_hash()
 
 
+def state_hash_of(game: Game, state: GameState) -> str:
+    """The hash of `state` (a checkpoint of `game`)."""
+    now, game.state = game.state, state
+    try:
+        return game.state_hash()
+    finally:
+        game.state = now
+
+
 def test_a_long_game_keeps_few_checkpoints_and_undoes_far_back() -> None:
     g = new_game("1849", ["A", "B", "C"], 2)
     rng = random.Random(2)
@@ -220,6 +230,25 @@ def test_a_long_game_keeps_few_checkpoints_and_undoes_far_back() -> None:
     assert len(g.actions) == 1100
     # the last 100 actions every 25, and every 500 before: 0, 500, 1000-1100
     assert sorted(g._checkpoints) == [0, 500, 1000, 1025, 1050, 1075, 1100]
+    # a log replayed in one go (a save loaded) makes only the checkpoints kept
+    loaded = Game(g.title, ["A", "B", "C"], 2)
+    copies = 0
+    deepcopy = copy.deepcopy
+
+    def counting(value: object, memo: dict[int, object] | None = None) -> object:
+        nonlocal copies
+        copies += isinstance(value, GameState)
+        return deepcopy(value, memo)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(copy, "deepcopy", counting)
+        loaded.apply_all(g.actions[:1060])
+    assert copies == 6  # 500 and the last five every 25 (950-1050); never 25, 50, ... 925
+    assert sorted(loaded._checkpoints) == [0, 500, 950, 975, 1000, 1025, 1050]
+    loaded.apply_all(g.actions[1060:])
+    assert sorted(loaded._checkpoints) == sorted(g._checkpoints)
+    for at, state in g._checkpoints.items():
+        assert state_hash_of(loaded, loaded._checkpoints[at]) == state_hash_of(g, state), at
     replayed = Game(g.title, ["A", "B", "C"], 2)
     for action in g.actions[:980]:
         replayed.apply(action)
@@ -227,6 +256,25 @@ def test_a_long_game_keeps_few_checkpoints_and_undoes_far_back() -> None:
         g.undo()
     assert g.state_hash() == replayed.state_hash()
     assert g.legal_actions() == replayed.legal_actions()
+
+
+def test_apply_all_stops_at_the_first_illegal_action() -> None:
+    source = new_game("1849", ["A", "B", "C"], 4)
+    rng = random.Random(4)
+    while len(source.actions) < 30:
+        source.apply(choose(source, rng))
+    bad = Pass("nobody")
+    g = new_game("1849", ["A", "B", "C"], 4)
+    with pytest.raises(NotYourTurnError):
+        g.apply_all([*source.actions[:20], bad, *source.actions[20:]])
+    assert g.actions == source.actions[:20]
+    prefix = new_game("1849", ["A", "B", "C"], 4)
+    for action in source.actions[:20]:
+        prefix.apply(action)
+    assert g.state_hash() == prefix.state_hash()
+    g.apply_all(source.actions[20:])  # then on as usual: the checkpoint at 25 is made
+    assert g.state_hash() == source.state_hash()
+    assert sorted(g._checkpoints) == sorted(source._checkpoints) == [0, 25]
 
 
 def test_clone_is_independent() -> None:

@@ -100,8 +100,8 @@ class Reload:
         if self.loaded is None:
             self.loaded = from_save(data)
         else:
-            for raw in data["actions"][len(self.loaded.actions) :]:
-                self.loaded.apply(action_from_json(raw))
+            new = data["actions"][len(self.loaded.actions) :]
+            self.loaded.apply_all(action_from_json(raw) for raw in new)
         if self.loaded.state_hash() != game.state_hash():
             return "the state after a save and reload differs"
         return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -120,6 +121,8 @@ class Game:
                 "setup",
             )
         self._checkpoints: dict[int, GameState] = {0: copy.deepcopy(self.state)}
+        #: While `apply_all` runs: the number of actions the log will have at its end.
+        self._replay_end: int | None = None
         self._advance()
         self._checkpoints[0] = copy.deepcopy(self.state)
 
@@ -212,11 +215,35 @@ class Game:
             raise
         self.actions.append(action)
         self.undone.clear()
-        if len(self.actions) % CHECKPOINT_EVERY == 0:
-            self._checkpoints[len(self.actions)] = copy.deepcopy(self.state)
-            old = len(self.actions) - RECENT_CHECKPOINTS - CHECKPOINT_EVERY
-            if old > 0 and old % SPARSE_CHECKPOINT_EVERY:
+        done = len(self.actions)
+        if done % CHECKPOINT_EVERY == 0:
+            end = self._replay_end
+            if end is None or self._kept(done, end):
+                self._checkpoints[done] = copy.deepcopy(self.state)
+            old = done - RECENT_CHECKPOINTS - CHECKPOINT_EVERY
+            if old > 0 and not self._kept(old, done):
                 self._checkpoints.pop(old, None)
+
+    def apply_all(self, actions: Iterable[Action]) -> None:
+        """Apply `actions` in order, each as :meth:`apply` does (validated and atomic; the
+        first illegal one raises, the ones before it stay applied). A checkpoint that would
+        be dropped before the end of the list is never made, so a long log (a save being
+        loaded) is replayed with only the checkpoints the game keeps."""
+        todo = list(actions)
+        self._replay_end = len(self.actions) + len(todo)
+        try:
+            for action in todo:
+                self.apply(action)
+        finally:
+            self._replay_end = None
+
+    @staticmethod
+    def _kept(at: int, count: int) -> bool:
+        """Whether the checkpoint after `at` actions is kept once the log has `count`
+        (the policy of `RECENT_CHECKPOINTS` and `SPARSE_CHECKPOINT_EVERY`)."""
+        return at % SPARSE_CHECKPOINT_EVERY == 0 or at > count - RECENT_CHECKPOINTS - (
+            CHECKPOINT_EVERY
+        )
 
     def _advance(self) -> None:
         """Let the rounds move on until someone must act or the game ends."""

@@ -79,8 +79,7 @@ def from_save(data: Any, upto: int | None = None) -> Game:
                 f"the save has {len(actions)} actions, not {upto}", "save format"
             )
         actions = actions[:upto]
-    for raw in actions:
-        game.apply(action_from_json(raw))
+    game.apply_all(action_from_json(raw) for raw in actions)
     return game
 
 

@@ -361,9 +361,17 @@ def _cache_key(
 def _frozen(value: object) -> Hashable:
     """A hashable picture of a rule set's data, for the cache key: plain values as they are,
     containers by their contents, other objects (shared, immutable title data such as the
-    board) by identity."""
+    board) by identity. A frozenset or tuple that hashes is its own picture (its items are
+    compared as they are, by value or, for objects, by identity)."""
     if value is None or isinstance(value, str | int | float | bool):
         return value
+    if isinstance(value, frozenset | tuple):
+        try:
+            hash(value)
+        except TypeError:
+            pass  # it holds containers: pictured item by item below
+        else:
+            return (type(value).__name__, value)
     if isinstance(value, Mapping):
         return ("map", frozenset((_frozen(k), _frozen(v)) for k, v in value.items()))
     if isinstance(value, set | frozenset):

@@ -72,7 +72,7 @@ def rules_for(game: Game, corp: str) -> TrackRules1883:
     return TrackRules1883(
         phase=game.phase.name,
         colors=game.phase.tiles,
-        upgrades=title.data["tile_upgrades"],
+        upgrades=title.upgrade_chart,
         board=game.state.map.board,
         south_only=south,
         free_terrain=south,

@@ -62,6 +62,7 @@ from tresham.titles.t1883 import (
 )
 from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlacePort
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
+from tresham.titles.t1883.track_rules import UpgradeChart
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -109,6 +110,7 @@ class Title1883(Title):
         self.phase_facts = {p["name"]: p for p in self.data["phases"]}
         self.market_def = Market.load(PACKAGE, "data/market.json")
         self.board = BoardDef.from_package(PACKAGE)
+        self.upgrade_chart = UpgradeChart(self.data["tile_upgrades"])
 
     # ================================================================ set-up
     def setup(self, game: Game) -> GameState:

@@ -41,6 +41,21 @@ def north_of_fs(board: BoardDef, coord: str) -> bool:
     return hx.y < ref.y
 
 
+class UpgradeChart:
+    """Appendix 4: the tiles each laid tile may be upgraded to. Built once per title and
+    never changed, so rule sets holding it are compared by identity (e.g. for route answers
+    kept with the map) rather than by walking the chart."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: Mapping[str, Sequence[str]]) -> None:
+        self._rows = {tile: tuple(to) for tile, to in rows.items()}
+
+    def allowed(self, tile: str) -> tuple[str, ...]:
+        """The tiles `tile` upgrades to (none when the chart has no row for it)."""
+        return self._rows.get(tile, ())
+
+
 class TrackRules1883(BasicTrackRules):
     """The hooks for one moment of a game: the phase and its tile colours, and the
     upgrade chart."""
@@ -50,7 +65,7 @@ class TrackRules1883(BasicTrackRules):
         *,
         phase: str,
         colors: Iterable[str],
-        upgrades: Mapping[str, list[str]],
+        upgrades: UpgradeChart,
         board: BoardDef,
         south_only: bool = False,
         free_terrain: bool = False,
@@ -98,7 +113,7 @@ class TrackRules1883(BasicTrackRules):
         laid = ctx.state.tiles.get(ctx.coord)
         if laid is None:
             return None
-        allowed = self.upgrades.get(laid[0], [])
+        allowed = self.upgrades.allowed(laid[0])
         if ctx.new_tile.id not in allowed:
             return TrackError(
                 f"tile {laid[0]} upgrades only to {', '.join(allowed) or 'nothing'}, "
