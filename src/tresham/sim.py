@@ -32,28 +32,36 @@ def check_invariants(game: Game, total_cash: int) -> list[str]:
     )
     if cash != total_cash:
         out.append(f"cash not conserved: {cash} != {total_cash}")
+    # every certificate once: each corporation's add up to 100%, the pool's to 50% at most
+    totals: dict[str, int] = {}
+    pooled: dict[str, int] = {}
+    for cid, cert in s.shares.certs.items():
+        totals[cert.corp] = totals.get(cert.corp, 0) + cert.percent
+        if s.shares.holder[cid] == POOL:
+            pooled[cert.corp] = pooled.get(cert.corp, 0) + cert.percent
     for sym, corp in s.corps.items():
-        total = sum(c.percent for c in s.shares.corp_certs(sym))
+        total = totals.get(sym, 0)
         if total == 0 and corp.closed:
             continue  # it has left the game (e.g. merged)
         if total != 100:
             out.append(f"{sym} certificates sum to {total}%")
-        if s.shares.percent(POOL, sym) > 50 and not game.title.pool_may_exceed(game, sym):
+        if pooled.get(sym, 0) > 50 and not game.title.pool_may_exceed(game, sym):
             out.append(f"{sym} pool holds more than 50%")
+    out.extend(f"certificates of unknown {sym}" for sym in totals.keys() - s.corps.keys())
     if not s.finished and game.acting_player() is None:
         out.append(f"no player decides for {game.active_entity()}")
     for p in s.players:
         if p.cash < 0:
             out.append(f"{p.name} has negative cash {p.cash}")
+    discarding = {e for k, e in s.pending if k == "discard"}
     for sym, c in s.corps.items():
         if c.cash < 0:
             out.append(f"{sym} has negative cash {c.cash}")
-        discarding = any(k == "discard" and e == sym for k, e in s.pending)
-        over = game.title.trains_toward_limit(game, sym) > game.phase.limit(c.kind)
-        if over and not discarding:
-            out.append(f"{sym} holds {len(c.trains)} trains over the limit")
         if c.unplaced_tokens < 0:
             out.append(f"{sym} placed more tokens than it owns")
+        over = c.trains and game.title.trains_toward_limit(game, sym) > game.phase.limit(c.kind)
+        if over and sym not in discarding:
+            out.append(f"{sym} holds {len(c.trains)} trains over the limit")
     return out
 
 

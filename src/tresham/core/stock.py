@@ -146,36 +146,54 @@ def move_sale_certs(
     needed); returns the new president, if it changed. Certificates in `keep` are neither
     sold nor given in the exchange (e.g. shares bought on option and not yet paid).
     Raises RuleError if impossible."""
-    remaining_after = reg.percent(seller, corp) - percent
     new_pres = None
-    if reg.president[corp] == seller:
-        others = [n for n in names if n != seller]
-        if any(reg.percent(o, corp) > remaining_after for o in others):
-            new_pres = _hand_over_presidency(reg, names, seller, corp, keep)
+    if _exchange_first(reg, names, seller, corp, percent):
+        new_pres = _hand_over_presidency(reg, names, seller, corp, keep)
+    for cid, to in _sale_moves(reg, seller, corp, percent, last, keep):
+        reg.move(cid, to)
+    return new_pres
+
+
+def _exchange_first(
+    reg: ShareRegistry, names: list[str], seller: str, corp: str, percent: int
+) -> bool:
+    """Whether the sale makes the seller, its president, hold less than another player (the
+    presidency is then exchanged before the sale)."""
+    if reg.president[corp] != seller:
+        return False
+    remaining_after = reg.percent(seller, corp) - percent
+    return any(reg.percent(o, corp) > remaining_after for o in names if o != seller)
+
+
+def _sale_moves(
+    reg: ShareRegistry, seller: str, corp: str, percent: int, last: bool, keep: Collection[str]
+) -> list[tuple[str, str]]:
+    """The certificate moves (certificate, to) of the sale itself: ordinary certificates to
+    the pool, or a 20% one to the pool and a 10% back from it where the seller holds no 10%
+    to make up the amount. Raises RuleError if impossible."""
     held = [c for c in reg.held(seller, corp) if c.cid not in keep]
     try:
-        certs = choose_sale_certs(held, percent, last)
+        return [(c.cid, POOL) for c in choose_sale_certs(held, percent, last)]
     except RuleError:
         big = [c for c in held if not c.president and c.percent == percent + 10]
         back = [c for c in reg.held(POOL, corp) if c.percent == 10]
         if not big or not back:
             raise
-        reg.move(big[0].cid, POOL)
-        reg.move(back[0].cid, seller)
-        return new_pres
-    for c in certs:
-        reg.move(c.cid, POOL)
-    return new_pres
+        return [(big[0].cid, POOL), (back[0].cid, seller)]
 
 
 def sale_possible(
     game: Game, seller: str, corp: str, percent: int, last: bool, keep: Collection[str] = ()
 ) -> bool:
-    """Whether the certificates of such a sale can be found (tried on a copy)."""
-    reg = game.state.shares.copy(only=corp)
+    """Whether the certificates of such a sale can be found (a sale preceded by a presidency
+    exchange is tried on a copy)."""
+    reg = game.state.shares
     names = [p.name for p in game.state.players]
     try:
-        move_sale_certs(reg, names, seller, corp, percent, last, keep)
+        if _exchange_first(reg, names, seller, corp, percent):
+            move_sale_certs(reg.copy(only=corp), names, seller, corp, percent, last, keep)
+        else:
+            _sale_moves(reg, seller, corp, percent, last, keep)
     except RuleError:
         return False
     return True
