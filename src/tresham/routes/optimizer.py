@@ -295,9 +295,9 @@ def solve(
     if not trains:
         return RouteSolution([], 0, True)
     key = _cache_key(corporation, trains, rules, max_candidates, max_steps)
-    kept = state.cached(key) if key is not None else None
+    kept = _kept(state, key)
     if kept is not None:
-        return RouteSolution(list(kept[1].runs), kept[1].revenue, kept[1].optimal)
+        return RouteSolution(list(kept.runs), kept.revenue, kept.optimal)
     solution = _solve(state, corporation, trains, rules, max_candidates, max_steps)
     if key is not None:
         # the rules are kept too: objects in the key are compared by identity (`_frozen`)
@@ -310,30 +310,40 @@ def has_run(
     corporation: str,
     trains: Sequence[TrainSpec],
     rules: TrackRules,
-    *,
     max_candidates: int = MAX_CANDIDATES,
-    max_steps: int = MAX_COMBINATION_STEPS,
 ) -> bool:
     """Whether :func:`solve` would give any run: some train has a legal run worth anything
-    among the candidates it enumerates. Answered from a kept solution when there is one,
-    else by enumerating only until the first such run (deciding whether a corporation runs
-    at all, e.g. when a game is replayed, costs no optimization)."""
+    among the candidates it enumerates (whatever its bound on combination steps). Answered
+    from a kept solution when there is one, else by enumerating only until the first such
+    run (deciding whether a corporation runs at all, e.g. when a game is replayed, costs no
+    optimization)."""
     if not trains:
         return False
-    key = _cache_key(corporation, trains, rules, max_candidates, max_steps)
-    kept = state.cached(key) if key is not None else None
+    key = _cache_key(corporation, trains, rules, max_candidates, MAX_COMBINATION_STEPS)
+    kept = _kept(state, key)
     if kept is not None:
-        return bool(kept[1].runs)
+        return bool(kept.runs)
     network = network_of(state, corporation)
-    firsts: dict[tuple[str, int], TrainSpec] = {}
-    for t in trains:
-        firsts.setdefault((t.kind, t.distance), t)  # as `_solve` enumerates
-    for train in firsts.values():
+    for train in _one_per_kind(trains).values():
         try:
             _enumerate(network, corporation, train, rules, max_candidates, first_only=True)
         except _FoundOne:
             return True
     return False
+
+
+def _kept(state: MapState, key: Hashable) -> RouteSolution | None:
+    """The solution kept with the map under `key`, if any."""
+    kept = state.cached(key) if key is not None else None
+    return None if kept is None else kept[1]
+
+
+def _one_per_kind(trains: Sequence[TrainSpec]) -> dict[tuple[str, int], TrainSpec]:
+    """The first train of each kind and distance (the trains of a kind run alike)."""
+    firsts: dict[tuple[str, int], TrainSpec] = {}
+    for t in trains:
+        firsts.setdefault((t.kind, t.distance), t)
+    return firsts
 
 
 def _cache_key(
@@ -393,11 +403,9 @@ def _solve(
     graph = track_graph(state)
     complete = True
     per_kind: dict[tuple[str, int], list[_Candidate]] = {}
-    for t in trains:
-        k = (t.kind, t.distance)
-        if k not in per_kind:
-            per_kind[k], all_found = _enumerate(network, corporation, t, rules, max_candidates)
-            complete = complete and all_found
+    for k, t in _one_per_kind(trains).items():
+        per_kind[k], all_found = _enumerate(network, corporation, t, rules, max_candidates)
+        complete = complete and all_found
     order = sorted(
         range(len(trains)),
         key=lambda i: (
