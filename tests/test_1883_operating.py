@@ -238,6 +238,59 @@ def test_concession_bonus_as_dividend() -> None:
     assert s.extra["support"][pres] == cards - 1
 
 
+TWO_AT_ONCE = Path(__file__).parent / "data" / "positions" / "1883-two-concessions-one-lay.json"
+
+
+def two_bonuses() -> Game:
+    """A random game's position (found by `make soak`): FMV's green tile in Modena (L6)
+    fulfils both its concessions 7 (L.150) and 8 (L.250) in phase 4; its president P1 holds
+    8 Political Support cards."""
+    g = from_save(json.loads(TWO_AT_ONCE.read_text()))
+    s = g.state
+    assert s.pending[0] == ("concession_bonus", "FMV")
+    assert s.extra["bonus_waiting"] == {"FMV": [150, 250]}
+    assert s.shares.president["FMV"] == "P1" and s.extra["support"]["P1"] == 8
+    return g
+
+
+# 1883 §5.6.1 and ruling R30: two concessions fulfilled by one lay pay two bonuses, each
+# decided on its own, in the order of the table: a card for one, the treasury for the other
+def test_two_concessions_fulfilled_by_one_lay_are_decided_in_turn() -> None:
+    g = two_bonuses()
+    s = g.state
+    p1_cash, treasury_cash = g.player("P1").cash, s.corps["FMV"].cash
+    held = s.shares.percent("P1", "FMV")
+    to_players = sum(150 * s.shares.percent(p.name, "FMV") // 100 for p in s.players)
+    g.apply(Choose("FMV", "dividend"))
+    assert g.player("P1").cash == p1_cash + 150 * held // 100
+    assert s.extra["support"]["P1"] == 7
+    assert s.pending[0] == ("concession_bonus", "FMV")
+    assert g.legal_actions() == [Choose("FMV", "treasury"), Choose("FMV", "dividend")]
+    treasury_after_first = s.corps["FMV"].cash
+    assert treasury_after_first - treasury_cash == 150 - to_players
+    g.apply(Choose("FMV", "treasury"))
+    assert s.corps["FMV"].cash == treasury_after_first + 250
+    assert "bonus_waiting" not in s.extra or not s.extra["bonus_waiting"]
+    assert ("concession_bonus", "FMV") not in s.pending
+    assert check_invariants(g, 11_000) == []
+
+
+# 1883 §5.6.1 and ruling R30: with the last card played on the first bonus, the second goes
+# to the treasury at once (no card, no choice)
+def test_the_second_bonus_goes_to_the_treasury_when_no_card_is_left() -> None:
+    g = two_bonuses()
+    s = g.state
+    s.extra["support_supply"] += s.extra["support"]["P1"] - 1
+    s.extra["support"]["P1"] = 1
+    treasury_cash = s.corps["FMV"].cash
+    to_players = sum(150 * s.shares.percent(p.name, "FMV") // 100 for p in s.players)
+    g.apply(Choose("FMV", "dividend"))
+    assert s.extra["support"]["P1"] == 0
+    assert s.corps["FMV"].cash == treasury_cash + 150 - to_players + 250
+    assert ("concession_bonus", "FMV") not in s.pending
+    assert check_invariants(g, 11_000) == []
+
+
 JOINED = Path(__file__).parent / "data" / "positions" / "1883-concession-3-joined.json"
 
 

@@ -1,5 +1,7 @@
 """`make soak` (tools/soak.py, tools/crash_soak.py) in miniature: every kind of unit runs and
-lands in the ledger, and a second run resumes from the ledger with nothing left to do."""
+lands in the ledger, a second run resumes from the ledger with nothing left to do, and a
+failed unit counts as failed until `--rerun-failed` runs it clean (then it is listed as
+fixed)."""
 
 from __future__ import annotations
 
@@ -40,3 +42,19 @@ def test_a_small_soak_runs_every_kind_of_unit_and_resumes(tmp_path: Path) -> Non
     again = soak(ledger)
     assert "5 of 5 units already done" in again.stdout
     assert len(ledger.read_text().splitlines()) == 5
+
+    # a unit that failed (as a bug would make it) fails the run until it is run again clean
+    simulated = next(u for u in units if u["kind"] == "simulate")
+    broken = simulated | {"result": simulated["result"] | {"exit": 1, "notes": ["boom"]}}
+    with ledger.open("a") as fh:
+        fh.write(json.dumps(broken) + "\n")
+    resumed = soak(ledger)
+    assert resumed.returncode == 1
+    assert json.loads(resumed.stdout[resumed.stdout.index("{") :])["1849"]["units_failed"] == 1
+    rerun = soak(ledger, "--rerun-failed")
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert "4 of 5 units already done" in rerun.stdout
+    totals = json.loads(rerun.stdout[rerun.stdout.index("{") :])
+    assert totals["1849"]["units_failed"] == 0
+    assert totals["1849"]["simulate"]["games"] == 2  # each unit counted once, by its latest run
+    assert [f["notes"] for f in totals["fixed"]] == [["boom"]]

@@ -8,7 +8,12 @@ finished unit is appended to a ledger (JSON lines, with the commit it ran); a la
 what the ledger holds, so the hours of work can be spread over several sittings. Saves of
 failed games go beside the ledger. `--report` only prints the totals so far.
 
+A failed unit stays failed until `--rerun-failed` runs it again (after a fix): the totals then
+count each unit by its latest run, and list the failures that a later run of the same unit
+no longer shows (``fixed``, with the commit that failed and the one that passed).
+
     python tools/soak.py --jobs 2             # run (or resume) everything
+    python tools/soak.py --rerun-failed       # after a fix: run the failed units again
     python tools/soak.py --report             # the figures so far
 """
 
@@ -120,10 +125,28 @@ def load(ledger: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in ledger.read_text().splitlines() if line.strip()]
 
 
-def report(done: list[dict[str, Any]], planned: list[dict[str, Any]]) -> dict[str, Any]:
+def latest(done: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each unit's latest run in the ledger."""
+    return list({key(u): u for u in done}.values())
+
+
+def fixed(done: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Failed runs of units whose latest run passed: what failed, and the commits."""
+    last = {key(u): u for u in done}
+    return [
+        {k: u[k] for k in sorted(u) if k != "result"}
+        | {"notes": u["result"]["notes"], "failed_at": u["result"].get("commit")}
+        | {"passed_at": last[key(u)]["result"].get("commit")}
+        for u in done
+        if u["result"]["exit"] != 0 and last[key(u)]["result"]["exit"] == 0
+    ]
+
+
+def report(runs: list[dict[str, Any]], planned: list[dict[str, Any]]) -> dict[str, Any]:
     """Totals per title (simulate and fuzz figures, units done of planned) and per database
-    (the crash figures)."""
-    out: dict[str, Any] = {}
+    (the crash figures), each unit counted by its latest run; and the failures fixed since."""
+    done = latest(runs)
+    out: dict[str, Any] = {"fixed": fixed(runs)}
     for backend in BACKENDS:
         mine = [u for u in done if u["kind"] == "crash" and u["backend"] == backend]
         out[backend] = {k: sum(int(u["result"].get(k, 0)) for u in mine) for k in CRASH_KEYS}
@@ -181,6 +204,9 @@ def main() -> int:
         help="run only these (titles, and 'server' for the crash units)",
     )
     parser.add_argument("--report", action="store_true", help="print the totals and stop")
+    parser.add_argument(
+        "--rerun-failed", action="store_true", help="run units whose latest run failed again"
+    )
     args = parser.parse_args()
 
     planned = units(args.games, args.fuzz_actions, args.chunk, args.fuzz_chunk, args.crash_kills)
@@ -188,7 +214,7 @@ def main() -> int:
     done = load(args.ledger)
     chosen = [u for u in planned if u.get("title", "server") in args.titles]
     if not args.report:
-        seen = {key(u) for u in done}
+        seen = {key(u) for u in latest(done) if not (args.rerun_failed and u["result"]["exit"])}
         todo = [u for u in chosen if key(u) not in seen]
         print(f"{len(chosen) - len(todo)} of {len(chosen)} units already done", flush=True)
         started = time.monotonic()
@@ -212,7 +238,7 @@ def main() -> int:
     totals = report(done, planned)
     print(json.dumps(totals, indent=1))
     complete = {key(u) for u in chosen} <= {key(u) for u in done}
-    clean = all(t["units_failed"] == 0 for t in totals.values())
+    clean = all(t["units_failed"] == 0 for k, t in totals.items() if k != "fixed")
     return 0 if clean and (complete or args.report) else 1
 
 

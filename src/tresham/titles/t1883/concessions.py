@@ -121,20 +121,33 @@ def after_lay(game: Game, corp: str) -> None:
 def _offer_bonus(game: Game, corp: str, bonus: int) -> None:
     """5.6.1: the bonus goes to the treasury, unless the president plays a Political Support
     card to pay it to the stockholders as a dividend (12.3 without the cards: the president
-    chooses freely)."""
+    chooses freely). Bonuses of concessions fulfilled by the same lay wait in turn, each
+    decided on its own (ruling R30)."""
     s = game.state
-    pres = s.shares.president.get(corp)
-    free = game.options.get("no_events")
-    if pres is not None and (free or s.extra["support"].get(pres, 0) > 0):
-        s.extra.setdefault("bonus_waiting", {})[corp] = bonus
-        s.pending.insert(0, (BONUS_PROMPT, corp))
+    if _may_play_card(game, corp):
+        waiting = s.extra.setdefault("bonus_waiting", {}).setdefault(corp, [])
+        waiting.append(bonus)
+        if len(waiting) == 1:
+            s.pending.insert(0, (BONUS_PROMPT, corp))
         return
     game.transfer("bank", corp, bonus)
 
 
-def bonus_actions(corp: str) -> list[Action]:
-    """The president's choice for a fulfilled concession's bonus (5.6.1)."""
-    return [Choose(corp, TO_TREASURY), Choose(corp, AS_DIVIDEND)]
+def _may_play_card(game: Game, corp: str) -> bool:
+    """Whether `corp`'s president may pay a bonus as a dividend now: holding a Political
+    Support card (5.6.1), or always without the cards (12.3)."""
+    pres = game.state.shares.president.get(corp)
+    free = bool(game.options.get("no_events"))
+    return pres is not None and (free or game.state.extra["support"].get(pres, 0) > 0)
+
+
+def bonus_actions(game: Game, corp: str) -> list[Action]:
+    """The president's choice for a fulfilled concession's bonus (5.6.1): the treasury, or a
+    dividend while the president may play a card."""
+    out: list[Action] = [Choose(corp, TO_TREASURY)]
+    if _may_play_card(game, corp):
+        out.append(Choose(corp, AS_DIVIDEND))
+    return out
 
 
 def bonus_process(game: Game, corp: str, action: Action) -> None:
@@ -143,8 +156,21 @@ def bonus_process(game: Game, corp: str, action: Action) -> None:
     move (ruling R25)."""
     assert isinstance(action, Choose)
     s = game.state
-    bonus = int(s.extra["bonus_waiting"].pop(corp))
-    if action.choice == TO_TREASURY:
+    waiting: list[int] = s.extra["bonus_waiting"][corp]
+    _pay_bonus(game, corp, waiting.pop(0), as_dividend=action.choice == AS_DIVIDEND)
+    if waiting and _may_play_card(game, corp):
+        s.pending.insert(0, (BONUS_PROMPT, corp))  # the next bonus of the same lay
+        return
+    del s.extra["bonus_waiting"][corp]
+    for rest in waiting:  # no card left for them
+        game.log(f"{corp} receives the next bonus, L.{rest}, in its treasury")
+        _pay_bonus(game, corp, rest, as_dividend=False)
+
+
+def _pay_bonus(game: Game, corp: str, bonus: int, *, as_dividend: bool) -> None:
+    """Pay one bonus into the treasury, or as a dividend (playing a card, 5.6.1)."""
+    s = game.state
+    if not as_dividend:
         game.transfer("bank", corp, bonus)
         return
     pres = s.shares.president[corp]

@@ -416,7 +416,7 @@ class Title1883(Title):
         if kind == air_raids.PROMPT:
             return air_raids.prompt_actions(game, entity)
         if kind == concessions.BONUS_PROMPT:
-            return concessions.bonus_actions(entity)
+            return concessions.bonus_actions(game, entity)
         if kind == "fsf_par":
             sym = self._fsf()
             return [Par(entity, sym, price) for price in self.par_prices(game)]
