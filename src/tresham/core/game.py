@@ -241,9 +241,8 @@ class Game:
     def _kept(at: int, count: int) -> bool:
         """Whether the checkpoint after `at` actions is kept once the log has `count`
         (the policy of `RECENT_CHECKPOINTS` and `SPARSE_CHECKPOINT_EVERY`)."""
-        return at % SPARSE_CHECKPOINT_EVERY == 0 or at > count - RECENT_CHECKPOINTS - (
-            CHECKPOINT_EVERY
-        )
+        recent_after = count - RECENT_CHECKPOINTS - CHECKPOINT_EVERY
+        return at % SPARSE_CHECKPOINT_EVERY == 0 or at > recent_after
 
     def _advance(self) -> None:
         """Let the rounds move on until someone must act or the game ends."""
