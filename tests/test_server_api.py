@@ -471,6 +471,7 @@ def test_a_seat_token_names_its_player(client: TestClient) -> None:
     assert client.get(f"/api/games/{game_id}/seat", headers=auth("nope")).status_code == 403
 
 
+@pytest.mark.skipif(not SHARED_EXPORT.exists(), reason="needs ../shared's 18xx.games export")
 def test_the_history_of_a_finished_game(client: TestClient) -> None:
     answer = client.post("/api/games/import", content=SHARED_EXPORT.read_bytes())
     assert answer.status_code == 201, answer.text

@@ -349,6 +349,7 @@ def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     assert errors.seen == []
 
 
+@pytest.mark.skipif(not SHARED_EXPORT.exists(), reason="needs ../shared's 18xx.games export")
 def test_a_finished_game_shows_scores_and_charts(browser: Any, server: ServerProcess) -> None:
     imported = httpx.post(
         f"{server.url}/api/games/import", content=SHARED_EXPORT.read_bytes(), timeout=60
