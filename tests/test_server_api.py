@@ -23,6 +23,9 @@ with warnings.catch_warnings():
 
 PLAYERS = ["Ann", "Bob", "Cid"]
 SHARED_EXPORT = Path(__file__).resolve().parents[2] / "shared/reference/18xx-games/1849/27939.json"
+NEEDS_EXPORT = pytest.mark.skipif(
+    not SHARED_EXPORT.exists(), reason="needs ../shared's 18xx.games export"
+)
 
 
 def make_client(db_url: str, **config: Any) -> TestClient:
@@ -308,7 +311,7 @@ def test_a_bad_import_is_refused(client: TestClient, body: Any) -> None:
     assert "error" in answer.json()
 
 
-@pytest.mark.skipif(not SHARED_EXPORT.exists(), reason="needs ../shared's 18xx.games export")
+@NEEDS_EXPORT
 def test_an_18xx_games_export_imports(client: TestClient) -> None:
     answer = client.post("/api/games/import", content=SHARED_EXPORT.read_bytes())
     assert answer.status_code == 201, answer.text
@@ -471,7 +474,7 @@ def test_a_seat_token_names_its_player(client: TestClient) -> None:
     assert client.get(f"/api/games/{game_id}/seat", headers=auth("nope")).status_code == 403
 
 
-@pytest.mark.skipif(not SHARED_EXPORT.exists(), reason="needs ../shared's 18xx.games export")
+@NEEDS_EXPORT
 def test_the_history_of_a_finished_game(client: TestClient) -> None:
     answer = client.post("/api/games/import", content=SHARED_EXPORT.read_bytes())
     assert answer.status_code == 201, answer.text

@@ -5,9 +5,10 @@ fuzzes `--fuzz-actions` actions per title, and kills the server `--crash-kills` 
 database (SQLite, PostgreSQL) during bursts of moves, in small units (`tresham simulate`,
 `tresham fuzz` and `tools/crash_soak.py` with consecutive seeds), taken in turns. Each
 finished unit is appended to a ledger (JSON lines, with the commit it ran); a later run skips
-what the ledger holds, so the hours of work can be spread over several sittings. The default ledger,
-`soak/ledger.jsonl`, is tracked by git: commit it, or a fresh clone starts from nothing. Saves
-of failed games go beside the ledger (not tracked). `--report` only prints the totals so far.
+what the ledger holds, so the hours of work can be spread over several sittings. The default
+ledger, `soak/ledger.jsonl`, is tracked by git: commit it, or a fresh clone starts from
+nothing. Saves of failed games go beside the ledger (not tracked). `--report` only prints
+the totals so far.
 
 A failed unit stays failed until `--rerun-failed` runs it again (after a fix): the totals then
 count each unit by its latest run, and list the failures that a later run of the same unit
