@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
-import pytest
-
+from shared_files import REFERENCE_1849, needs_shared
 from tresham.core.market import Market, MarketState, Position
 from tresham.titles.t1849.market_rules import (
     Movement1849,
@@ -15,9 +13,6 @@ from tresham.titles.t1849.market_rules import (
     new_market_state,
     rules_for_phase,
 )
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-REFERENCE = SHARED / "reference" / "1849.json"
 
 M = load_market()
 BEFORE_16H = Movement1849(blue_open=False)
@@ -45,9 +40,9 @@ def test_grid_shape() -> None:
     assert M.price((0, 0)) == 72 and M.price((9, 3)) == 31
 
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="../shared/reference/1849.json not found")
+@needs_shared(REFERENCE_1849)
 def test_grid_matches_reference() -> None:
-    raw_rows = json.loads(REFERENCE.read_text())["stock_market"]["raw_rows"]
+    raw_rows = json.loads(REFERENCE_1849.read_text())["stock_market"]["raw_rows"]
     letters = {
         "p": {"par", "par:yellow"},
         "x": {"par", "par:green"},

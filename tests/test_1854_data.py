@@ -8,17 +8,15 @@ from __future__ import annotations
 import json
 from collections import deque
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from shared_files import REFERENCE_1854, needs_shared
 from tresham.core.board import BoardDef
 from tresham.core.tiles import load_catalogue, opposite
 
 PKG = "tresham.titles.t1854"
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-REFERENCE_FILE = SHARED / "reference" / "1854.json"
 BOARD = BoardDef.from_package(PKG)
 
 
@@ -276,11 +274,10 @@ def test_board_sizes_and_the_two_maps_do_not_touch() -> None:
 @pytest.fixture
 def reference() -> Any:
     """The shared reference facts of 1854 (../shared beside the checkout)."""
-    if not REFERENCE_FILE.exists():
-        pytest.skip("needs ../shared/reference/1854.json")
-    return json.loads(REFERENCE_FILE.read_text("utf-8"))
+    return json.loads(REFERENCE_1854.read_text("utf-8"))
 
 
+@needs_shared(REFERENCE_1854)
 def test_board_matches_the_reference(reference: Any) -> None:
     # the shared reference's hexes, costs and preprinted track, edge for edge
     for coord, ref in reference["hexes"].items():
@@ -365,6 +362,7 @@ def test_stations_in_sankt_poelten_and_steyr_from_phase_6() -> None:
 
 
 # ------------------------------------------------------------------ tiles
+@needs_shared(REFERENCE_1854)
 def test_manifest_tiles_exist_and_match_the_reference(reference: Any) -> None:
     # ruling D4: the per-tile counts are the reference's (the rulebook gives only totals)
     catalogue = load_catalogue()

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 
+from shared_files import REFERENCE_1854, needs_shared
 from tresham.core.market import Market, MarketState, Position
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-REFERENCE = SHARED / "reference" / "1854.json"
 
 M = Market.load("tresham.titles.t1854", "data/market.json")
 
@@ -46,9 +43,9 @@ def test_250_not_50() -> None:
         assert prices == sorted(set(prices))
 
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="../shared/reference/1854.json not found")
+@needs_shared(REFERENCE_1854)
 def test_matches_reference_with_the_250_fix() -> None:
-    raw_rows = json.loads(REFERENCE.read_text())["stock_market"]["raw_rows"]
+    raw_rows = json.loads(REFERENCE_1854.read_text())["stock_market"]["raw_rows"]
     letters = {"p": "par", "S": "share_split", "y": "no_cert_limit", "e": "endgame"}
     for r, row in enumerate(raw_rows):
         assert len(row) == len(M.rows[r])

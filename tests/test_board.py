@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from shared_files import REFERENCE_1849, needs_shared
 from tresham.core.board import BoardDef, coord_to_xy, neighbor_xy, xy_to_coord
 from tresham.core.tiles import CITY, OFFBOARD, TOWN
 from tresham.titles.t1849.track_rules import load_board
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
 @pytest.fixture(scope="module")
@@ -124,9 +122,9 @@ def test_title_facts(board: BoardDef) -> None:
     assert board.extra["private_blocks"] == {"G13": "SCE"}
 
 
-@pytest.mark.skipif(not (SHARED / "reference/1849.json").exists(), reason="needs ../shared")
+@needs_shared(REFERENCE_1849)
 def test_neighbors_match_reference(board: BoardDef) -> None:
-    ref = json.loads((SHARED / "reference/1849.json").read_text("utf-8"))["hexes"]
+    ref = json.loads(REFERENCE_1849.read_text("utf-8"))["hexes"]
     for coord, h in ref.items():
         adjacent = {e: board.adjacent(coord, e) for e in range(6)}
         assert {e: nb for e, nb in adjacent.items() if nb} == {

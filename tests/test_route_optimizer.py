@@ -20,6 +20,7 @@ from boards_1883 import TITLE as TITLE_1883
 from boards_1883 import rules_1883
 from boards_1883 import small_board as small_board_1883
 from route_reference import best_total
+from shared_files import EXPORT_27939, POSITIONS_1889, needs_shared
 from tresham.bots.random_bot import choose
 from tresham.cli import main
 from tresham.core.rules_protocols import TrainSpec
@@ -166,14 +167,10 @@ def test_kept_answers_follow_the_position() -> None:
     assert solve(s, "CTL", one, early).revenue == 0
 
 
-REAL_GAME = Path(__file__).resolve().parents[2] / "shared/reference/18xx-games/1849/27939.json"
-
-
-@pytest.mark.skipif(not REAL_GAME.exists(), reason="needs ../shared/reference/18xx-games")
+@needs_shared(EXPORT_27939)
 def test_routes_command(tmp_path: Path, capsys: object) -> None:
     game = tmp_path / "game.json"
-    src = REAL_GAME
-    assert main(["import-18xx", str(src), "--out", str(game)]) == 0
+    assert main(["import-18xx", str(EXPORT_27939), "--out", str(game)]) == 0
     capsys.readouterr()  # type: ignore[attr-defined]
     assert main(["routes", str(game), "--corp", "SFA", "--at", "200", "--json"]) == 0
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])  # type: ignore[attr-defined]
@@ -183,12 +180,9 @@ def test_routes_command(tmp_path: Path, capsys: object) -> None:
     assert main(["routes", str(game), "--corp", "XYZ"]) == 1
 
 
-POSITIONS = Path(__file__).resolve().parents[2] / "shared/reference/1889-routes/positions.json"
-
-
-@pytest.mark.skipif(not POSITIONS.exists(), reason="needs ../shared/reference/1889-routes")
+@needs_shared(POSITIONS_1889)
 def test_routes_positions_command(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["routes", "--positions", str(POSITIONS), "--json"]) == 0
+    assert main(["routes", "--positions", str(POSITIONS_1889), "--json"]) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.strip().splitlines()]
     assert len(lines) == 72
     assert all(set(x) == {"id", "revenue", "expected", "ms", "optimal"} for x in lines[:-1])

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from boards_1849 import busy_board
+from shared_files import EXPORT_27939, POSITIONS_1889, needs_shared
 from tresham.core.board import BoardDef
 from tresham.core.errors import RouteError
 from tresham.core.graph import (
@@ -44,7 +44,6 @@ from tresham.titles.t1849.track_rules import (
     tile_colors_for_phase,
 )
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 H4 = TrainSpec("4H-0", "4H", 4)
 
 
@@ -362,14 +361,11 @@ def effective_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-GAME = SHARED / "reference/18xx-games/1849/27939.json"
-
-
-@pytest.mark.skipif(not GAME.exists(), reason="needs ../shared (18xx.games game 27939)")
+@needs_shared(EXPORT_27939)
 def test_replay_real_game_runs() -> None:
     """Lay every tile and token of game 27939 and check every logged run at its logged
     revenue; best_runs never does worse than the players."""
-    acts = effective_actions(json.loads(GAME.read_text("utf-8"))["actions"])
+    acts = effective_actions(json.loads(EXPORT_27939.read_text("utf-8"))["actions"])
     board = load_board()
     s = new_map(manifest="18xx.games")
     phase, cnm, sigi, sce_blocks, cnm_owner = "4H", {}, None, True, ""
@@ -438,13 +434,10 @@ def test_replay_real_game_runs() -> None:
     assert better == 18  # hand-checked: the players missed better runs (see above)
 
 
-POSITIONS = SHARED / "reference/1889-routes/positions.json"
-
-
-@pytest.mark.skipif(not POSITIONS.exists(), reason="needs ../shared (1889 positions)")
+@needs_shared(POSITIONS_1889)
 def test_1889_positions_are_solved_optimally() -> None:
     """71 real 1889 positions whose optimum three independent solvers agree on."""
-    positions = load_positions(POSITIONS)
+    positions = load_positions(POSITIONS_1889)
     assert len(positions) == 71
     for pos in positions:
         solution = solve(pos.state, pos.company, pos.trains, pos.rules)

@@ -8,12 +8,12 @@ import json
 import time
 import warnings
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conftest_server import Receiver, auth, play, silent_receiver
+from shared_files import EXPORT_27939, needs_shared
 from tresham.io.save import from_save
 from tresham.server import ServerConfig, create_app
 
@@ -22,10 +22,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 PLAYERS = ["Ann", "Bob", "Cid"]
-SHARED_EXPORT = Path(__file__).resolve().parents[2] / "shared/reference/18xx-games/1849/27939.json"
-NEEDS_EXPORT = pytest.mark.skipif(
-    not SHARED_EXPORT.exists(), reason="needs ../shared's 18xx.games export"
-)
+NEEDS_EXPORT = needs_shared(EXPORT_27939)
 
 
 def make_client(db_url: str, **config: Any) -> TestClient:
@@ -313,7 +310,7 @@ def test_a_bad_import_is_refused(client: TestClient, body: Any) -> None:
 
 @NEEDS_EXPORT
 def test_an_18xx_games_export_imports(client: TestClient) -> None:
-    answer = client.post("/api/games/import", content=SHARED_EXPORT.read_bytes())
+    answer = client.post("/api/games/import", content=EXPORT_27939.read_bytes())
     assert answer.status_code == 201, answer.text
     game_id = answer.json()["id"]
     s = state(client, game_id)
@@ -476,7 +473,7 @@ def test_a_seat_token_names_its_player(client: TestClient) -> None:
 
 @NEEDS_EXPORT
 def test_the_history_of_a_finished_game(client: TestClient) -> None:
-    answer = client.post("/api/games/import", content=SHARED_EXPORT.read_bytes())
+    answer = client.post("/api/games/import", content=EXPORT_27939.read_bytes())
     assert answer.status_code == 201, answer.text
     game_id = answer.json()["id"]
     s = state(client, game_id)

@@ -10,26 +10,22 @@ from typing import Any
 
 import pytest
 
+from shared_files import SITE_GAMES, needs_shared
 from tresham.cli import main
 from tresham.core.rng import SiteRandom, make_rng
 from tresham.io.save import from_save, to_save
 from tresham.io.site_export import ImportFailure, effective_actions, site_seed
 from tresham.io.site_import import import_export
 
-HERE = Path(__file__).resolve().parent
-SHARED_GAMES = HERE.parents[1] / "shared" / "reference" / "18xx-games"
-
 # The exports are read from ../shared at test time, never copied into the project
 # (shared/README.md); where ../shared exists (here and in CI) every test below runs.
-pytestmark = pytest.mark.skipif(
-    not SHARED_GAMES.is_dir(), reason="needs ../shared/reference/18xx-games"
-)
+pytestmark = needs_shared(SITE_GAMES)
 
 
 def real_games() -> list[Path]:
     """Every export in ``../shared/reference/18xx-games/<title>/``: add files there and they
     are tested too."""
-    return sorted(SHARED_GAMES.glob("*/*.json"))
+    return sorted(SITE_GAMES.glob("*/*.json"))
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -38,7 +34,7 @@ def load(path: Path) -> dict[str, Any]:
 
 
 def test_there_are_real_games_to_import() -> None:
-    assert real_games(), f"no 18xx.games exports in {SHARED_GAMES}"
+    assert real_games(), f"no 18xx.games exports in {SITE_GAMES}"
 
 
 # Issue 3 "Done when": finished, the export's game_end_reason, raw_scores equal to its

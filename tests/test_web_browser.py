@@ -26,14 +26,13 @@ import httpx
 import pytest
 
 from conftest_server import ServerProcess, auth
+from shared_files import EXPORT_27939, needs_shared
 from tresham.core.board import BoardDef
 from tresham.core.market import Market
 from tresham.core.tiles import load_catalogue
 from tresham.server.board_view import board_drawing
 
-ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-SHARED_EXPORT = ROOT.parent / "shared/reference/18xx-games/1849/27939.json"
 PLAYERS = ["Ann", "Bob", "Cid"]
 WAIT_MS = 15_000
 
@@ -349,10 +348,10 @@ def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     assert errors.seen == []
 
 
-@pytest.mark.skipif(not SHARED_EXPORT.exists(), reason="needs ../shared's 18xx.games export")
+@needs_shared(EXPORT_27939)
 def test_a_finished_game_shows_scores_and_charts(browser: Any, server: ServerProcess) -> None:
     imported = httpx.post(
-        f"{server.url}/api/games/import", content=SHARED_EXPORT.read_bytes(), timeout=60
+        f"{server.url}/api/games/import", content=EXPORT_27939.read_bytes(), timeout=60
     )
     assert imported.status_code == 201, imported.text
     game_id = imported.json()["id"]
