@@ -25,6 +25,7 @@ from tresham.core.graph import (
 from tresham.core.rules_protocols import BasicTrackRules, TrainSpec
 from tresham.core.tiles import load_catalogue
 from tresham.core.track import MapState
+from tresham.io.site_export import effective_actions
 from tresham.routes import (
     Run,
     best_runs,
@@ -338,27 +339,6 @@ def test_best_runs_late_game_afg() -> None:
                              ["D4", "C3"], ["C5", "D4"]], rules=rules, train_spec=trains[1]),
     ]  # fmt: skip
     assert validate_runs(s, "AFG", trains, logged, rules) == 170 + 230
-
-
-def effective_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """18xx.games log after undo/redo (18xx-games/FORMAT.md)."""
-    out: list[dict[str, Any]] = []
-    undone: list[list[dict[str, Any]]] = []
-    for a in actions:
-        if a["type"] == "undo":
-            if a.get("action_id") is not None:
-                keep = [x for x in out if x["id"] <= a["action_id"]]
-                undone.append(out[len(keep) :])
-                out = keep
-            else:
-                undone.append([out.pop()])
-        elif a["type"] == "redo":
-            out += undone.pop()
-        else:
-            if a["type"] != "message":
-                undone = []
-            out.append(a)
-    return out
 
 
 @needs_shared(EXPORT_27939)

@@ -22,7 +22,6 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 PLAYERS = ["Ann", "Bob", "Cid"]
-NEEDS_EXPORT = needs_shared(EXPORT_27939)
 
 
 def make_client(db_url: str, **config: Any) -> TestClient:
@@ -308,7 +307,7 @@ def test_a_bad_import_is_refused(client: TestClient, body: Any) -> None:
     assert "error" in answer.json()
 
 
-@NEEDS_EXPORT
+@needs_shared(EXPORT_27939)
 def test_an_18xx_games_export_imports(client: TestClient) -> None:
     answer = client.post("/api/games/import", content=EXPORT_27939.read_bytes())
     assert answer.status_code == 201, answer.text
@@ -471,7 +470,7 @@ def test_a_seat_token_names_its_player(client: TestClient) -> None:
     assert client.get(f"/api/games/{game_id}/seat", headers=auth("nope")).status_code == 403
 
 
-@NEEDS_EXPORT
+@needs_shared(EXPORT_27939)
 def test_the_history_of_a_finished_game(client: TestClient) -> None:
     answer = client.post("/api/games/import", content=EXPORT_27939.read_bytes())
     assert answer.status_code == 201, answer.text
