@@ -131,6 +131,8 @@ def test_p1_gets_cheaper_and_is_taken_free_at_5() -> None:
     # the third full round of passes brings P1 to L.5: Ann, first offered it, takes it free
     assert g.state.companies["SCE"].owner == "Ann"
     assert g.player("Ann").cash == 500
+    # taking it is Ann's turn: the auction goes on with Bob (ruling R28)
+    assert g.active_entity() == "Bob"
 
 
 # 1849 §Privates P5: comes with the president's certificate of the first corporation

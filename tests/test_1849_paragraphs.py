@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import pytest
 
+from deals import buy_agreed
 from helpers_1849 import sell_privates, start_first
 from tresham.core.actions import (
     Action,
@@ -582,6 +583,9 @@ def test_buy_a_train_from_another_corporation_for_at_least_1() -> None:
     assert_rejected(g, BuyTrain("IFT", "4H-0", ift.cash + 1))
     cash_i, cash_c = ift.cash, ctl.cash
     g.apply(BuyTrain("IFT", "4H-0", 1))
+    # CTL's president (Bob) is not IFT's (Cid): Bob is asked (ruling R26) and accepts
+    assert g.acting_player() == "Bob" and g.state.offer is not None
+    g.apply(Choose("CTL", "accept"))
     assert ift.trains == ["4H-0"] and ctl.trains == []
     assert (ift.cash, ctl.cash) == (cash_i - 1, cash_c + 1)
 
@@ -732,7 +736,7 @@ def test_corporations_buy_privates_from_6h_to_10h() -> None:
     assert_rejected(g, BuyCompany("CTL", "SIGI", 91))
     assert_rejected(g, BuyCompany("CTL", "SIGI", 0))
     bob = g.player("Bob").cash
-    g.apply(BuyCompany("CTL", "SIGI", 90))
+    buy_agreed(g, BuyCompany("CTL", "SIGI", 90))
     assert g.state.companies["SIGI"].owner == "CTL"
     assert g.player("Bob").cash == bob + 90
 
@@ -741,7 +745,7 @@ def test_corporations_buy_privates_from_6h_to_10h() -> None:
 def test_sce_stops_blocking_acireale_once_a_corporation_buys_it() -> None:
     g = _or1_track("6H")
     assert map_glue.rules_for(g, "CTL").sce_blocks_g13
-    g.apply(BuyCompany("CTL", "SCE", 20))
+    buy_agreed(g, BuyCompany("CTL", "SCE", 20))
     assert not map_glue.rules_for(g, "CTL").sce_blocks_g13
     assert not map_glue.rules_for(g, "IFT").sce_blocks_g13
 
@@ -749,7 +753,7 @@ def test_sce_stops_blocking_acireale_once_a_corporation_buys_it() -> None:
 # 1849 §Privates P2 SIGI: "Half terrain cost for standard gauge only." D2 is a L.160 hex.
 def test_sigi_halves_standard_terrain_only() -> None:
     g = _or1_track("6H")
-    g.apply(BuyCompany("CTL", "SIGI", 45))
+    buy_agreed(g, BuyCompany("CTL", "SIGI", 45))
     corp = g.state.corps["CTL"]
     cash = corp.cash
     lays = {a.tile: a for a in g.legal_actions() if isinstance(a, LayTile) and a.hex == "D2"}
@@ -765,7 +769,7 @@ def test_sigi_halves_standard_terrain_only() -> None:
 def test_cnm_bonus_survives_the_12h_closing_every_private() -> None:
     g = _or1_track("10H")
     assert_rejected(g, UseCompany("CTL", "CNM", "A5"))  # Cid still owns it
-    g.apply(BuyCompany("CTL", "CNM", 75))
+    buy_agreed(g, BuyCompany("CTL", "CNM", 75))
     assert_rejected(g, UseCompany("CTL", "CNM", "C5"))  # not a port
     g.apply(UseCompany("CTL", "CNM", "A5"))
     assert g.state.companies["CNM"].closed
@@ -785,7 +789,7 @@ def test_cnm_bonus_survives_the_12h_closing_every_private() -> None:
 # in any coastal city, no route."
 def test_sms_builds_and_tokens_in_a_coastal_city_without_a_route() -> None:
     g = _or1_track("6H")
-    g.apply(BuyCompany("CTL", "SMS", 110))
+    buy_agreed(g, BuyCompany("CTL", "SMS", 110))
     assert_rejected(g, UseCompany("CTL", "SMS", "H8"))  # not one of its coastal cities
     g.apply(UseCompany("CTL", "SMS", "M13"))
     assert g.state.companies["SMS"].closed
@@ -804,7 +808,7 @@ def test_sms_builds_and_tokens_in_a_coastal_city_without_a_route() -> None:
 # 1849 §Privates P4 SMS: "in place of the tile and token steps" — not after them.
 def test_sms_not_after_the_track_step() -> None:
     g = _or1_track("6H")
-    g.apply(BuyCompany("CTL", "SMS", 110))
+    buy_agreed(g, BuyCompany("CTL", "SMS", 110))
     g.apply(Pass("CTL"))
     assert where(g) == "CTL:token"
     assert_rejected(g, UseCompany("CTL", "SMS", "M13"))

@@ -63,6 +63,7 @@ def test_site_sce_is_free_after_the_fourth_all_pass() -> None:
     for who in NAMES:
         g.apply(Pass(who))
     assert g.state.companies["SCE"].owner == "Ann"
+    assert g.active_entity() == "Ann"  # the site offers the next private to the taker (S8)
 
 
 # Ruling S2 / R3 (1849 tile manifest "Brown from the first 12H"): the site lays brown from 10H

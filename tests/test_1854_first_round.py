@@ -173,6 +173,8 @@ def test_aussenfernbahn_price_falls_5_each_full_pass_and_is_forced_at_0() -> Non
     # A's single bid on the Murtalbahn then takes it at once (§4); B paid nothing
     assert g.state.companies["P2"].owner == "A"
     assert cash(g) == [805, 860, 860]
+    # taking it was B's turn: the round goes on with C (ruling F9)
+    assert g.active_entity() == "C"
 
 
 def test_a_single_bid_takes_the_next_certificate_at_once() -> None:

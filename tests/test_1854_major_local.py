@@ -232,7 +232,7 @@ def test_games_of_rules_version_1_replay_without_mergers() -> None:
     # a save made before the mergers (rules version 1, ruling L3) replays as it was played:
     # no merger is offered and Phase 6 closes every Local Railway
     g = Game(TITLE, ["A", "B", "C"], seed=1, rules_version=1)
-    assert g.rules_version == 1 and TITLE.rules_version == 2
+    assert g.rules_version == 1 and TITLE.rules_version > major_local.MERGERS_VERSION
     from helpers_1854 import sell_all_privates
 
     sell_all_privates(g)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from deals import buy_agreed
 from helpers_1854 import TITLE, after_first_round, cash, passes, rejected, second_round
 from positions import give_train
 from tresham.core.actions import (
@@ -342,7 +343,7 @@ def test_trading_trains_from_phase_3() -> None:
     rejected(g, BuyTrain("SD", tid, 0), "§5.9")
     rejected(g, BuyTrain("SD", tid, 721), "§5.9")
     sd, ke = s.market.position("SD"), s.market.position("KE")
-    g.apply(BuyTrain("SD", tid, 300))
+    buy_agreed(g, BuyTrain("SD", tid, 300))
     assert s.corps["SD"].trains == [tid] and s.corps["KE"].cash == 670 + 300
     assert s.market.position("SD") == (sd[0] - 1, sd[1] - 1)
     assert s.market.position("KE") == (ke[0] + 1, ke[1] + 1)
@@ -706,7 +707,7 @@ def test_emergency_purchase_from_another_company_at_most_face_value() -> None:
     assert BuyTrain("SD", three, 200) in g.legal_actions()  # the 3-train's face value
     rejected(g, BuyTrain("SD", three, 201), "§5.9")
     b, ke = cash(g)[1], s.corps["KE"].cash
-    g.apply(BuyTrain("SD", three, 150))
+    buy_agreed(g, BuyTrain("SD", three, 150))
     assert s.corps["SD"].trains == [three] and s.corps["SD"].cash == 0
     assert cash(g)[1] == b - 150 and s.corps["KE"].cash == ke + 150
 

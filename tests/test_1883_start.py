@@ -111,7 +111,8 @@ def test_tcb_drops_to_free() -> None:
         g.apply(Pass(who))
     assert g.state.companies["TCB"].owner == "A"
     assert g.player("A").cash == 400
-    assert g.active_entity() == "A"  # FRV offered next, from the priority holder
+    # "... and the auction will go on with the player to their left": B is offered the FRV
+    assert g.active_entity() == "B"
 
 
 def sell_privates(g: Game) -> None:

@@ -18,8 +18,8 @@ from tresham.sim import check_invariants
 def midgame() -> tuple[Game, int, str]:
     """A 1849 game after 400 random actions, the money in play, and a corporation with
     trains."""
-    game = new_game("1849", ["A", "B", "C"], 8)
-    rng = random.Random(8)
+    game = new_game("1849", ["A", "B", "C"], 9)
+    rng = random.Random(9)
     while len(game.actions) < 400:
         game.apply(choose(game, rng))
     s = game.state

@@ -26,6 +26,7 @@ from tresham.server.storage import (
     StorageError,
 )
 from tresham.server.view import public_state
+from tresham.titles.registry import get_title
 
 PLAYERS = ["Ann", "Bob", "Cid"]
 
@@ -34,7 +35,7 @@ def record(game_id: str = "g1", bots: tuple[str, ...] = ()) -> GameRecord:
     return GameRecord(
         id=game_id,
         title="1849",
-        rules_version=1,
+        rules_version=get_title("1849").rules_version,
         seed=11,
         options={"delay_ift": True},
         players=list(PLAYERS),

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action
 from tresham.core.bank import Bank
+from tresham.core.deals import Offer
 from tresham.core.entities import Company, Corporation, Player
 from tresham.core.errors import NotYourTurnError, RuleError
 from tresham.core.market import MarketState
@@ -59,6 +60,8 @@ class GameState:
     or_in_set: int = 0
     ors_in_set: int = 1
     pending: list[tuple[str, str]] = field(default_factory=list)
+    #: A deal waiting for the seller's answer (``core/deals.py``).
+    offer: Offer | None = None
     finished: bool = False
     end_reason: str | None = None
     end_trigger: str | None = None
@@ -306,6 +309,7 @@ class Game:
             "round": s.round.to_dict() if s.round is not None else None,
             "numbers": [s.stock_round_no, s.operating_round_no, s.or_in_set, s.ors_in_set],
             "pending": s.pending,
+            "offer": s.offer.to_dict() if s.offer is not None else None,
             "finished": [s.finished, s.end_reason, s.end_trigger],
             "extra": s.extra,
             "rng": s.rng.fingerprint(),

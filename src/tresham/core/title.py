@@ -11,6 +11,7 @@ import json
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from tresham.core import deals
 from tresham.core.actions import Action, BuyShares, Par, SellShares
 from tresham.core.errors import RuleError
 from tresham.core.trains import Phase
@@ -160,6 +161,17 @@ class Title:
     def end_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
         """After the last step of a corporation's turn."""
 
+    # -------------------------------------------------------------- deals
+    def deals_need_consent(self, game: Game) -> bool:
+        """Whether a train or private bought from a company or player that another person
+        controls waits for the seller's answer (``core/deals.py``). Default: no (a title
+        whose rules let the price be agreed says yes)."""
+        return False
+
+    def money(self, amount: int) -> str:
+        """An amount in the title's currency, as its players write it (e.g. "L.100")."""
+        return f"L.{amount}"
+
     # -------------------------------------------------------------- prompts
     def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
         """Legal answers to a pending prompt."""
@@ -188,6 +200,8 @@ class Title:
         s = game.state
         if s.pending:
             kind, entity = s.pending[0]
+            if kind == deals.OFFER:
+                return deals.answers(game, entity)
             return self.prompt_actions(game, kind, entity)
         assert s.round is not None
         return s.round.actions(game)
@@ -201,6 +215,12 @@ class Title:
         s = game.state
         if s.pending:
             kind, entity = s.pending[0]
+            if kind == deals.OFFER:
+                if action not in deals.answers(game, entity):
+                    raise RuleError(
+                        f"{entity} must accept or decline the offer first", "negotiated deal"
+                    )
+                return
             self.prompt_validate(game, kind, entity, action)
             return
         assert s.round is not None
@@ -211,8 +231,18 @@ class Title:
         s = game.state
         if s.pending:
             kind, entity = s.pending.pop(0)
-            self.prompt_process(game, kind, entity, action)
-            return
+            if kind != deals.OFFER:
+                self.prompt_process(game, kind, entity, action)
+                return
+            deal = deals.answer(game, action)
+            if deal is None:
+                return
+            action = deal
+        else:
+            offer = deals.offer_for(game, action)
+            if offer is not None:
+                deals.propose(game, offer)
+                return
         assert s.round is not None
         s.round.process(game, action)
 

@@ -172,9 +172,15 @@ class WaterfallAuction(Round):
             else:
                 return
 
-    def give_free(self, game: Game, company: str, player: str) -> None:
-        """Hand `company` to `player` for nothing (1849's P1 after enough passes)."""
+    def give_free(self, game: Game, company: str, player: str, uses_turn: bool) -> None:
+        """Hand `company` to `player` for nothing (the cheapest private after enough full
+        rounds of passes). Called while the last pass is processed; when taking it `uses_turn`
+        (e.g. 1883 §3.2.2 "receives the TCB for free and the auction will go on with the
+        player to their left"), the next turn is the taker's left neighbour's, else the
+        taker's own."""
         self._sell(game, company, player, 0)
+        if uses_turn:
+            self.pointer = self.order.index(player)  # the pass being processed moves it on
         self._resolve(game)
 
     def finished(self, game: Game) -> bool:

@@ -2,7 +2,7 @@
 
 - ``"summary"`` (default): ``1849-summary.txt`` is the spec.
 - ``"18xx.games"``: how 18xx.games plays 1849 where it differs from the summary (rule details
-  §11; each difference is a ruling in ``docs/rulings/1849.md``, S1-S6). Imported games use it;
+  §11; each difference is a ruling in ``docs/rulings/1849.md``, S1-S7). Imported games use it;
   a native game may choose it too.
 """
 

@@ -33,6 +33,7 @@ from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.market_rules import Movement1849
 from tresham.titles.t1849.rule_set import STEPS_SITE, STEPS_SUMMARY, site_rules
 from tresham.titles.t1849.steps import STEP_OBJECTS, anytime_actions
+from tresham.titles.t1849.versions import DEALS_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -62,6 +63,8 @@ class Title1849(Title):
 
     name = "1849"
     player_range = (3, 5)
+    rules_version = DEALS_VERSION
+    older_rules = frozenset({1})  # before deals needed both sides
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = STEP_OBJECTS
@@ -74,6 +77,19 @@ class Title1849(Title):
             for p in self.data["phases"]
         ]
         self.market_def = Market.load("tresham.titles.t1849", "data/market.json")
+
+    # ================================================================ deals
+    def deals_need_consent(self, game: Game) -> bool:
+        """1849 §OR "Buy from another corporation at ≥ L. 1" and the purchase of privates from
+        their owners: the price is the two sides' deal, so the seller is asked (docs/rulings/
+        1849.md, "Deals"); the "18xx.games" rule set, like the site, does not ask."""
+        return game.rules_version >= DEALS_VERSION and not site_rules(game.options)
+
+    def free_take_uses_turn(self, game: Game) -> bool:
+        """§Start "at L. 5 the first player offered it takes it free": taking it is that
+        player's turn, and the auction goes on with the next player (ruling R28); the
+        "18xx.games" rule set, and saves before `DEALS_VERSION`, give the taker a turn."""
+        return game.rules_version >= DEALS_VERSION and not site_rules(game.options)
 
     # ================================================================ setup
     def five_corporations(self, game: Game) -> bool:
@@ -257,7 +273,7 @@ class Title1849(Title):
             if price <= game.state.extra["p1_free_at"]:
                 taker = rnd.order[(rnd.pointer + 1) % len(rnd.order)]
                 game.log(f"{taker} is offered SCE at L.{price} and takes it free")
-                rnd.give_free(game, first, taker)
+                rnd.give_free(game, first, taker, uses_turn=self.free_take_uses_turn(game))
 
     # ================================================================ stock hooks
     def cert_limit(self, game: Game) -> int:
@@ -696,14 +712,32 @@ class Title1849(Title):
                 p.loans += 1
                 game.log(f"{entity} takes a L.{LOAN} loan")
             else:
-                p.bankrupt = True
-                game.transfer(entity, "bank", p.cash)
-                game.log(f"{entity} leaves the game")
-                active = [q for q in s.players if not q.bankrupt]
-                if len(active) <= 1:
-                    self.finish(game, "bankrupt")
+                self._leave(game, entity)
             return
         prompt_process(game, kind, entity, action)
+
+    def _leave(self, game: Game, player: str) -> None:
+        """A president left with no stock quits on L.0 (1849 §Trouble): the player leaves the
+        game holding nothing, and their privates close (ruling R26), so they pay no one and
+        cannot be bought. The "18xx.games" rule set, and saves played before
+        `DEALS_VERSION`, leave the privates with the departed player."""
+        s = game.state
+        p = game.player(player)
+        p.bankrupt = True
+        game.transfer(player, "bank", p.cash)
+        game.log(f"{player} leaves the game")
+        if self.departed_hold_nothing(game):
+            for c in s.companies.values():
+                if c.owner == player and not c.closed:
+                    c.closed = True
+                    game.log(f"{c.sym} closes: its owner left the game")
+        if sum(1 for q in s.players if not q.bankrupt) <= 1:
+            self.finish(game, "bankrupt")
+
+    def departed_hold_nothing(self, game: Game) -> bool:
+        """Ruling R26: whether a player who left the game holds nothing and scores nothing
+        (the summary's rules from `DEALS_VERSION`; not the "18xx.games" rule set)."""
+        return game.rules_version >= DEALS_VERSION and not site_rules(game.options)
 
     # ================================================================ end & scores
     def check_end(self, game: Game, round_over: bool) -> bool:
@@ -723,7 +757,12 @@ class Title1849(Title):
     def _worth(self, game: Game, *, privates: bool) -> dict[str, int]:
         s = game.state
         out: dict[str, int] = {}
+        departed_nothing = self.departed_hold_nothing(game)
         for p in s.players:
+            if p.bankrupt and departed_nothing:
+                # ruling R26: a player who left holds nothing; only their loans still count
+                out[p.name] = -LOAN_PENALTY * p.loans
+                continue
             value = p.cash - LOAN_PENALTY * p.loans
             if privates:
                 value += sum(

@@ -37,6 +37,7 @@ from tresham.routes.runs import action_revenue, runs_action
 from tresham.titles.t1854 import local_railways, mail, major_local, options, tunnels
 from tresham.titles.t1854.actions import BuildTunnel, CloseLocal, MergeLocals
 from tresham.titles.t1854.track_rules import TrackRules1854
+from tresham.titles.t1854.versions import DEALS_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -307,12 +308,15 @@ class DividendStep1854(DividendStep):
 class TrainStep1854(Step):
     """§5.9-5.11: buy trains, one at a time, within the train limit: the bank's next trains
     (the 1854 offers, :meth:`Title1854.bank_offers`), or from Phase 3 another company's train
-    at 1 G up to the buyer's cash, moving the buyer's price up-left and the seller's
-    down-right (§5.11). A company with a route and no normal train must buy one; short of
-    money the Director pays the rest of a normal train, from the bank or from another company
-    at most at its face value, selling shares if need be (never changing a Director); if even
-    that is not enough the player is bankrupt and the game ends (§5.9, §8). A Local Railway
-    buys only plus trains and never must (ruling L2)."""
+    at 1 G up to the buyer's cash, at a price its Director agrees (``core/deals.py``), moving
+    the buyer's price up-left and the seller's down-right (§5.11). A company with a route and
+    no normal train must buy one. When its treasury cannot pay for any normal train of the
+    bank, the Director "can choose freely which to buy" among the bank's and other companies'
+    normal trains and makes up the shortfall, paying another company at most the face value;
+    short of money the Director sells shares toward the bank's cheapest normal train (never
+    changing a Director); if even that is not enough the player is bankrupt and the game ends
+    (§5.9, §8; ruling T16). A Local Railway buys only plus trains and never must (ruling
+    L2)."""
 
     name = "trains"
     rule = RULE_TRAINS
@@ -329,16 +333,21 @@ class TrainStep1854(Step):
             return False
         if train_specs(game, corp) or not self._room(game, corp):
             return False
-        title = _title(game)
-        if not [o for o in title.bank_offers(game) if not title.is_plus_train(game, o[0])]:
+        if not self._normal_offers(game):
             return False
         closed = set(game.state.map.board.extra["orient_express_starts"])
+        title = _title(game)
         stops = [
             s
             for s in reachable_stops(game.state.map, corp)
             if s.hex not in closed and s.key != title.customs
         ]
         return len(stops) >= 2
+
+    def _normal_offers(self, game: Game) -> list[tuple[str, int]]:
+        """The bank's normal (not plus) trains on offer: those that meet the obligation."""
+        title = _title(game)
+        return [o for o in title.bank_offers(game) if not title.is_plus_train(game, o[0])]
 
     def _trades(self, game: Game, corp: str, funds: int | None = None) -> list[Action]:
         """§5.9: from Phase 3, another company's trains at 1 G or the most the buyer may pay
@@ -362,28 +371,30 @@ class TrainStep1854(Step):
 
     def _top_price(self, game: Game, corp: str, tid: str, funds: int | None) -> int:
         """The most `corp` may pay for another company's train: its cash; in an emergency
-        purchase the train's face value within `funds` (§5.9)."""
+        purchase also up to the train's face value within `funds` (§5.9 "The price paid for a
+        train bought with the aid of this sort of emergency funding may not be more than the
+        face value")."""
         s = game.state
+        cash = s.corps[corp].cash
         if funds is None:
-            return s.corps[corp].cash
-        return min(s.depot.types[s.depot.trains[tid].kind].price, funds)
+            return cash
+        return max(cash, min(s.depot.types[s.depot.trains[tid].kind].price, funds))
 
     def _emergency_funds(self, game: Game, corp: str) -> int | None:
-        """In an emergency purchase (a train due and no normal train within the treasury),
-        the money of the company and its Director; else None."""
+        """In an emergency purchase (a train due and no normal train of the bank within the
+        treasury: ruling T16), the money of the company and its Director; else None."""
         s = game.state
         c = s.corps[corp]
         if not self.must_buy(game, corp):
             return None
-        title = _title(game)
-        own = [
-            a
-            for a in self._trades(game, corp)
-            + [BuyTrain(corp, t, p) for t, p in title.bank_offers(game) if p <= c.cash]
-            if isinstance(a, BuyTrain) and not title.is_plus_train(game, a.train)
-        ]
-        if own:
+        if any(p <= c.cash for _, p in self._normal_offers(game)):
             return None
+        if game.rules_version < DEALS_VERSION and any(
+            not _title(game).is_plus_train(game, a.train)
+            for a in self._trades(game, corp)
+            if isinstance(a, BuyTrain)
+        ):
+            return None  # before deals needed both sides, a 1 G trade ruled out the emergency
         pres = s.shares.president[corp]
         assert pres is not None
         return c.cash + game.player(pres).cash
@@ -400,35 +411,32 @@ class TrainStep1854(Step):
         title = _title(game)
         offers = [o for o in title.bank_offers(game) if self._may_own(game, corp, o[0])]
         offers += major_local.recycled_offers(game, corp)
-        buys: list[Action] = [BuyTrain(corp, tid, p) for tid, p in offers if p <= c.cash]
-        buys += self._trades(game, corp)
         if not self.must_buy(game, corp):
+            buys: list[Action] = [BuyTrain(corp, tid, p) for tid, p in offers if p <= c.cash]
+            buys += self._trades(game, corp)
             return [*buys, Pass(corp)] if buys else []
         funds = self._emergency_funds(game, corp)
-        if funds is None:
-            return [
-                a
-                for a in buys
-                if isinstance(a, BuyTrain) and not title.is_plus_train(game, a.train)
-            ]
-        emergency: list[Action] = [
-            BuyTrain(corp, tid, p)
-            for tid, p in offers
-            if p <= funds and not title.is_plus_train(game, tid)
+        normal = self._normal_offers(game)
+        within = c.cash if funds is None else funds
+        out: list[Action] = [BuyTrain(corp, tid, p) for tid, p in normal if p <= within]
+        out += [
+            a
+            for a in self._trades(game, corp, funds)
+            if isinstance(a, BuyTrain) and not title.is_plus_train(game, a.train)
         ]
-        emergency += self._trades(game, corp, funds)
-        if emergency:
-            return emergency
+        cheapest = min(p for _, p in normal)
+        if cheapest <= within:
+            return out
+        # the bank's cheapest normal train is beyond the Director's cash: sell toward it
         pres = s.shares.president[corp]
         assert pres is not None
-        cheapest = min(p for tid, p in offers if not title.is_plus_train(game, tid))
-        shortfall = cheapest - funds
+        shortfall = cheapest - within
         sales = emergency_sales(game, corp, pres, shortfall)
         raised = sum(
             max(bundle_price(game, a.corporation, a.percent) for a in sales if a.corporation == sym)
             for sym in {a.corporation for a in sales}
         )
-        return [*sales] if raised >= shortfall else [*sales, Bankrupt(corp)]
+        return [*out, *sales] if raised >= shortfall else [*out, *sales, Bankrupt(corp)]
 
     def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         s = game.state

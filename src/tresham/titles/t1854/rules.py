@@ -58,6 +58,7 @@ from tresham.titles.t1854 import (
 from tresham.titles.t1854.actions import BuyOption, PayOption
 from tresham.titles.t1854.first_round import FirstShareRound
 from tresham.titles.t1854.track_rules import ORIENT_EXPRESS
+from tresham.titles.t1854.versions import DEALS_VERSION
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -121,8 +122,9 @@ class Title1854(Title):
 
     name = "1854"
     player_range = (3, 6)
-    rules_version = major_local.MERGERS_VERSION
-    older_rules = frozenset({1})  # before the Major Local Railways (ruling L3)
+    rules_version = DEALS_VERSION
+    #: 1: before the Major Local Railways (ruling L3); 2: before deals needed both sides
+    older_rules = frozenset({1, major_local.MERGERS_VERSION})
     privates_count_toward_limit = True  # §6.5: "shares and private companies"
     step_objects = operating.STEP_OBJECTS
 
@@ -165,6 +167,16 @@ class Title1854(Title):
         for mlr in self.data["major_local_railways"]:
             self.token_costs[mlr["sym"]] = list(mlr["token_costs"])
         self.plus_kinds = frozenset(t["name"] for t in self.data["trains"] if t.get("plus"))
+
+    # ================================================================ deals
+    def deals_need_consent(self, game: Game) -> bool:
+        """§5.9 "The purchase price is freely negotiable … and must be made known to
+        everybody"."""
+        return game.rules_version >= DEALS_VERSION
+
+    def money(self, amount: int) -> str:
+        """1854 counts in Gulden: "100 G"."""
+        return f"{amount} G"
 
     # ================================================================ set-up
     def setup(self, game: Game) -> GameState:
@@ -384,7 +396,8 @@ class Title1854(Title):
         if price <= 0:
             taker = rnd.order[(rnd.pointer + 1) % len(rnd.order)]
             game.log(f"{taker} must take {first} for 0 G")
-            rnd.give_free(game, first, taker)
+            # taking it is the taker's turn (ruling F9)
+            rnd.give_free(game, first, taker, uses_turn=game.rules_version >= DEALS_VERSION)
 
     # ================================================================ shares
     def share_limit(self, game: Game) -> int:

@@ -46,6 +46,7 @@ from tresham.titles.t1883 import concessions, coop, events, gravity, ports, priv
 from tresham.titles.t1883.sarsa import BusStep
 from tresham.titles.t1883.sefta import MergeStep
 from tresham.titles.t1883.track_rules import TrackRules1883, north_of_fs
+from tresham.titles.t1883.versions import DEALS_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -318,9 +319,12 @@ class Operating1883:
 class TrainStep1883(Step):
     """6.9: buy trains one at a time, up to the train limit: the next train of the bank at
     its price, a train of the pool at its price, or another corporation's train for L.1 or
-    more. A corporation with a route and no train must buy one (6.9); if it cannot pay for
-    the cheapest train of the bank or pool, its president adds money and then sells shares
-    (6.9.6), and goes bankrupt if even that is not enough."""
+    more, at a price that corporation's president agrees (6.9.2; ``core/deals.py``). A
+    corporation with a route and no train must buy one (6.9); if its treasury cannot pay for
+    a train of the Bank or Bank Pool, it may still trade with another corporation whose
+    president agrees, or make the forced buy of the cheapest train of the Bank or Bank Pool:
+    its president adds money and then sells shares (6.9.6), and goes bankrupt if even that is
+    not enough (ruling R33)."""
 
     name = "trains"
     rule = f"{OR}.9"
@@ -364,6 +368,7 @@ class TrainStep1883(Step):
         ]
         if not room:
             return [*out, Pass(corp)] if out else []  # 2GT do not count toward the limit
+        traded: set[str] = set()  # other corporations' trains (6.9.2)
         if c.cash >= 1 and not coop.is_coop(game, corp):
             for other, oc in s.corps.items():
                 if other == corp or oc.closed or oc.kind != "railway":
@@ -371,28 +376,28 @@ class TrainStep1883(Step):
                 for tid in oc.trains:
                     if s.depot.trains[tid].kind in _title(game).gravity_kinds:
                         continue
+                    traded.add(tid)
                     out.append(BuyTrain(corp, tid, 1))
                     if c.cash > 1:
                         out.append(BuyTrain(corp, tid, c.cash))
         if not self.must_buy(game, corp):
             return [*out, Pass(corp)] if out else []
-        if out:
-            return out
+        if game.rules_version < DEALS_VERSION and out:
+            return out  # before deals needed both sides, a L.1 trade ruled out a forced buy
+        if any(isinstance(a, BuyTrain) and a.train not in traded for a in out):
+            return out  # the treasury pays for a train of the Bank or Bank Pool
+        # 6.9.6 forced buy: the cheapest train of the Bank or Bank Pool with the president's
+        # money, unless another corporation's president agrees to a trade
         tid, price = min(self.offers(game, corp), key=lambda o: o[1])
         pres = s.shares.president[corp]
         assert pres is not None
         shortfall = price - c.cash - game.player(pres).cash
         if shortfall <= 0:
-            return [BuyTrain(corp, tid, price)]
+            return [*out, BuyTrain(corp, tid, price)]
         sales = self._sales(game, corp, pres, shortfall)
-        return (
-            [*sales]
-            if sales and not self._cannot_raise(game, corp, pres, shortfall)
-            else [
-                *sales,
-                Bankrupt(corp),
-            ]
-        )
+        if sales and not self._cannot_raise(game, corp, pres, shortfall):
+            return [*out, *sales]
+        return [*out, *sales, Bankrupt(corp)]
 
     def _sales(self, game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
         """6.9.6: the president's sales, never giving up this corporation's presidency."""

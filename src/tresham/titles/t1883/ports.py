@@ -3,8 +3,12 @@
 - A port token goes, at any time of its owner's OR turn, on a city with the anchor symbol;
   cities may hold the tokens of several corporations, never two of one.
 - FSF begins with two: the first placeable from its first OR, the second only after the first
-  3T is sold. (The CNP's token, which a corporation buying the CNP or the SV trading it in
-  receives, comes with the privates' powers, not built yet.)
+  3T is sold.
+- The CNP's token goes to the corporation that buys the CNP, or to SV when the CNP's owner
+  trades it in (3.1 P3, ``privates.buy`` and ``privates.trade_in``); it may be placed from
+  then on, in the same turn if bought in one, never waiting for a 3T.
+- SEFTA takes over FMV's and FSMMF's tokens (8.4); a corporation that closes loses its tokens
+  for good (5.8).
 - Each of a corporation's port tokens adds L.20, L.10 from the first 4T, to every run of its
   trains visiting that city (``track_rules.TrackRules1883.run_bonus``).
 """

@@ -63,6 +63,7 @@ from tresham.titles.t1883 import (
 from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlacePort
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 from tresham.titles.t1883.track_rules import UpgradeChart
+from tresham.titles.t1883.versions import DEALS_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -96,8 +97,9 @@ class Title1883(Title):
 
     name = "1883"
     player_range = (2, 4)
-    rules_version = concessions.ANCHORED_SEARCH_VERSION
-    older_rules = frozenset({1})  # the concession search from every stop (ruling R7)
+    rules_version = DEALS_VERSION
+    #: 1: the concession search from every stop (ruling R7); 2: before deals needed both sides
+    older_rules = frozenset({1, concessions.ANCHORED_SEARCH_VERSION})
     sell_after_buy = True
     privates_count_toward_limit = True
 
@@ -111,6 +113,12 @@ class Title1883(Title):
         self.market_def = Market.load(PACKAGE, "data/market.json")
         self.board = BoardDef.from_package(PACKAGE)
         self.upgrade_chart = UpgradeChart(self.data["tile_upgrades"])
+
+    # ================================================================ deals
+    def deals_need_consent(self, game: Game) -> bool:
+        """§6.9.2 "at any price agreed between the two Corporations' Presidents"; §3.3 and §6.11
+        "at a mutually agreed price between half to double face value"."""
+        return game.rules_version >= DEALS_VERSION
 
     # ================================================================ set-up
     def setup(self, game: Game) -> GameState:
@@ -401,7 +409,8 @@ class Title1883(Title):
             if price <= BID_FREE_AT:
                 taker = rnd.order[(rnd.pointer + 1) % len(rnd.order)]
                 game.log(f"{taker} receives {first} free")
-                rnd.give_free(game, first, taker)
+                # "... and the auction will go on with the player to their left"
+                rnd.give_free(game, first, taker, uses_turn=game.rules_version >= DEALS_VERSION)
 
     def pay_private_revenue(self, game: Game) -> None:
         """6.1 / 3.2.2: every owned private pays its revenue to its owner."""
@@ -832,7 +841,9 @@ class Title1883(Title):
         """6.9.6: a player who cannot raise the money goes bankrupt and leaves the game:
         the corporation needing it (if any) closes; every share the player holds goes to
         the pool, even past 50%; a corporation the player presided passes to the largest
-        other holder with 20% or more, or closes."""
+        other holder with 20% or more, or closes. Among equal largest holders the one
+        closest to the bankrupt player's left takes it (5.3.6, ruling R5); before
+        `DEALS_VERSION`, the first in seat order."""
         s = game.state
         game.transfer(player, "bank", game.player(player).cash)
         if corp is not None:
@@ -852,7 +863,7 @@ class Title1883(Title):
                 s.shares.president[sym] = None
                 self.close_corporation(game, sym)
                 continue
-            new = next(n for n, pct in others.items() if pct == best)
+            new = next(n for n in self._presidency_order(game, player, others) if others[n] == best)
             pres_cert = next(c for c in s.shares.corp_certs(sym) if c.president)
             tens = [c for c in s.shares.held(new, sym) if c.percent == 10][:2]
             for c in tens:
@@ -865,6 +876,16 @@ class Title1883(Title):
                 comp.closed = True
         if sum(1 for q in s.players if not q.bankrupt) <= 1:
             self.finish(game, "bankrupt")
+
+    def _presidency_order(self, game: Game, old: str, candidates: dict[str, int]) -> list[str]:
+        """The order in which `candidates` take a presidency `old` loses on a tie: from the
+        seat to `old`'s left round the table (5.3.6, ruling R5); before `DEALS_VERSION`,
+        seat order from the first seat."""
+        names = [p.name for p in game.state.players]
+        if game.rules_version >= DEALS_VERSION:
+            start = names.index(old) + 1
+            names = names[start:] + names[:start]
+        return [n for n in names if n in candidates]
 
     def check_end(self, game: Game, round_over: bool) -> bool:
         """10.0: the bank breaks: in a stock round, one more complete set of operating

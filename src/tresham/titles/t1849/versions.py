@@ -1,0 +1,10 @@
+"""1849's rules versions (`Title.rules_version`): each fix that changes the outcome of some action
+log gets a number here, and the rules that differ ask `game.rules_version` against it, so a
+save replays under the rules it was played by (docs/design.md, "Saves never change meaning")."""
+
+from typing import Final
+
+#: Deals need both sides (docs/rulings/1849.md, "Deals"): a train or private bought from
+#: another person's company waits for the seller's answer; a free or forced acquisition
+#: ends the taker's turn; and the other fixes of that change.
+DEALS_VERSION: Final = 2
