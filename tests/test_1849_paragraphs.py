@@ -583,7 +583,7 @@ def test_buy_a_train_from_another_corporation_for_at_least_1() -> None:
     assert_rejected(g, BuyTrain("IFT", "4H-0", ift.cash + 1))
     cash_i, cash_c = ift.cash, ctl.cash
     g.apply(BuyTrain("IFT", "4H-0", 1))
-    # CTL's president (Bob) is not IFT's (Cid): Bob is asked (ruling R26) and accepts
+    # CTL's president (Bob) is not IFT's (Cid): Bob is asked (ruling R27) and accepts
     assert g.acting_player() == "Bob" and g.state.offer is not None
     g.apply(Choose("CTL", "accept"))
     assert ift.trains == ["4H-0"] and ctl.trains == []
