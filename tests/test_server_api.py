@@ -4,6 +4,7 @@ the game unchanged, undo/redo, log/export/import, live updates, bots and webhook
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 import warnings
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from conftest_server import Receiver, auth, play, silent_receiver
+from offer_position import PROPOSAL, before_the_offer
 from shared_files import EXPORT_27939, needs_shared
 from tresham.io.save import from_save
 from tresham.server import ServerConfig, create_app
@@ -389,6 +391,58 @@ def test_the_webhook_hears_whose_turn_it_is(client: TestClient) -> None:
         assert receiver.calls.empty()
     finally:
         receiver.close()
+
+
+def created_at_the_offer(client: TestClient, **extra: Any) -> tuple[str, dict[str, str]]:
+    """A game at `offer_position.before_the_offer` (IFT, Cid's, may offer for CTL's 4H, which
+    Bob presides), made live by the server's registry with `extra` (bots, webhook)."""
+    server: Any = client.app.state.holder["server"]  # type: ignore[attr-defined]
+    assert client.portal is not None
+    create = functools.partial(server.registry.create, before_the_offer(), **extra)
+    live, seats = client.portal.call(create)
+    return live.record.id, {s.player: s.token for s in seats if s.token}
+
+
+def test_the_webhook_asks_the_seller_to_answer_an_offer(client: TestClient) -> None:
+    receiver = Receiver()
+    try:
+        game_id, tokens = created_at_the_offer(client, webhook=receiver.url)
+        assert receiver.next_call()["tresham"]["player"] == "Cid"
+        index = state(client, game_id)["index"]
+        assert post(client, game_id, tokens["Cid"], index, PROPOSAL.to_json()).status_code == 200
+        call = receiver.next_call()
+        facts = call["tresham"]
+        assert facts["event"] == "offer" and facts["player"] == "Bob"
+        assert facts["offer"] == state(client, game_id)["offer"]
+        assert facts["offer"]["buyer"] == "IFT" and facts["offer"]["price_text"] == "L.1"
+        assert call["content"].startswith("Bob: IFT offers L.1 to CTL for train 4H; accept")
+        assert "your turn" not in call["content"] and call["text"] == call["content"]
+        # the answer gives the turn back to the buyer's president: a plain turn message
+        decline = {"type": "choose", "entity": "CTL", "choice": "decline"}
+        assert post(client, game_id, tokens["Bob"], index + 1, decline).status_code == 200
+        call = receiver.next_call()
+        assert call["tresham"]["event"] == "turn" and call["tresham"]["player"] == "Cid"
+        assert "offer" not in call["tresham"] and "your turn" in call["content"]
+        assert receiver.calls.empty()
+    finally:
+        receiver.close()
+
+
+def test_a_bot_seller_answers_an_offer_at_once(client: TestClient) -> None:
+    game_id, tokens = created_at_the_offer(client, bots=["Bob"])
+    assert set(tokens) == {"Ann", "Cid"}
+    index = state(client, game_id)["index"]
+    assert post(client, game_id, tokens["Cid"], index, PROPOSAL.to_json()).status_code == 200
+    deadline = time.monotonic() + 20
+    while state(client, game_id)["index"] < index + 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    s = state(client, game_id)
+    assert s["offer"] is None and s["acting_player"] == "Cid"
+    answer = client.get(f"/api/games/{game_id}/log").json()["entries"][index + 1]
+    assert answer["seat"] == "Bob" and answer["entry"]["type"] == "choose"
+    assert answer["entry"]["entity"] == "CTL" and answer["entry"]["choice"] in ("accept", "decline")
+    ift = next(c for c in s["corporations"] if c["sym"] == "IFT")
+    assert ("4H-0" in ift["trains"]) == (answer["entry"]["choice"] == "accept")
 
 
 def test_a_failed_webhook_call_is_tried_again(client: TestClient) -> None:

@@ -26,10 +26,12 @@ import httpx
 import pytest
 
 from conftest_server import ServerProcess, auth
+from offer_position import before_the_offer
 from shared_files import EXPORT_27939, needs_shared
 from tresham.core.board import BoardDef
 from tresham.core.market import Market
 from tresham.core.tiles import load_catalogue
+from tresham.io.save import to_save
 from tresham.server.board_view import board_drawing
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -345,6 +347,79 @@ def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     phone.close()
     player_context.close()
     watcher_context.close()
+    assert errors.seen == []
+
+
+def test_an_offer_is_answered_at_the_table(browser: Any, server: ServerProcess) -> None:
+    """A negotiated deal (core/deals.py): IFT (Cid) offers for CTL's 4H, whose president is
+    Bob. Every table shows the offer and who must answer; Bob's seat answers by its buttons:
+    declined (the game is as before the offer), then, offered again, accepted."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    imported = httpx.post(f"{server.url}/api/games/import", json=to_save(before_the_offer()))
+    assert imported.status_code == 201, imported.text
+    game_id = imported.json()["id"]
+    tokens = {s["player"]: s["token"] for s in imported.json()["seats"]}
+    api = Api(server.url, game_id, tokens)
+    errors = Errors()
+
+    def table(seat: str | None) -> Any:
+        page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+        page.goto(f"{server.url}/games/{game_id}" + (f"#seat={tokens[seat]}" if seat else ""))
+        return page
+
+    cid, bob, watcher = table("Cid"), table("Bob"), table(None)
+    pages = (cid, bob, watcher)
+
+    def step(page: Any, click: Callable[[Any], None]) -> dict[str, Any]:
+        index = api.state()["index"]
+        click(page)
+        for other in pages:
+            at_index(other, index + 1)
+        return api.state()
+
+    def offer(page: Any, price: int) -> dict[str, Any]:
+        row = page.locator('.action-row[data-group="4H-0|"]')
+        row.locator("input").fill(str(price))
+        return step(page, lambda _page: row.locator("button").click())
+
+    for page in pages:
+        at_index(page, api.state()["index"])
+        assert page.locator("#offer").count() == 0
+    before = api.state()
+    state = offer(cid, 1)
+    assert state["offer"]["asked"] == "Bob" and state["acting_player"] == "Bob"
+    for page in pages:
+        assert page.inner_text("#offer .offer-text") == "IFT offers L.1 to CTL for train 4H"
+    for page in (cid, watcher):
+        waiting = page.inner_text("#offer .waiting")
+        assert waiting == "Waiting for Bob, CTL's president, to accept or decline."
+        assert page.locator("#offer button").count() == 0
+    assert bob.inner_text("#offer .turn") == "Bob, you answer for CTL:"
+    assert bob.inner_text(".offer-accept") == "Accept: sell 4H to IFT for L.1"
+    assert bob.inner_text(".offer-decline") == "Decline"
+    assert bob.locator("#actions button").count() == 2  # the answers, nothing else
+    bob.screenshot(path=str(ARTIFACTS / "offer.png"))
+    watcher.locator("#actions").screenshot(path=str(ARTIFACTS / "offer-waiting.png"))
+
+    # Bob declines: the offer is gone from every table, the game is as before it
+    state = step(bob, lambda page: page.click(".offer-decline"))
+    assert state["offer"] is None and state["state_hash"] == before["state_hash"]
+    assert "CTL declines IFT's offer for 4H-0" in state["events"]
+    for page in pages:
+        assert page.locator("#offer").count() == 0
+
+    # offered again, for L.40, Bob accepts: IFT has the train, CTL the money
+    state = offer(cid, 40)
+    assert bob.inner_text(".offer-accept") == "Accept: sell 4H to IFT for L.40"
+    cash = {c["sym"]: c["cash"] for c in state["corporations"]}
+    state = step(bob, lambda page: page.click(".offer-accept"))
+    assert state["offer"] is None and state["acting_player"] == "Cid"
+    corps = {c["sym"]: c for c in state["corporations"]}
+    assert corps["IFT"]["trains"] == ["4H-0"] and corps["CTL"]["trains"] == []
+    assert (corps["IFT"]["cash"], corps["CTL"]["cash"]) == (cash["IFT"] - 40, cash["CTL"] + 40)
+    for page in pages:
+        assert page.locator("#offer").count() == 0
+        page.close()
     assert errors.seen == []
 
 

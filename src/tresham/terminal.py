@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from tresham.core.actions import Action
+from tresham.core.actions import Action, Choose
 from tresham.core.game import Game
 from tresham.core.shares import POOL, treasury
+from tresham.offers import answer_text, offer_facts, waiting_text
 
 
 class Terminal:
@@ -95,9 +97,15 @@ class Terminal:
         """Number the legal actions of the entity to act."""
         who = self.game.active_entity()
         player = self.game.acting_player()
+        offer = offer_facts(self.game)
+        if offer is not None:
+            self.console.print(f"[bold yellow]Offer:[/bold yellow] {escape(waiting_text(offer))}")
         self.console.print(
             f"[bold]{who}[/bold] to act ({player}). "
             "Type a number (and an amount for bids/prices), u=undo, q=quit."
         )
         for i, a in enumerate(actions):
-            self.console.print(f"  {i:3}  {a.describe()}")
+            text = a.describe()
+            if offer is not None and isinstance(a, Choose) and a.entity == offer["seller"]:
+                text = answer_text(offer, a.choice)
+            self.console.print(f"  {i:3}  {escape(text)}")

@@ -319,7 +319,14 @@ class Registry:
         if url is None or player is None or live.is_bot(player):
             return
         base = self.config.public_url or live.record.base_url or ""
+        snapshot = live.snapshot
+        offer = snapshot.get("offer") if snapshot.get("acting_player") == player else None
         body = turn_message(
-            live.record.title, live.record.id, player, live.index, game_url(base, live.record.id)
+            live.record.title,
+            live.record.id,
+            player,
+            live.index,
+            game_url(base, live.record.id),
+            offer,
         )
         self.webhooks.send(url, body)

@@ -4,7 +4,8 @@ It shows what the terminal table shows (round, phase, bank, players, corporation
 trains for sale, the map, the market, the last lines of the game log), every train type with
 how many are left in the depot and the pool, plus the protocol facts:
 the log index, whose turn it is, who may undo or redo, the state hash, and the scores once the
-game is over. It only uses the engine's title-independent API.
+game is over; a deal waiting for the seller's answer is shown to everyone (`offer`, see
+tresham/offers.py; null when none is pending). It only uses the engine's title-independent API.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, RunRoutes
 from tresham.core.shares import POOL, treasury
+from tresham.offers import offer_facts
 from tresham.routes import alternatives
 from tresham.routes.runs import runs_action
 
@@ -148,6 +150,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         "map": plain(s.map.to_dict()),
         "market": plain(s.market.to_dict()),
         "pending": [{"kind": kind, "entity": entity} for kind, entity in s.pending],
+        "offer": offer_facts(g),
         "extra": plain(g.title.describe_state(g)),
         "events": list(s.events[-EVENTS_SHOWN:]),
         "events_total": len(s.events),

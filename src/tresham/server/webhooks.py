@@ -1,4 +1,5 @@
-"""Turn notifications: a game's webhook URL is POSTed to when it becomes a seat's turn.
+"""Turn notifications: a game's webhook URL is POSTed to when it becomes a seat's turn (to
+answer an offer, when a corporation offers to buy what that seat's player sells).
 
 The body works for Discord (``content``) and Slack (``text``) incoming webhooks, and carries the
 facts for other receivers under ``tresham``. Calls run in the background with a timeout and a
@@ -29,21 +30,31 @@ def check_webhook_url(url: str) -> str | None:
     return None
 
 
-def turn_message(title: str, game_id: str, player: str, index: int, url: str) -> dict[str, Any]:
-    """The body sent when it becomes `player`'s turn."""
-    text = f"{player}: your turn in {title} game {game_id} at {url}"
-    return {
-        "content": text,
-        "text": text,
-        "tresham": {
-            "event": "turn",
-            "game": game_id,
-            "title": title,
-            "player": player,
-            "index": index,
-            "url": url,
-        },
+def turn_message(
+    title: str,
+    game_id: str,
+    player: str,
+    index: int,
+    url: str,
+    offer: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The body sent when it becomes `player`'s turn; when that turn is to answer an offer
+    (`offer`: its facts, tresham/offers.py, asking `player`), the body says so and carries the
+    offer (event "offer")."""
+    facts: dict[str, Any] = {
+        "event": "turn",
+        "game": game_id,
+        "title": title,
+        "player": player,
+        "index": index,
+        "url": url,
     }
+    if offer is not None and offer.get("asked") == player:
+        text = f"{player}: {offer['text']}; accept or decline it in {title} game {game_id} at {url}"
+        facts.update({"event": "offer", "offer": offer})
+    else:
+        text = f"{player}: your turn in {title} game {game_id} at {url}"
+    return {"content": text, "text": text, "tresham": facts}
 
 
 @dataclass

@@ -71,8 +71,18 @@ export function corpColors(board, state) {
   return out;
 }
 
-/** A short human text for an action of the legal list. */
-export function describe(a) {
+/** Whether `a` is the seller's answer to the pending offer `offer` (the state's `offer`). */
+export function answersOffer(a, offer) {
+  return Boolean(offer) && a.type === "choose" && a.entity === offer.seller
+    && (a.choice === "accept" || a.choice === "decline");
+}
+
+/** A short human text for an action of the legal list (`offer`: the pending offer, which
+ * the seller's answers name). */
+export function describe(a, offer = null) {
+  if (answersOffer(a, offer)) {
+    return a.choice === "accept" ? `Accept: sell ${offer.item_name} to ${offer.buyer} for ${offer.price_text}` : "Decline";
+  }
   switch (a.type) {
     case "pass": return "Pass";
     case "bid": return `Bid ${a.price} on ${a.company}`;

@@ -2,7 +2,7 @@
 // market, players, corporations, trains, privates and log, and lets the seats this browser
 // holds take their legal actions (and undo their own).
 
-import { api, corpColors, describe, el, loadSeats, paletteColor, saveSeats, svg } from "./common.js";
+import { answersOffer, api, corpColors, describe, el, loadSeats, paletteColor, saveSeats, svg } from "./common.js";
 import { drawBoard, drawTile, RUN_COLORS } from "./board.js";
 import { drawMarket } from "./market.js";
 import { lineChart } from "./charts.js";
@@ -137,12 +137,15 @@ function renderActions(lays) {
     return;
   }
   const who = state.active_entity === state.acting_player ? state.acting_player : `${state.active_entity} (${state.acting_player})`;
-  if (!actingToken()) {
+  const offer = state.offer;
+  if (offer) {
+    box.append(offerPanel(offer, legal.actions.filter((a) => answersOffer(a, offer))));
+  } else if (!actingToken()) {
     box.append(el("p", { class: "waiting" }, held.length ? `Waiting for ${who}.` : `${who} to act. You are watching.`));
   } else {
     box.append(el("p", { class: "turn" }, `${who} to act:`));
   }
-  const actions = legal.actions;
+  const actions = legal.actions.filter((a) => !answersOffer(a, offer));
   const rest = [];
   const byType = groupBy(actions, (a) => a.type);
   for (const [type, group] of byType) {
@@ -179,6 +182,26 @@ function renderActions(lays) {
     buttons.append(el("button", { class: `act act-${a.type}`, onclick: () => post(a) }, describe(a)));
   }
   box.append(buttons);
+}
+
+/** A deal waiting for the seller's answer, shown to everyone; the seat that answers for the
+ * seller gets its two legal answers as buttons. */
+function offerPanel(offer, answers) {
+  const president = offer.asked === offer.seller ? "" : `, ${offer.seller}'s president,`;
+  const panel = el("div", { id: "offer", class: "offer-panel", role: "status", "data-buyer": offer.buyer, "data-seller": offer.seller, "data-item": offer.item },
+    el("p", { class: "offer-head" }, "Offer"),
+    el("p", { class: "offer-text" }, offer.text));
+  if (!answers.length) {
+    panel.append(el("p", { class: "waiting" }, `Waiting for ${offer.asked}${president} to accept or decline.`));
+    return panel;
+  }
+  panel.append(el("p", { class: "turn" }, offer.asked === offer.seller ? `${offer.asked}, your answer:` : `${offer.asked}, you answer for ${offer.seller}:`));
+  const buttons = el("div", { class: "buttons" });
+  for (const a of answers) {
+    buttons.append(el("button", { class: `act act-choose offer-${a.choice}${a.choice === "accept" ? " primary" : ""}`, onclick: () => post(a) }, describe(a, offer)));
+  }
+  panel.append(buttons);
+  return panel;
 }
 
 function layPanel(lays) {
