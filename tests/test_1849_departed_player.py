@@ -10,9 +10,7 @@ from typing import Any
 
 import pytest
 
-from helpers_1849 import sell_privates, start_first
 from test_1849_paragraphs import (
-    NAMES,
     assert_rejected,
     at,
     auto_until,
@@ -21,20 +19,18 @@ from test_1849_paragraphs import (
     scrap,
     set_phase,
     title,
+    two_corps,
     where,
 )
 from tresham.core.actions import (
     Bankrupt,
     BuyCompany,
-    BuyShares,
     Choose,
-    Par,
     Pass,
     SellShares,
 )
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
-from tresham.io.save import new_game
 from tresham.titles.t1849.versions import DEALS_VERSION
 
 SITE = {"rule_set": "18xx.games"}
@@ -46,17 +42,7 @@ def _loan_prompt(options: dict[str, Any] | None = None, rules_version: int | Non
     """OR 2.1: CTL (Bob 50%, Ann 30%) trainless with a route and no cash, the cheapest train a
     6H; Bob has no cash, sells 20% of CTL, still falls short and CTL closes. Bob holds no
     stock and owns SIGI (RSA closed with CTL's first train): the loan prompt is his."""
-    g = new_game("1849", NAMES, 1, options, rules_version)
-    sell_privates(g)
-    start_first(g)
-    g.apply(Par("Cid", "IFT", 100))
-    g.apply(Pass("Cid"))
-    g.apply(BuyShares("Ann", "CTL", "treasury", 10))
-    g.apply(Pass("Bob"))
-    g.apply(Pass("Cid"))
-    g.apply(BuyShares("Ann", "IFT", "treasury", 10))
-    for who in ("Bob", "Cid", "Ann"):
-        g.apply(Pass(who))
+    g = two_corps(options, rules_version)
     auto_until(g, in_stock_round)
     give_certs(g, "CTL", "Bob", 3)
     give_certs(g, "CTL", "Ann", 2)

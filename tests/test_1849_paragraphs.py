@@ -13,6 +13,7 @@ the rulings (`docs/rulings/1849.md`, "R<n>").
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -67,10 +68,12 @@ def assert_rejected(g: Game, action: Action, error: type[RuleError] = RuleError)
     return info.value
 
 
-def opening(seed: int = 1) -> Game:
+def opening(
+    seed: int = 1, options: dict[str, Any] | None = None, rules_version: int | None = None
+) -> Game:
     """Privates sold (Ann SCE+SMS, Bob SIGI+RSA, Cid CNM); Bob's RSA started the first
     corporation (CTL at seed 1) at 100. SR 1, Cid to act."""
-    g = new_game("1849", NAMES, seed)
+    g = new_game("1849", NAMES, seed, options, rules_version)
     sell_privates(g)
     start_first(g)
     return g
@@ -120,10 +123,10 @@ def stock_round(g: Game) -> StockRound:
     return rnd
 
 
-def two_corps() -> Game:
+def two_corps(options: dict[str, Any] | None = None, rules_version: int | None = None) -> Game:
     """SR 1: Bob's CTL at 100; Cid starts IFT at 100; Ann buys 10% of each. OR 1.1 starts,
     CTL to act."""
-    g = opening()
+    g = opening(1, options, rules_version)
     g.apply(Par("Cid", "IFT", 100))
     g.apply(Pass("Cid"))
     g.apply(BuyShares("Ann", "CTL", "treasury", 10))

@@ -691,19 +691,27 @@ def test_track_may_end_at_a_grey_tunnel_space() -> None:
     assert err is not None and "§5.3" in err.rule
 
 
-def test_emergency_purchase_from_another_company_at_most_face_value() -> None:
-    # 1854 §5.9: in an emergency purchase the Director chooses freely among the trains on
-    # offer, other companies' ones included, paying at most the face value
+def sd_must_buy(sd_cash: int) -> tuple[Game, str]:
+    """Phase 3: KE owns a 3-train; SD (`sd_cash` G, no train, a route through D22) is at its
+    train step, B its Director with 402 G. Returns the game and KE's train."""
     g = two_companies()
     s = g.state
     s.phases_reached.append("3")
     three = give_train(g, "KE", "3")
     to_sd(g)
     lay(g, "SD", "D22", {3, 5})
-    g.transfer("SD", "bank", s.corps["SD"].cash)
+    g.transfer("SD", "bank", s.corps["SD"].cash - sd_cash)
     g.transfer("bank", "B", 300)  # B: 402 G
     while not any(isinstance(a, BuyTrain) for a in g.legal_actions()):
         g.apply(g.legal_actions()[-1])
+    return g, three
+
+
+def test_emergency_purchase_from_another_company_at_most_face_value() -> None:
+    # 1854 §5.9: in an emergency purchase the Director chooses freely among the trains on
+    # offer, other companies' ones included, paying at most the face value
+    g, three = sd_must_buy(0)
+    s = g.state
     assert BuyTrain("SD", three, 200) in g.legal_actions()  # the 3-train's face value
     rejected(g, BuyTrain("SD", three, 201), "§5.9")
     b, ke = cash(g)[1], s.corps["KE"].cash

@@ -10,7 +10,7 @@ import pytest
 
 import test_1849_paragraphs as p49
 from positions import give_train
-from test_1854_operating import lay, to_sd, two_companies
+from test_1854_operating import sd_must_buy, to_sd, two_companies
 from test_1883_operating import floated, turn_at
 from test_1883_start import TITLE as TITLE_1883
 from tresham.core.actions import Action, Bankrupt, BuyCompany, BuyTrain, Choose, Pass, SellShares
@@ -246,16 +246,8 @@ def test_1854_a_train_from_another_director_waits_for_the_answer() -> None:
 # from other companies), the Director can choose freely which to buy" (ruling T16): a
 # company that could pay 1 G for KE's train may still take the bank's with B's money
 def test_1854_emergency_purchase_keeps_the_directors_free_choice() -> None:
-    g = two_companies()
+    g, three = sd_must_buy(50)  # SD: 50 G, a 1 G trade is affordable
     s = g.state
-    s.phases_reached.append("3")
-    three = give_train(g, "KE", "3")
-    to_sd(g)
-    lay(g, "SD", "D22", {3, 5})
-    g.transfer("SD", "bank", s.corps["SD"].cash - 50)  # SD: 50 G, a 1 G trade is affordable
-    g.transfer("bank", "B", 300)  # B: 402 G
-    while not any(isinstance(a, BuyTrain) for a in g.legal_actions()):
-        g.apply(g.legal_actions()[-1])
     acts = g.legal_actions()
     bank = [a for a in acts if isinstance(a, BuyTrain) and s.depot.trains[a.train].owner is None]
     assert bank, "the bank's trains are offered with the Director's money"
