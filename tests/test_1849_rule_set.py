@@ -7,8 +7,8 @@ import pytest
 
 from helpers_1849 import sell_privates, start_first
 from tresham.core.actions import BuyTrain, IssueShares, Pass
-from tresham.core.errors import RuleError
 from tresham.core.game import Game
+from tresham.core.game_spec import SetupError
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
 from tresham.io.save import new_game
@@ -45,10 +45,12 @@ def operating(g: Game, corp: str, step: str) -> OperatingRound:
 
 
 def test_unknown_rule_set_or_generator_is_a_setup_error() -> None:
-    with pytest.raises(RuleError, match="rule set"):
+    with pytest.raises(SetupError, match=r"option rule_set is one of summary, 18xx\.games") as e:
         game({"rule_set": "rails"})
-    with pytest.raises(RuleError, match="random generator"):
+    assert e.value.field == "options.rule_set"
+    with pytest.raises(SetupError, match=r"option rng is one of tresham, 18xx\.games") as e:
         game({"rng": "dice"})
+    assert e.value.field == "options.rng"
 
 
 # Ruling S1 (1849 §Start P1): on the site SCE is free only when a fourth all-pass takes it to 0

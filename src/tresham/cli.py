@@ -15,8 +15,9 @@ from typing import Any, TypeVar
 from tresham.core.actions import Action
 from tresham.core.errors import RuleError
 from tresham.core.game import Game
+from tresham.core.game_spec import SetupError, parse_options
 from tresham.io.save import load, new_game, save, to_save
-from tresham.titles.registry import titles
+from tresham.titles.registry import get_title, titles
 
 T = TypeVar("T")
 
@@ -58,7 +59,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if args.names
             else [f"Player {i + 1}" for i in range(args.players)]
         )
-        game = new_game(args.title, names, args.seed, _options(args.option))
+        game = new_game(args.title, names, args.seed, _options(args.title, args.option))
         DEFAULT_SAVES.mkdir(exist_ok=True)
         path = DEFAULT_SAVES / f"{args.title}-{time.strftime('%Y%m%d-%H%M%S')}.json"
     term = Terminal(game)
@@ -103,13 +104,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _options(pairs: list[str] | None) -> dict[str, Any]:
-    """`--option NAME` switches an option on; `--option NAME=VALUE` sets it to VALUE."""
-    out: dict[str, Any] = {}
-    for p in pairs or []:
-        name, eq, value = p.partition("=")
-        out[name] = value if eq else True
-    return out
+def _options(title: str, pairs: list[str] | None) -> dict[str, Any]:
+    """`--option NAME` switches an option on; `--option NAME=VALUE` sets it to VALUE
+    (``true``/``false`` for a boolean); an unknown option or value is a SetupError."""
+    return parse_options(get_title(title), pairs or [])
 
 
 # ------------------------------------------------------------------------ replay
@@ -117,6 +115,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a save and print its result."""
     try:
         game = load(Path(args.save))
+    except SetupError:
+        raise  # what the game is made from: exit code 2, as for play and simulate
     except (RuleError, OSError, json.JSONDecodeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -283,7 +283,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     """Play random games, checking invariants after every action."""
     from tresham.sim import simulate
 
-    options = _options(args.option)
+    options = _options(args.title, args.option)
     result = _with_progress(
         f"{args.title} x{args.games}",
         args.games,
@@ -421,7 +421,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `tresham` console script."""
     args = build_parser().parse_args(argv)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except SetupError as exc:
+        print(f"error: {exc.message} ({exc.field})", file=sys.stderr)
+        return 2
     return code
 
 

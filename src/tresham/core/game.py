@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
@@ -20,8 +21,9 @@ from tresham.core.bank import Bank
 from tresham.core.deals import Offer
 from tresham.core.entities import Company, Corporation, Player
 from tresham.core.errors import NotYourTurnError, RuleError
+from tresham.core.game_spec import SetupError, check_game
 from tresham.core.market import MarketState
-from tresham.core.rng import GENERATORS, GameRandom, make_rng
+from tresham.core.rng import GameRandom, make_rng
 from tresham.core.shares import POOL, ShareRegistry
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase
@@ -91,11 +93,7 @@ class Game:
         options: dict[str, Any] | None = None,
         rules_version: int | None = None,
     ) -> None:
-        if len(set(players)) != len(players):
-            raise RuleError("player names must be distinct", "setup")
-        lo, hi = title.player_range
-        if not lo <= len(players) <= hi:
-            raise RuleError(f"{title.name} is for {lo}-{hi} players, not {len(players)}", "setup")
+        players, seed, options = check_game(title, players, seed, options)
         if rules_version is None:
             rules_version = title.rules_version
         if rules_version != title.rules_version and rules_version not in title.older_rules:
@@ -109,23 +107,22 @@ class Game:
         self.rules_version = rules_version
         self.player_names = list(players)
         self.seed = seed
-        self.options: dict[str, Any] = dict(options or {})
-        if self.options.get("rng", "tresham") not in GENERATORS:
-            raise RuleError(
-                f"unknown random generator {self.options['rng']!r}; one of {GENERATORS}", "setup"
-            )
+        self.options: dict[str, Any] = options
         self.actions: list[Action] = []
         self.undone: list[Action] = []
         self.state = title.setup(self)
-        clash = sorted(set(players) & ({"bank", POOL} | set(self.state.corps)))
-        if clash:
-            raise RuleError(
-                f"player name(s) {', '.join(clash)} already name a corporation or the bank here",
-                "setup",
-            )
+        taken = {"bank", POOL} | set(self.state.corps)
+        for i, name in enumerate(players):
+            if name in taken:
+                raise SetupError(
+                    f"the player name {name} already names a corporation or the bank here",
+                    f"players[{i}]",
+                )
         self._checkpoints: dict[int, GameState] = {0: copy.deepcopy(self.state)}
         #: While `apply_all` runs: the number of actions the log will have at its end.
         self._replay_end: int | None = None
+        #: A bot's search copy (`search_copy`): no checkpoints, no undo.
+        self._search = False
         self._advance()
         self._checkpoints[0] = copy.deepcopy(self.state)
 
@@ -210,6 +207,11 @@ class Game:
         if action.entity != active and not self.title.may_act_out_of_turn(self, action):
             raise NotYourTurnError(f"it is {active}'s turn, not {action.entity}'s", "turn order")
         self.title.validate(self, action)
+        if self._search:
+            self.title.process(self, action)
+            self._advance()
+            self.actions.append(action)
+            return
         try:
             self.title.process(self, action)
             self._advance()
@@ -267,6 +269,8 @@ class Game:
 
     def undo(self) -> Action:
         """Take back the last action; it can be redone until another action is applied."""
+        if self._search:
+            raise RuleError("a search copy keeps no undo", "undo")
         if not self.actions:
             raise RuleError("nothing to undo", "undo")
         last = self.actions[-1]
@@ -288,8 +292,45 @@ class Game:
         return action
 
     def clone(self) -> Game:
-        """An independent copy of this game (state, log and checkpoints)."""
-        return copy.deepcopy(self)
+        """An independent copy of this game: its own state, log and undo history. The title
+        (immutable), the frozen action records and the checkpoints' saved states (never
+        changed once made: a rebuild copies them) are shared."""
+        new = copy.copy(self)
+        new.player_names = list(self.player_names)
+        new.options = dict(self.options)
+        new.actions = list(self.actions)
+        new.undone = list(self.undone)
+        new.state = copy.deepcopy(self.state)
+        new._checkpoints = dict(self._checkpoints)
+        return new
+
+    def search_copy(self, reseed: int | None = None) -> Game:
+        """A cheap copy for a bot to explore: the state is copied (with the map's cached
+        answers, which a copy shares until its map changes), the title and the action records
+        are shared, and there is no undo: no checkpoints are made, and a failure inside
+        :meth:`apply` leaves the copy to be thrown away. With `reseed`, what the players
+        cannot know is drawn anew: the generator is reseeded and the title re-randomises
+        its hidden order (:meth:`Title.hide_unknown`, e.g. 1883's undrawn event cards), so a
+        search never reads the real future."""
+        new = copy.copy(self)
+        new.actions = list(self.actions)
+        new.undone = []
+        new.state = copy.deepcopy(self.state, {id(self.state.map): self.state.map.copy(True)})
+        new._checkpoints = {}
+        new._search = True
+        if reseed is not None:
+            new.state.rng = make_rng(new.state.rng.name, reseed)
+            self.title.hide_unknown(new, random.Random(reseed))
+        return new
+
+    def apply_known(self, action: Action) -> None:
+        """Apply an action the caller knows to be legal now (one of `legal_actions()`),
+        without checking it again: for a bot's search, on a :meth:`search_copy`."""
+        if not self._search:
+            raise RuleError("apply_known is for search copies; use apply", "search")
+        self.title.process(self, action)
+        self._advance()
+        self.actions.append(action)
 
     # ----------------------------------------------------------------- inspection
     def to_dict(self) -> dict[str, Any]:

@@ -8,12 +8,14 @@ own rules module.
 from __future__ import annotations
 
 import json
+import random
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from tresham.core import deals
 from tresham.core.actions import Action, BuyShares, Par, SellShares
 from tresham.core.errors import RuleError
+from tresham.core.game_spec import RNG_OPTION, OptionSpec
 from tresham.core.trains import Phase
 
 if TYPE_CHECKING:
@@ -52,6 +54,12 @@ class Title:
     #: ``game.rules_version`` where they differ), so their saves replay as they were played.
     rules_version = 1
     older_rules: frozenset[int] = frozenset()
+    #: The options the title offers besides the generator (``core/game_spec.py``).
+    declared_options: tuple[OptionSpec, ...] = ()
+
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """Every option a game of this title may be given."""
+        return (RNG_OPTION, *self.declared_options)
 
     # -------------------------------------------------------------- set-up & sequence
     def setup(self, game: Game) -> GameState:
@@ -160,6 +168,11 @@ class Title:
 
     def end_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
         """After the last step of a corporation's turn."""
+
+    # -------------------------------------------------------------- search copies
+    def hide_unknown(self, game: Game, rng: random.Random) -> None:
+        """Re-randomise, in a bot's search copy, what no player can know yet (e.g. the order
+        of undrawn cards); its generator has already been reseeded. Default: nothing."""
 
     # -------------------------------------------------------------- deals
     def deals_need_consent(self, game: Game) -> bool:

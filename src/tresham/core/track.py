@@ -106,7 +106,9 @@ class MapState:
         self._cache: dict[Hashable, Any] = {}
 
     # -- copying and comparison -----------------------------------------------------------
-    def copy(self) -> MapState:
+    def copy(self, keep_cache: bool = False) -> MapState:
+        """A copy to change on its own; with `keep_cache`, it starts with the answers worked
+        out for this map (shared: cached values are never changed, only replaced)."""
         new = MapState.__new__(MapState)
         new.board = self.board
         new.catalogue = self.catalogue
@@ -116,7 +118,7 @@ class MapState:
         new.supply = dict(self.supply)
         new.overlays = {k: list(v) for k, v in self.overlays.items()}
         new.version = self.version
-        new._cache = {}
+        new._cache = dict(self._cache) if keep_cache else {}
         return new
 
     def __copy__(self) -> MapState:

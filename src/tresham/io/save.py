@@ -17,6 +17,7 @@ from typing import Any
 from tresham.core.actions import action_from_json
 from tresham.core.errors import MalformedActionError
 from tresham.core.game import Game
+from tresham.core.game_spec import quote
 from tresham.titles.registry import get_title
 
 FORMAT = "tresham-save"
@@ -57,22 +58,21 @@ def from_save(data: Any, upto: int | None = None) -> Game:
         raise MalformedActionError(
             f"unsupported save version {data.get('version')!r}", "save format"
         )
+    for key in ("title", "players", "seed", "actions"):
+        if key not in data:
+            raise MalformedActionError(f"the save has no {key!r}", "save format")
     title = get_title(data["title"])
     made_under = data.get("rules_version", title.rules_version)
     if made_under != title.rules_version and made_under not in title.older_rules:
         raise MalformedActionError(
-            f"this {data['title']} save was played under rules version {made_under}; this "
-            f"tresham plays version {title.rules_version}",
+            f"this {data['title']} save was played under rules version {quote(made_under)}; "
+            f"this tresham plays version {title.rules_version}",
             "save format",
         )
-    game = new_game(
-        data["title"],
-        list(data["players"]),
-        int(data["seed"]),
-        dict(data.get("options") or {}),
-        made_under,
-    )
     actions = data["actions"]
+    if not isinstance(actions, list):
+        raise MalformedActionError("the save's actions are a list", "save format")
+    game = new_game(data["title"], data["players"], data["seed"], data.get("options"), made_under)
     if upto is not None:
         if not 0 <= upto <= len(actions):
             raise MalformedActionError(

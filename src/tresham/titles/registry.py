@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from tresham.core.errors import RuleError
+from tresham.core.game_spec import SetupError, quote
 from tresham.core.title import Title
 
 
@@ -39,10 +39,14 @@ def titles() -> list[str]:
     return sorted(_FACTORIES)
 
 
+def get_title(name: object) -> Title:
+    """The title object for `name` (titles are immutable and shared); a SetupError (field
+    "title") for anything else."""
+    if not isinstance(name, str) or name not in _FACTORIES:
+        raise SetupError(f"unknown title {quote(name)}; known: {', '.join(titles())}", "title")
+    return _load(name)
+
+
 @cache
-def get_title(name: str) -> Title:
-    """The title object for `name` (titles are immutable and shared)."""
-    factory = _FACTORIES.get(name)
-    if factory is None:
-        raise RuleError(f"unknown title {name!r}; known: {', '.join(titles())}", "setup")
-    return factory()
+def _load(name: str) -> Title:
+    return _FACTORIES[name]()

@@ -13,6 +13,7 @@ from tresham.core.actions import Action, BuyCompany, BuyShares, Choose, Par, Pla
 from tresham.core.bank import Bank, seat_players
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
+from tresham.core.game_spec import OptionSpec
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
 from tresham.core.rounds.auction import WaterfallAuction
@@ -29,9 +30,9 @@ from tresham.core.stock import (
 )
 from tresham.core.title import Title, title_data
 from tresham.core.trains import Depot, Phase, TrainType
-from tresham.titles.t1849 import map_glue
+from tresham.titles.t1849 import map_glue, rule_set
 from tresham.titles.t1849.market_rules import Movement1849
-from tresham.titles.t1849.rule_set import STEPS_SITE, STEPS_SUMMARY, site_rules
+from tresham.titles.t1849.rule_set import RULE_SETS, STEPS_SITE, STEPS_SUMMARY, site_rules
 from tresham.titles.t1849.steps import STEP_OBJECTS, anytime_actions
 from tresham.titles.t1849.versions import DEALS_VERSION
 
@@ -69,6 +70,18 @@ class Title1849(Title):
     extra_buys_after_par = 2
     step_objects = STEP_OBJECTS
     anytime_types = frozenset({"buy_company", "use_company"})
+    declared_options = (
+        OptionSpec(
+            "rule_set",
+            str,
+            rule_set.SUMMARY,
+            "play as the rulebook summary says, or as 18xx.games does where they differ "
+            "(docs/rulings/1849.md, S1-S8; imported games)",
+            RULE_SETS,
+        ),
+        OptionSpec("delay_ift", bool, False, "IFT is not among the first three corporations"),
+        OptionSpec("reduced_4p_corps", bool, False, "4 players play with 5 corporations"),
+    )
 
     def __init__(self) -> None:
         self.data = _data()

@@ -25,6 +25,7 @@ generator. Card marks for the next eras are reconstructed (ruling R22).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -100,6 +101,12 @@ def _no_effects() -> dict[str, Any]:
 def _ev(game: Game) -> dict[str, Any]:
     ev: dict[str, Any] = game.state.extra["events"]
     return ev
+
+
+def shuffle_undrawn(game: Game, rng: random.Random) -> None:
+    """In a bot's search copy: the undrawn cards of the deck in a new order (no player knows
+    the real one, 2.3 d)."""
+    rng.shuffle(_ev(game)["deck"])
 
 
 # ====================================================================== eras

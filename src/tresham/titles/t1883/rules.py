@@ -17,6 +17,7 @@ priced by ``track_rules.py`` (6.7).
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import (
@@ -33,6 +34,7 @@ from tresham.core.bank import Bank, seat_players
 from tresham.core.board import BoardDef
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
+from tresham.core.game_spec import OptionSpec
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
 from tresham.core.rounds.auction import WaterfallAuction
@@ -102,6 +104,23 @@ class Title1883(Title):
     older_rules = frozenset({1, concessions.ANCHORED_SEARCH_VERSION})
     sell_after_buy = True
     privates_count_toward_limit = True
+    declared_options = (
+        OptionSpec(
+            "no_events",
+            bool,
+            False,
+            '§12 "Create Your Own Destiny": no Random Events nor Political Support cards',
+        ),
+        OptionSpec(
+            "bombs_away", bool, False, "§12: the air raids strike when the Third Era begins"
+        ),
+        OptionSpec(
+            "mandatory_sefta",
+            bool,
+            False,
+            "§12.1: the SEFTA merger happens after the turn that bought the first 5T",
+        ),
+    )
 
     def __init__(self) -> None:
         self.data = _data()
@@ -113,6 +132,11 @@ class Title1883(Title):
         self.market_def = Market.load(PACKAGE, "data/market.json")
         self.board = BoardDef.from_package(PACKAGE)
         self.upgrade_chart = UpgradeChart(self.data["tile_upgrades"])
+
+    # ================================================================ search copies
+    def hide_unknown(self, game: Game, rng: random.Random) -> None:
+        """The event deck's undrawn cards are drawn in a new order in a search copy."""
+        events.shuffle_undrawn(game, rng)
 
     # ================================================================ deals
     def deals_need_consent(self, game: Game) -> bool:
