@@ -131,15 +131,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------------ import-18xx
 def cmd_import(args: argparse.Namespace) -> int:
-    """Import an 18xx.games export, replaying every action with full validation."""
+    """Import an 18xx.games export, replaying every action with full validation; with the
+    site's states file (``--states``, or ``<export>.states.jsonl`` beside the export), compare
+    the state after every action and stop at the first difference."""
     from rich.progress import Progress
 
     from tresham.io.site_export import ImportFailure
-    from tresham.io.site_import import ImportResult, import_export
+    from tresham.io.site_import import ImportResult, StateDivergence, import_export
+    from tresham.io.site_states import read_states, states_path
 
     path = Path(args.file)
+    states_file = None if args.no_states else args.states or states_path(path)
     try:
         data = json.loads(path.read_text())
+        states = read_states(Path(states_file)) if states_file is not None else None
         if sys.stderr.isatty():
             with Progress(transient=True) as bar:
                 task = bar.add_task(f"importing {path.name}", total=None)
@@ -147,14 +152,20 @@ def cmd_import(args: argparse.Namespace) -> int:
                     data,
                     lambda n, total: bar.update(task, completed=n, total=total),
                     check_routes=args.check_routes,
+                    states=states,
                 )
         else:
-            result = import_export(data, check_routes=args.check_routes)
+            result = import_export(data, check_routes=args.check_routes, states=states)
     except OSError as exc:
         print(f"error: cannot read {path}: {exc.strerror}", file=sys.stderr)
         return 1
     except json.JSONDecodeError as exc:
         print(f"error: {path} is not JSON: {exc}", file=sys.stderr)
+        return 1
+    except StateDivergence as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        if args.json:
+            print(json.dumps(exc.result.summary()))
         return 1
     except ImportFailure as exc:
         print(f"error: {path}: {exc}", file=sys.stderr)
@@ -168,6 +179,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     else:
         for k, v in summary.items():
             print(f"{k}: {v}")
+        if states_file is not None:
+            print(f"compared with the site's state after every action ({states_file})")
         if args.out:
             print(f"saved to {args.out} (continue with: tresham play --load {args.out})")
     for line in differences:
@@ -331,6 +344,38 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+# ------------------------------------------------------------------------ tournament
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """Bots against each other: wins with confidence intervals, ranks, margins, times."""
+    from tresham.bots.tournament import run
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    lo, hi = get_title(args.title).player_range
+    if not lo <= len(bots) <= hi:
+        raise SetupError(f"{args.title} is for {lo}-{hi} players, not {len(bots)} bots", "bots")
+    summary = _with_progress(
+        f"{args.title} tournament",
+        args.games,
+        lambda progress: run(args.title, bots, args.games, args.seed, args.jobs, progress),
+    )
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"{summary['title']}: {summary['games']} games in {summary['seconds']} s")
+        for name, b in summary["bots"].items():
+            print(
+                f"  {name:8} win rate {b['win_rate']:.3f} [{b['ci_low']:.3f}, {b['ci_high']:.3f}]"
+                f"  rank {b['mean_rank']:.2f}  margin {b['mean_margin']:+.0f}"
+                f"  bankruptcies {b['bankruptcies']}  ms mean {b['decision_ms_mean']:.2f}"
+                f" p95 {b['decision_ms_p95']:.2f} max {b['decision_ms_max']:.1f}"
+            )
+        print(
+            f"  operating rounds {summary['rounds_mean']}, ends {summary['end_reasons']}, "
+            f"illegal {summary['illegal_actions']}, crashes {summary['crashes']}"
+        )
+    return 0 if summary["illegal_actions"] == 0 and summary["crashes"] == 0 else 1
+
+
 # ------------------------------------------------------------------------ serve
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the game server (HTTP and websocket API)."""
@@ -371,6 +416,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also solve every recorded run_routes position with the optimizer",
     )
+    imp.add_argument(
+        "--states",
+        help="the site's state after every action (default: <export>.states.jsonl beside "
+        "the export, when there is one): compare with it and stop at the first difference",
+    )
+    imp.add_argument("--no-states", action="store_true", help="do not compare with a states file")
     imp.set_defaults(func=cmd_import)
 
     routes = sub.add_parser(
@@ -405,6 +456,15 @@ def build_parser() -> argparse.ArgumentParser:
     fz.add_argument("--players", type=int, default=3)
     fz.add_argument("--json", action="store_true")
     fz.set_defaults(func=cmd_fuzz)
+
+    tour = sub.add_parser("tournament", help="bots against each other, with win rates")
+    tour.add_argument("title", choices=titles())
+    tour.add_argument("--bots", required=True, help="comma-separated levels, one per seat")
+    tour.add_argument("--games", type=int, default=30)
+    tour.add_argument("--seed", type=int, default=1)
+    tour.add_argument("--jobs", type=int, default=1, help="games played at once")
+    tour.add_argument("--json", action="store_true")
+    tour.set_defaults(func=cmd_tournament)
 
     srv = sub.add_parser("serve", help="run the game server (HTTP and websocket API)")
     srv.add_argument("--host", default="127.0.0.1")

@@ -1,0 +1,361 @@
+"""Heuristic players for every title: `easy` and `medium`.
+
+Both score every legal action with rules of thumb an 18xx player uses (below) and play the
+best. `easy` adds noise among its best choices and never looks ahead (about a millisecond a
+decision). `medium` is deterministic and looks one step ahead where it matters: for share
+purchases, sales, starts and dividends it plays each candidate on a search copy
+(:meth:`Game.search_copy`) and keeps the one that most raises its standing
+(``bots/evaluate.py``: its expected worth less the best opponent's).
+
+Rules of thumb:
+
+- **Auction**: buy the private on offer at its price when it pays (never above face value plus
+  a few rounds of its revenue); bid on another only at the minimum and when it is cheap for
+  what it pays; retract bids that were outbid.
+- **Stock round**: start a corporation when it holds no presidency or has money to spare, at
+  the highest par it can float; buy into its own corporations first (to keep control), then
+  the ones that earn most for their price; sell shares of corporations that earn nothing
+  (never its own presidency unless the corporation is doomed); pass when nothing helps.
+- **Operating round**: lay the cheapest tile that adds a city or town, else any cheap one;
+  place a station where the most revenue is; run the optimizer's runs; pay out unless the
+  treasury needs the money for a train it must buy; buy a train when the corporation has none,
+  or room and money and the train is of a newer type than its best; never buy a rival's train
+  by offer; issue shares only to afford a train it must have.
+- **Prompts**: accept an offer only at its face value or more; discard the oldest train; take
+  the loan rather than leave; otherwise the first answer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tresham.bots import evaluate
+from tresham.core import deals
+from tresham.core.actions import (
+    Action,
+    Bankrupt,
+    Bid,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    Choose,
+    DiscardTrain,
+    Dividend,
+    IssueShares,
+    LayTile,
+    Par,
+    Pass,
+    PlaceToken,
+    RedeemShares,
+    RunRoutes,
+    SellShares,
+    UseCompany,
+)
+from tresham.core.deals import ACCEPT, DECLINE
+from tresham.core.game import Game
+from tresham.core.rounds.operating import OperatingRound
+
+#: Action types whose candidates `medium` plays on a search copy.
+LOOKAHEAD = (BuyShares, SellShares, Par, Dividend, BuyTrain, IssueShares, RedeemShares, Pass)
+#: How many of the best-scored candidates `medium` looks ahead on.
+LOOKAHEAD_WIDTH = 6
+#: Scores at or below this are never looked ahead on (the rules of thumb rule them out).
+VETO = -10.0
+#: How far back in the event log a bot remembers an offer declined this turn.
+MEMORY = 30
+
+
+@dataclass
+class HeuristicBot:
+    """A rule-of-thumb player; `noise` (easy) picks among the near-best at random."""
+
+    name: str
+    noise: float
+    lookahead: bool
+
+    def choose(self, game: Game, rng: random.Random) -> Action:
+        """The bot's action for the entity to act."""
+        actions = game.legal_actions()
+        if not actions:
+            raise RuntimeError("no legal action for the active entity")
+        if len(actions) == 1:
+            return actions[0]
+        me = game.acting_player() or ""
+        scored = [(self._score(game, me, a), i, a) for i, a in enumerate(actions)]
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        if self.lookahead:
+            best = self._look_ahead(game, me, scored)
+            if best is not None:
+                return best
+        if self.noise > 0:
+            top = scored[0][0]
+            near = [a for s, _, a in scored if s >= top - self.noise * max(1.0, abs(top))]
+            return rng.choice(near[:3])
+        return scored[0][2]
+
+    # ------------------------------------------------------------------ lookahead
+    def _look_ahead(
+        self, game: Game, me: str, scored: list[tuple[float, int, Action]]
+    ) -> Action | None:
+        """Among the best-scored candidates of the kinds that move money or shares, the one
+        whose result most raises `me`'s standing (None: leave it to the scores)."""
+        cands = [
+            (s, a)
+            for s, _, a in scored
+            if isinstance(a, LOOKAHEAD) and s > VETO and deals.offer_for(game, a) is None
+        ]
+        if len(cands) < 2:
+            return None
+        cands = cands[:LOOKAHEAD_WIDTH]
+        best: tuple[float, Action] | None = None
+        for s, action in cands:
+            work = game.search_copy()
+            try:
+                work.apply_known(action)
+            except Exception:
+                continue
+            value = evaluate.standing(work, me) + 0.01 * s
+            if best is None or value > best[0]:
+                best = (value, action)
+        return None if best is None else best[1]
+
+    # ------------------------------------------------------------------ scores
+    def _score(self, game: Game, me: str, action: Action) -> float:
+        scorer = SCORERS.get(type(action))
+        if scorer is not None:
+            return scorer(game, me, action)
+        if isinstance(action, Pass):
+            return 0.0
+        return 1.0  # a title's own action: worth a try over passing
+
+
+# ====================================================================== scorers
+def _face(game: Game, company: str) -> int:
+    return game.state.companies[company].value
+
+
+def _bid(game: Game, me: str, a: Action) -> float:
+    """Buy the private on offer when it pays for itself; bid only at the minimum on a cheap
+    one."""
+    assert isinstance(a, Bid)
+    comp = game.state.companies[a.company]
+    worth = comp.value + 3 * comp.revenue
+    rnd = game.state.round
+    unsold = getattr(rnd, "unsold", [])
+    first = bool(unsold) and unsold[0] == a.company and getattr(rnd, "auctioning", None) is None
+    if a.price > worth:
+        return -5.0
+    margin = (worth - a.price) / max(1, worth)
+    return (20.0 if first else 4.0) + 10 * margin
+
+
+def _par(game: Game, me: str, a: Action) -> float:
+    """Start a corporation at the highest par it can float (more when it presides none)."""
+    assert isinstance(a, Par)
+    s = game.state
+    presides = sum(1 for sym, p in s.shares.president.items() if p == me and sym in s.corps)
+    base = 30.0 if presides == 0 else 8.0
+    return base + a.price / 20
+
+
+def _buy(game: Game, me: str, a: Action) -> float:
+    """Buy into its own corporations first, then the ones that earn most for their price."""
+    assert isinstance(a, BuyShares)
+    s = game.state
+    corp = a.corporation
+    c = s.corps[corp]
+    price = s.market.price(corp) if corp in s.market else max(1, c.par_price)
+    value = evaluate.share_value(game, corp)
+    score = 5.0 + 10 * (value - price) / max(1, price)
+    president = s.shares.president.get(corp)
+    mine = s.shares.percent(me, corp)
+    if president == me:
+        rival = max((s.shares.percent(p.name, corp) for p in s.players if p.name != me), default=0)
+        score += 6.0 if mine - rival <= 10 else 2.0
+    elif president is not None and mine + a.percent > s.shares.percent(president, corp):
+        score += 4.0  # takes the presidency
+    if not c.trains and c.operated > 0:
+        score -= 8.0  # a corporation without a train earns nothing
+    return score
+
+
+def _sell(game: Game, me: str, a: Action) -> float:
+    """Sell what earns nothing; never its own presidency unless the corporation is doomed."""
+    assert isinstance(a, SellShares)
+    s = game.state
+    corp = a.corporation
+    c = s.corps[corp]
+    if a.entity != me and a.entity in s.corps:
+        return 2.0 - a.percent / 10  # an emergency sale: the smallest first
+    doomed = not c.trains and c.operated > 0 and c.cash < 100
+    if s.shares.president.get(corp) == me and not doomed:
+        return -20.0
+    if evaluate.earning(game, corp) == 0 and c.operated > 0:
+        return 3.0 + (4.0 if doomed else 0.0)
+    return -6.0
+
+
+def _lay(game: Game, me: str, a: Action) -> float:
+    """The cheapest tile that adds a stop, else any cheap one."""
+    assert isinstance(a, LayTile)
+    tile = game.state.map.catalogue.get(a.tile)
+    stops = len(tile.nodes) if tile is not None else 0
+    upgrade = 2.0 if a.hex in game.state.map.tiles else 0.0
+    return 3.0 + 2.0 * min(stops, 2) + upgrade
+
+
+def _token(game: Game, me: str, a: Action) -> float:
+    return 6.0
+
+
+def _run(game: Game, me: str, a: Action) -> float:
+    return 100.0  # the optimizer's runs (listed first)
+
+
+def _dividend(game: Game, me: str, a: Action) -> float:
+    """Pay out, unless the treasury needs the money for a train."""
+    assert isinstance(a, Dividend)
+    corp = a.entity
+    rnd = game.state.round
+    c = game.state.corps.get(corp)
+    if c is None:
+        return 0.0
+    revenue = int(rnd.turn.get("revenue", 0)) if isinstance(rnd, OperatingRound) else 0
+    cheapest = _cheapest_train(game)
+    needs = (not c.trains or _trains_rust_soon(game, corp)) and c.cash < cheapest
+    if a.kind == "payout":
+        return 5.0 if not needs or c.cash + revenue < cheapest else 1.0
+    return 3.0 if needs else 0.5
+
+
+def _cheapest_train(game: Game) -> int:
+    s = game.state
+    prices = [s.depot.types[t.kind].price for t in s.depot.purchasable(set(s.phases_reached))]
+    return min(prices) if prices else 0
+
+
+def _trains_rust_soon(game: Game, corp: str) -> bool:
+    """Whether all of `corp`'s trains rust with the next type on sale."""
+    s = game.state
+    nxt = {t.kind for t in s.depot.in_bank()[:1]}
+    c = s.corps[corp]
+    return bool(c.trains) and all(
+        s.depot.types[s.depot.trains[t].kind].rusts_on in nxt for t in c.trains
+    )
+
+
+def _buy_train(game: Game, me: str, a: Action) -> float:
+    """A train when it has none, or room, money and a newer type than its best; never a
+    rival's train (an offer), and its own other corporation's only at L.1 when it has none."""
+    assert isinstance(a, BuyTrain)
+    s = game.state
+    corp = a.entity
+    c = s.corps[corp]
+    train = s.depot.trains[a.train]
+    ttype = s.depot.types[train.kind]
+    owner = train.owner
+    if owner in s.corps:
+        if _declined(game, corp, a.train):
+            return -100.0  # asked already: do not ask again
+        if game.title.controller(game, owner) != me:
+            fair = ttype.price
+            return -30.0 if a.price < fair else 7.0 - a.price / 100
+        if c.trains or len(s.corps[owner].trains) < 2:
+            return -10.0
+        return 8.0 - a.price / 100
+    price_share = a.price / max(1, c.cash)
+    if not c.trains:
+        return 40.0 - ttype.price / 100
+    best = max(s.depot.types[s.depot.trains[t].kind].distance for t in c.trains)
+    if ttype.distance > best and price_share <= 1.0:
+        return 9.0 - 2 * price_share
+    if _trains_rust_soon(game, corp) and price_share <= 1.0:
+        return 6.0
+    return -2.0
+
+
+def _declined(game: Game, buyer: str, item: str) -> bool:
+    """Whether an offer of `buyer` for `item` was declined lately (this turn)."""
+    needle = f"declines {buyer}'s offer for {item}"
+    return any(needle in line for line in game.state.events[-MEMORY:])
+
+
+def _discard(game: Game, me: str, a: Action) -> float:
+    """Discard the weakest train."""
+    assert isinstance(a, DiscardTrain)
+    s = game.state
+    return -float(s.depot.types[s.depot.trains[a.train].kind].distance)
+
+
+def _choose(game: Game, me: str, a: Action) -> float:
+    """Offers: accept at face value or more. Loans over leaving. Else the first answer."""
+    assert isinstance(a, Choose)
+    offer = game.state.offer
+    if offer is not None and a.choice in (ACCEPT, DECLINE):
+        s = game.state
+        if offer.action.type == "buy_train":
+            train = s.depot.trains[offer.item]
+            fair = s.depot.types[train.kind].price
+            seller = s.corps.get(offer.seller)
+            keeps = seller is None or len(seller.trains) > 1
+            good = offer.price >= fair and keeps
+        else:
+            good = offer.price >= s.companies[offer.item].value
+        return 5.0 if (a.choice == ACCEPT) == good else 0.0
+    if a.choice == "loan":
+        return 5.0
+    if a.choice == "leave":
+        return 1.0
+    return 2.0
+
+
+def _issue(game: Game, me: str, a: Action) -> float:
+    """Issue only to afford a train it has not got."""
+    c = game.state.corps[a.entity]
+    if isinstance(a, IssueShares):
+        return 4.0 if not c.trains and c.cash < _cheapest_train(game) else -3.0
+    return -1.0
+
+
+def _buy_company(game: Game, me: str, a: Action) -> float:
+    """Buy a private only from itself (at the top price: money from the treasury to its
+    president), never by offer to a rival."""
+    assert isinstance(a, BuyCompany)
+    owner = game.state.companies[a.company].owner
+    if owner != me or _declined(game, a.entity, a.company):
+        return -30.0
+    return 2.0 + a.price / 100
+
+
+def _use_company(game: Game, me: str, a: Action) -> float:
+    assert isinstance(a, UseCompany)
+    return 0.5
+
+
+def _bankrupt(game: Game, me: str, a: Action) -> float:
+    return -50.0
+
+
+SCORERS: dict[type[Action], Callable[[Game, str, Action], float]] = {
+    Bid: _bid,
+    Par: _par,
+    BuyShares: _buy,
+    SellShares: _sell,
+    LayTile: _lay,
+    PlaceToken: _token,
+    RunRoutes: _run,
+    Dividend: _dividend,
+    BuyTrain: _buy_train,
+    DiscardTrain: _discard,
+    Choose: _choose,
+    IssueShares: _issue,
+    RedeemShares: _issue,
+    BuyCompany: _buy_company,
+    UseCompany: _use_company,
+    Bankrupt: _bankrupt,
+}
+
+EASY = HeuristicBot("easy", noise=0.15, lookahead=False)
+MEDIUM = HeuristicBot("medium", noise=0.0, lookahead=True)
