@@ -69,10 +69,10 @@ def main() -> None:
     print("title  actions  deepcopy  clone  search  state  apply  known  deepcopy/search")
     for title in titles:
         game = _middle(title, actions)
-        old = _ms(lambda: copy.deepcopy(game), reps)
+        old = _ms(lambda g=game: copy.deepcopy(g), reps)
         clone = _ms(game.clone, reps)
         search = _ms(game.search_copy, reps)
-        state = _ms(lambda: copy.deepcopy(game.state), reps)
+        state = _ms(lambda g=game: copy.deepcopy(g.state), reps)
         apply = _apply_ms(game, reps, known=False)
         known = _apply_ms(game, reps, known=True)
         print(

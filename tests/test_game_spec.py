@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from tresham.cli import main
+from tresham.core.errors import quote
 from tresham.core.game import Game
-from tresham.core.game_spec import MAX_NAME, MAX_SEED, SetupError, quote
+from tresham.core.game_spec import MAX_NAME, MAX_SEED, SetupError
 from tresham.io.save import from_save, new_game, to_save
 from tresham.titles.registry import get_title
 

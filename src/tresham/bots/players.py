@@ -10,8 +10,9 @@ from typing import Protocol
 from tresham.bots import random_bot
 from tresham.bots.heuristic import EASY, MEDIUM
 from tresham.core.actions import Action
+from tresham.core.errors import quote
 from tresham.core.game import Game
-from tresham.core.game_spec import SetupError, quote
+from tresham.core.game_spec import SetupError
 
 
 class Bot(Protocol):

@@ -12,7 +12,7 @@ import types
 from dataclasses import dataclass
 from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
-from tresham.core.errors import MalformedActionError
+from tresham.core.errors import MalformedActionError, quote
 
 ACTION_TYPES: dict[str, type[Action]] = {}
 
@@ -64,7 +64,7 @@ def _decode(tp: Any, value: Any, where: str) -> Any:
                 return _decode(arg, value, where)
             except MalformedActionError as exc:
                 errors.append(exc)
-        raise MalformedActionError(f"{where}: unexpected value {value!r}", "save format")
+        raise MalformedActionError(f"{where}: unexpected value {quote(value)}", "save format")
     if origin is tuple:
         if not isinstance(value, list | tuple):
             raise MalformedActionError(f"{where}: expected a list", "save format")
@@ -113,12 +113,14 @@ def action_from_json(data: Any) -> Action:
     kind = data.get("type")
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise MalformedActionError(f"unknown action type {kind!r}", "save format")
+        raise MalformedActionError(f"unknown action type {quote(kind)}", "save format")
     hints = _type_hints(cls)
     fields = {f.name for f in dataclasses.fields(cls)}
     extra = set(data) - fields - {"type"}
     if extra:
-        raise MalformedActionError(f"{kind}: unknown fields {sorted(extra)}", "save format")
+        raise MalformedActionError(
+            f"{kind}: unknown fields {quote(sorted(map(str, extra)))}", "save format"
+        )
     kwargs = {}
     for f in dataclasses.fields(cls):
         if f.name not in data:

@@ -1,4 +1,17 @@
-"""Typed errors: every illegal action names the rule it breaks."""
+"""Typed errors: every illegal action names the rule it breaks; what a message repeats of
+the input is quoted safely (:func:`quote`)."""
+
+#: How much of a refused value a message repeats.
+QUOTE_LIMIT = 60
+
+
+def quote(value: object) -> str:
+    """`value` as a message may repeat it: Python's repr (which escapes control characters
+    and unpaired surrogates), cut to :data:`QUOTE_LIMIT` characters."""
+    text = repr(value)
+    if not text.isascii():
+        text = text.encode("ascii", "backslashreplace").decode("ascii")
+    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 3] + "..."
 
 
 class RuleError(Exception):

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tresham.core.errors import RuleError
+from tresham.core.errors import RuleError, quote
 from tresham.core.rng import GENERATORS
 
 if TYPE_CHECKING:
@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 
 MAX_NAME = 40
 MAX_SEED = 2**63 - 1
-#: How much of a refused value a message repeats.
-QUOTE_LIMIT = 60
 RULE = "setup"
 
 
@@ -40,15 +38,6 @@ class SetupError(RuleError):
     def __init__(self, message: str, field: str) -> None:
         super().__init__(message, RULE)
         self.field = field
-
-
-def quote(value: object) -> str:
-    """`value` as a message may repeat it: Python's repr (which escapes control characters
-    and unpaired surrogates), cut to :data:`QUOTE_LIMIT` characters."""
-    text = repr(value)
-    if not text.isascii():
-        text = text.encode("ascii", "backslashreplace").decode("ascii")
-    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 3] + "..."
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from tresham.core.actions import action_from_json
-from tresham.core.errors import MalformedActionError
+from tresham.core.errors import MalformedActionError, quote
 from tresham.core.game import Game
-from tresham.core.game_spec import quote
 from tresham.titles.registry import get_title
 
 FORMAT = "tresham-save"

@@ -1,15 +1,19 @@
 """The HTTP and websocket API (FastAPI).
 
-Every error is a JSON body ``{"error", "rule"}`` with its status (403 no seat token or not the
-seat's turn, 404 no such game, 409 stale index, 413 body too large, 422 illegal or malformed,
-503 database failure); never a stack trace. See README.md, "Server", for the API.
+Every error is a JSON body ``{"error", "rule"}`` (plus ``"field"`` where one field of the
+request is at fault) with its status (403 no seat token or not the seat's turn, 404 no such
+game, 409 stale index, 413 body too large, 422 illegal or malformed, 503 database failure);
+never a stack trace. Every JSON answer is ASCII-only (errors.SafeJSONResponse), so no input a
+message repeats can make an answer fail. Bodies are read by ``bodies.py`` (strict JSON, then
+their shape); what a game is made from is checked by the engine. A websocket for a game that
+cannot be opened is accepted and closed at once with code 4000 + the HTTP status (4404: no
+such game). See README.md, "Server", for the API.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -19,20 +23,30 @@ from typing import Annotated, Any
 import anyio
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from tresham.core.actions import Action
-from tresham.core.errors import RuleError
+from tresham.core.errors import RuleError, quote
 from tresham.core.game import Game
+from tresham.core.game_spec import SetupError
 from tresham.io.save import FORMAT, from_save, new_game, to_save
 from tresham.server.board_view import board_payload
+from tresham.server.bodies import CreateGame, PostEntry, invalid, json_body, parse_json, validate
 from tresham.server.config import ServerConfig
-from tresham.server.errors import ApiError, BadRequest, Forbidden, TooLarge, Unavailable
+from tresham.server.errors import (
+    ApiError,
+    BadRequest,
+    Forbidden,
+    SafeJSONResponse,
+    TooLarge,
+    Unavailable,
+    error_response,
+    refused,
+)
 from tresham.server.history import game_history
 from tresham.server.live import LiveGame
 from tresham.server.notify import PgListener
@@ -45,7 +59,6 @@ from tresham.titles.registry import get_title, titles
 
 log = logging.getLogger("tresham.server")
 
-MAX_SEED = 2**63 - 1
 IMPORT_PATH = "/api/games/import"
 
 Scope = MutableMapping[str, Any]
@@ -53,27 +66,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-# ---------------------------------------------------------------------- request bodies
-class CreateGame(BaseModel):
-    """`POST /api/games`."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    title: str
-    players: list[Annotated[str, Field(min_length=1, max_length=40)]] = Field(max_length=12)
-    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
-    options: dict[str, Any] = Field(default_factory=dict)
-    bots: list[str] = Field(default_factory=list)
-    webhook: str | None = None
-
-
-class PostEntry(BaseModel):
-    """`POST /api/games/{id}/actions`."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    index: int = Field(ge=0)
-    action: dict[str, Any]
 
 
 # ---------------------------------------------------------------------- body size limit
@@ -123,8 +115,7 @@ class BodyLimit:
 
     @staticmethod
     async def _too_large(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
-        error = TooLarge(f"the request body is over {limit} bytes")
-        response = JSONResponse(error.body(), status_code=error.status)
+        response = error_response(TooLarge(f"the request body is over {limit} bytes"))
         await response(scope, receive, send)
 
 
@@ -172,6 +163,7 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         docs_url="/api/docs",
         openapi_url="/api/openapi.json",
         redoc_url=None,
+        default_response_class=SafeJSONResponse,
     )
     app.state.holder = holder
 
@@ -188,12 +180,20 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
 
     @app.get("/api/titles")
     async def list_titles() -> list[dict[str, Any]]:
-        """The playable titles."""
+        """The playable titles: how many players each takes, its rules version and the
+        options a game of it may be given."""
         out = []
         for name in titles():
             title = get_title(name)
             lo, hi = title.player_range
-            out.append({"title": name, "players": [lo, hi], "rules_version": title.rules_version})
+            out.append(
+                {
+                    "title": name,
+                    "players": [lo, hi],
+                    "rules_version": title.rules_version,
+                    "options": [spec.to_dict() for spec in title.option_specs()],
+                }
+            )
         return out
 
     @app.get("/api/games")
@@ -205,32 +205,36 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
             for r in rows
         ]
 
-    @app.post("/api/games", status_code=201)
-    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+    @app.post(
+        "/api/games",
+        status_code=201,
+        openapi_extra=json_body(CreateGame, "the game: title, players, seed, options..."),
+    )
+    async def create_game(request: Request) -> dict[str, Any]:
         """Start a game; the answer holds each seat's secret link."""
+        body = validate(CreateGame, parse_json(await request.body()))
         srv = server()
-        unknown = [b for b in body.bots if b not in body.players]
-        if unknown:
-            raise BadRequest(f"bots must be players of the game, not {unknown}", "setup")
-        if body.webhook is not None and (problem := check_webhook_url(body.webhook)):
-            raise BadRequest(problem, "webhook")
         seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
-        try:
-            game = await srv.registry.run(new_game, body.title, body.players, seed, body.options)
-        except RuleError as exc:
-            raise BadRequest(exc.message, exc.rule or "setup") from None
+        game = await srv.registry.run(new_game, body.title, body.players, seed, body.options)
+        _check_bots(body.bots, game.player_names)
+        if body.webhook is not None and (problem := check_webhook_url(body.webhook)):
+            raise BadRequest(problem, "webhook", "webhook")
         return await _created(srv, game, request, bots=body.bots, webhook=body.webhook)
 
-    @app.post(IMPORT_PATH, status_code=201)
+    @app.post(
+        IMPORT_PATH,
+        status_code=201,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "description": "a tresham save or an 18xx.games export",
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            }
+        },
+    )
     async def import_game(request: Request) -> dict[str, Any]:
         """Start a game from a tresham save or an 18xx.games export (the file as the body)."""
-        try:
-            data = json.loads(await request.body())
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise BadRequest(f"the body is not JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise BadRequest("the body must be a tresham save or an 18xx.games export")
-        game = await server().registry.run(_imported, data)
+        game = await server().registry.run(_imported, await request.body())
         return await _created(server(), game, request)
 
     @app.get("/api/games/{game_id}")
@@ -263,16 +267,20 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
 
         return await srv.registry.read(live, work)
 
-    @app.post("/api/games/{game_id}/actions")
+    @app.post(
+        "/api/games/{game_id}/actions",
+        openapi_extra=json_body(PostEntry, "the index the action is for, and the action"),
+    )
     async def post_action(
         game_id: str,
-        body: PostEntry,
+        request: Request,
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
         """Add an action (or {"type": "undo"} / {"type": "redo"}) at the current index."""
         srv = server()
         live = await srv.registry.get(game_id)
         seat = _seat(live, authorization)
+        body = validate(PostEntry, parse_json(await request.body()))
         index = await srv.registry.submit(live, seat.player, body.index, body.action)
         return {"index": index}
 
@@ -302,8 +310,12 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         try:
             live = await srv.registry.get(game_id)
             await srv.registry.refresh(live)
-        except ApiError as exc:
-            await websocket.close(code=4000 + exc.status, reason=exc.message[:120])
+        except (ApiError, SQLAlchemyError) as exc:
+            # accepted first: a close during the handshake reaches the client as a bare 403
+            error = exc if isinstance(exc, ApiError) else _database_error(exc)
+            await websocket.accept()
+            reason = error.message.encode("ascii", "backslashreplace")[:120].decode("ascii")
+            await websocket.close(code=4000 + error.status, reason=reason)
             return
         await websocket.accept()
         sub = live.subscribe()
@@ -317,10 +329,10 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
                         await websocket.send_text(message)
                     tasks.cancel_scope.cancel()  # a listener too slow to keep up
 
-                async def drain() -> None:
+                async def drain() -> None:  # what the client sends is ignored
                     with contextlib.suppress(WebSocketDisconnect):
-                        while True:
-                            await websocket.receive_text()
+                        while (await websocket.receive())["type"] != "websocket.disconnect":
+                            pass
                     tasks.cancel_scope.cancel()
 
                 tasks.start_soon(forward)
@@ -330,6 +342,13 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         if sub.dropped:
             with contextlib.suppress(Exception):
                 await websocket.close(code=1013, reason="too slow: reconnect")
+
+    @app.websocket("/{path:path}")
+    async def no_socket(websocket: WebSocket, path: str) -> None:
+        """Any other websocket address: accepted, then closed with 4404 (a close during the
+        handshake would reach the client as a bare 403)."""
+        await websocket.accept()
+        await websocket.close(code=4404, reason="no websocket here")
 
     @app.get("/api/games/{game_id}/board")
     async def board(game_id: str) -> dict[str, Any]:
@@ -400,22 +419,73 @@ async def _created(
     }
 
 
-def _imported(data: dict[str, Any]) -> Game:
-    """The game of a tresham save or an 18xx.games export (worker thread)."""
+#: What reading a malformed save or export may raise besides the engine's errors.
+MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError)
+
+#: Where the fields of a game made from an 18xx.games export come from in the export.
+EXPORT_FIELDS = {"seed": "settings.seed", "options": "settings.optional_rules"}
+
+
+def _check_bots(bots: list[str], players: list[str]) -> None:
+    """The players the server's bots play: players of the game, each named once."""
+    seen: set[str] = set()
+    for i, bot in enumerate(bots):
+        if bot not in players:
+            raise BadRequest(
+                f"bots must be players of the game, not {quote(bot)}", "setup", f"bots[{i}]"
+            )
+        if bot in seen:
+            raise BadRequest(f"a bot is named once, not {quote(bot)} twice", "setup", f"bots[{i}]")
+        seen.add(bot)
+
+
+def _imported(raw: bytes) -> Game:
+    """The game of a tresham save or an 18xx.games export, from the body (worker thread)."""
     from tresham.io.site_export import ImportFailure
     from tresham.io.site_import import import_export
 
+    data = parse_json(raw)
+    if not isinstance(data, dict):
+        raise BadRequest("the body must be a tresham save or an 18xx.games export (an object)")
     if data.get("format") == FORMAT:
         try:
             return from_save(data)
+        except SetupError as exc:
+            raise refused(exc, "the save cannot be set up: ") from None
         except RuleError as exc:
-            raise BadRequest(f"the save does not replay: {exc.message}", exc.rule) from None
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BadRequest(f"not a valid tresham save: {exc!r}", "save format") from None
+            raise BadRequest(
+                f"the save does not replay: {exc.message}", exc.rule or "save format"
+            ) from None
+        except MALFORMED as exc:
+            raise BadRequest(
+                f"not a valid tresham save: {_described(exc)}", "save format"
+            ) from None
     try:
         return import_export(data).game
     except ImportFailure as exc:
+        setup = exc.__context__
+        if exc.action_id is None and isinstance(setup, SetupError):
+            field = setup.field
+            if field.startswith("players["):
+                field += ".name"
+            else:
+                field = EXPORT_FIELDS.get(field.partition(".")[0], field)
+            raise BadRequest(
+                f"the export cannot be set up: {setup.message}", "setup", field
+            ) from None
         raise BadRequest(f"not a tresham save, nor an importable export: {exc}", "import") from None
+    except MALFORMED as exc:
+        log.warning("a malformed export: %r", exc, exc_info=exc)
+        raise BadRequest(
+            f"not a tresham save, nor an importable export: {_described(exc)}", "import"
+        ) from None
+
+
+def _described(exc: Exception) -> str:
+    """A refusal's reason, as a message may repeat it."""
+    if isinstance(exc, RecursionError):
+        return "it nests too deeply"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _seat(live: LiveGame, authorization: str | None) -> SeatRecord:
@@ -433,36 +503,36 @@ def _raw_json(text: str) -> Response:
     return Response(content=text, media_type="application/json")
 
 
+def _database_error(exc: SQLAlchemyError) -> Unavailable:
+    log.error("database error: %s", exc)
+    return Unavailable("the database is unavailable; nothing was changed", "storage")
+
+
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
-    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+    async def api_error(_request: Request, exc: ApiError) -> Response:
+        return error_response(exc)
 
     @app.exception_handler(RuleError)
-    async def rule_error(_request: Request, exc: RuleError) -> JSONResponse:
-        return JSONResponse({"error": exc.message, "rule": exc.rule}, status_code=422)
+    async def rule_error(_request: Request, exc: RuleError) -> Response:
+        return error_response(refused(exc))
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = []
-        for err in exc.errors()[:5]:
-            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
-            problems.append(f"{where}: {err.get('msg', 'invalid')}" if where else err["msg"])
-        return JSONResponse({"error": "; ".join(problems), "rule": "request"}, status_code=422)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> Response:
+        return error_response(invalid(exc.errors()))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse(
-            {"error": str(exc.detail), "rule": "request"}, status_code=exc.status_code
-        )
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
+        body = {"error": str(exc.detail), "rule": "request"}
+        return SafeJSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(SQLAlchemyError)
-    async def database_error(_request: Request, exc: SQLAlchemyError) -> JSONResponse:
-        log.error("database error: %s", exc)
-        error = Unavailable("the database is unavailable; nothing was changed", "storage")
-        return JSONResponse(error.body(), status_code=error.status)
+    async def database_error(_request: Request, exc: SQLAlchemyError) -> Response:
+        return error_response(_database_error(exc))
 
     @app.exception_handler(Exception)
-    async def crash(_request: Request, exc: Exception) -> JSONResponse:
+    async def crash(_request: Request, exc: Exception) -> Response:
         log.error("internal error: %r", exc, exc_info=exc)
-        return JSONResponse({"error": "internal server error", "rule": "server"}, status_code=500)
+        return SafeJSONResponse(
+            {"error": "internal server error", "rule": "server"}, status_code=500
+        )

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from tresham.core.actions import Action
-from tresham.core.errors import RuleError
+from tresham.core.errors import RuleError, quote
 from tresham.core.game import Game
 from tresham.server.bots import BotDriver, bot_action
 from tresham.server.config import ServerConfig
@@ -104,7 +104,7 @@ class Registry:
             self.games.move_to_end(game_id)
             return live
         if not GAME_ID.fullmatch(game_id):
-            raise NotFound(f"no game {game_id!r}")
+            raise NotFound(f"no game {quote(game_id)}", "game")
         lock = self._loading.get(game_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -120,7 +120,7 @@ class Registry:
     def _load(self, game_id: str) -> LiveGame:
         record = self.storage.game(game_id)
         if record is None:
-            raise NotFound(f"no game {game_id!r}")
+            raise NotFound(f"no game {quote(game_id)}", "game")
         return LiveGame.rebuild(record, self.storage.entries(game_id), public_state)
 
     def _remember(self, live: LiveGame) -> None:

@@ -19,14 +19,25 @@ import httpx
 
 log = logging.getLogger("tresham.server.webhooks")
 
+MAX_URL = 2000
+
 
 def check_webhook_url(url: str) -> str | None:
-    """Why `url` cannot be a webhook (None: it can)."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    """Why `url` cannot be a webhook (None: it can): it must be an http:// or https:// URL
+    of printable characters (no control characters, unpaired surrogates or spaces) with a
+    host, that the HTTP client can call."""
+    if len(url) > MAX_URL:
+        return f"the webhook URL is too long (over {MAX_URL} characters)"
+    if not url.isprintable() or any(c.isspace() for c in url):
+        return "a webhook URL has no spaces, control characters or unpaired surrogates"
+    try:
+        parts = urlsplit(url)
+        _port = parts.port  # a port out of range or not a number raises
+        httpx.URL(url)
+    except (ValueError, httpx.InvalidURL):
+        return "the webhook is not a valid URL"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
         return "a webhook must be an http:// or https:// URL"
-    if len(url) > 2000:
-        return "the webhook URL is too long"
     return None
 
 
@@ -94,7 +105,7 @@ class WebhookSender:
             self.stats.attempts += 1
             try:
                 answer = await self._client.post(url, json=body)
-            except httpx.HTTPError as exc:
+            except (httpx.HTTPError, httpx.InvalidURL, ValueError) as exc:
                 problem = f"{type(exc).__name__}: {exc}"
                 continue
             if answer.is_success:

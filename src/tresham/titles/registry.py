@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from tresham.core.game_spec import SetupError, quote
+from tresham.core.errors import quote
+from tresham.core.game_spec import SetupError
 from tresham.core.title import Title
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tresham.core.actions import Action, Bid, Pass
-from tresham.core.errors import RuleError
+from tresham.core.errors import RuleError, quote
 from tresham.core.rounds.base import Round
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ class WaterfallAuction(Round):
             raise RuleError(f"{action.type} is not allowed in the private auction", self.rule)
         player, c = action.entity, action.company
         if c not in self.unsold:
-            raise RuleError(f"{c} is not for sale", self.rule)
+            raise RuleError(f"{quote(c)} is not for sale", self.rule)
         if self.auctioning is not None and c != self.auctioning:
             raise RuleError(f"only {self.auctioning} may be bid on in this auction", self.rule)
         if self.auctioning is None and c == self.unsold[0]:
