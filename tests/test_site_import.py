@@ -12,10 +12,11 @@ import pytest
 
 from shared_files import SITE_GAMES, needs_shared
 from tresham.cli import main
+from tresham.core.actions import DiscardTrain
 from tresham.core.rng import SiteRandom, make_rng
 from tresham.io.save import from_save, to_save
-from tresham.io.site_export import ImportFailure, effective_actions, site_seed
-from tresham.io.site_import import import_export
+from tresham.io.site_export import ImportFailure, effective_actions, effective_log, site_seed
+from tresham.io.site_import import SiteContext, import_export, translate_common
 
 # The exports are read from ../shared at test time, never copied into the project
 # (shared/README.md); where ../shared exists (here and in CI) every test below runs.
@@ -96,17 +97,45 @@ def test_a_new_action_clears_what_could_be_redone() -> None:
         effective_actions(log)
 
 
-def test_chat_and_standing_orders_change_nothing_and_auto_actions_follow() -> None:
+def test_standing_orders_count_for_undo_and_chat_never_does() -> None:
+    # STATES.md "Which actions have a line": a program_* action is kept and undone like any
+    # other; its auto actions follow it; a message is never undone nor clears a redo
     log = [
         act(1, "message", message="hi"),
-        act(2, "program_auto_pass"),
+        act(2, "program_share_pass", auto_actions=[{"type": "pass", "entity": 2}]),
         act(3, auto_actions=[{"type": "pass", "entity": 2, "entity_type": "player"}]),
         act(4, "undo"),
         act(5, "message", message="oops"),
         act(6, auto_actions=[{"type": "bid", "entity": 2, "entity_type": "player"}]),
+        act(7, "program_buy_shares"),
+        act(8, "undo"),
     ]
+    assert ids(effective_log(log)) == [1, 2, 5, 6]
     out = effective_actions(log)
-    assert [(a["id"], a["type"]) for a in out] == [(6, "pass"), (6, "bid")]
+    assert [(a["id"], a["type"]) for a in out] == [
+        (1, "message"),
+        (2, "program_share_pass"),
+        (2, "pass"),
+        (5, "message"),
+        (6, "pass"),
+        (6, "bid"),
+    ]
+    assert out[2]["entity"] == 2  # an auto action names its own entity
+
+
+def test_a_message_between_undo_and_redo_keeps_the_redo() -> None:
+    log = [act(1), act(2), act(3, "undo"), act(4, "message", message="sorry"), act(5, "redo")]
+    assert ids(effective_log(log)) == [1, 2, 4]
+
+
+def test_undo_to_action_zero_drops_everything_but_chat() -> None:
+    log = [act(1), act(2, "message", message="x"), act(3), act(4, "undo", action_id=0)]
+    assert ids(effective_log(log)) == [2]
+
+
+def test_undo_to_an_unknown_action_fails() -> None:
+    with pytest.raises(ImportFailure, match="action 3 \\(undo\\)"):
+        effective_log([act(1), act(3, "undo", action_id=2)])
 
 
 # ------------------------------------------------------------------ the site's generator
@@ -221,3 +250,14 @@ def test_cli_imports_and_the_save_continues(tmp_path: Path) -> None:
     assert main(["import-18xx", str(src), "--out", str(out), "--json"]) == 0
     assert main(["replay", str(out), "--json"]) == 0
     assert json.loads(out.read_text())["options"]["rule_set"] == "18xx.games"
+
+
+def test_a_discarded_train_is_translated() -> None:
+    # the site's DiscardTrain step (a corporation over its limit after a new phase)
+    data = first_game()
+    data["actions"] = data["actions"][:30]
+    data["status"] = "active"
+    result = import_export(data)
+    ctx = SiteContext(result.game, result.export, [])
+    site = {"type": "discard_train", "entity": "ATA", "entity_type": "corporation"}
+    assert translate_common(ctx, {**site, "train": "4H-2"}) == [DiscardTrain("ATA", "4H-2")]

@@ -5,6 +5,7 @@ shares and privates they hold should still earn before the game ends.
   train); a started corporation that has not run yet is valued at its share price alone.
 - The game's remaining length is estimated from the phase: early phases leave many operating
   rounds, the last ones few (:func:`horizon`).
+- A treasury's money counts for its holders at :data:`TREASURY` of its amount.
 - A player's *standing* is their worth less the best opponent's: what a bot tries to raise.
 
 Everything here reads the state only; nothing is title-specific beyond the title's own
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 
 #: The share of a revenue a corporation is expected to pay out.
 PAYOUT = 0.8
+#: What a treasury's money is worth to the holders, per unit (it buys the trains that earn).
+TREASURY = 0.6
 
 
 def horizon(game: Game) -> float:
@@ -62,6 +65,7 @@ def worth(game: Game) -> dict[str, float]:
             if cert.corp in s.market:
                 per = earning(game, cert.corp) * cert.percent / 100
                 future += PAYOUT * per * rounds
+                future += TREASURY * s.corps[cert.corp].cash * cert.percent / 100
         for comp in s.companies.values():
             if comp.owner == p.name and not comp.closed:
                 future += comp.revenue * min(rounds, 6.0)

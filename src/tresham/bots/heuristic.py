@@ -58,9 +58,11 @@ from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
 
 #: Action types whose candidates `medium` plays on a search copy.
-LOOKAHEAD = (BuyShares, SellShares, Par, Dividend, BuyTrain, IssueShares, RedeemShares, Pass)
+LOOKAHEAD = (BuyShares, SellShares, Par, Dividend, IssueShares, RedeemShares, Pass)
 #: How many of the best-scored candidates `medium` looks ahead on.
 LOOKAHEAD_WIDTH = 6
+#: How many of the best-scored lays and stations `medium` tries with the optimizer.
+BUILD_WIDTH = 8
 #: Scores at or below this are never looked ahead on (the rules of thumb rule them out).
 VETO = -10.0
 #: How far back in the event log a bot remembers an offer declined this turn.
@@ -86,7 +88,7 @@ class HeuristicBot:
         scored = [(self._score(game, me, a), i, a) for i, a in enumerate(actions)]
         scored.sort(key=lambda t: (-t[0], t[1]))
         if self.lookahead:
-            best = self._look_ahead(game, me, scored)
+            best = self._build_ahead(game, scored) or self._look_ahead(game, me, scored)
             if best is not None:
                 return best
         if self.noise > 0:
@@ -96,6 +98,30 @@ class HeuristicBot:
         return scored[0][2]
 
     # ------------------------------------------------------------------ lookahead
+    def _build_ahead(self, game: Game, scored: list[tuple[float, int, Action]]) -> Action | None:
+        """Among the best-scored tile lays and stations, the one after which the operating
+        corporation's trains earn most (the optimizer's runs on a search copy), less a tenth
+        of what it costs; None when neither is to choose."""
+        cands = [a for _, _, a in scored if isinstance(a, LayTile | PlaceToken)][:BUILD_WIDTH]
+        if len(cands) < 2:
+            return None
+        corp = cands[0].entity
+        if corp not in game.state.corps or not game.state.corps[corp].trains:
+            return None
+        best: tuple[float, Action] | None = None
+        for action in cands:
+            work = game.search_copy()
+            cash = work.state.corps[corp].cash
+            try:
+                work.apply_known(action)
+                revenue = work.title.best_routes(work, corp).revenue
+            except Exception:
+                continue
+            value = revenue - (cash - work.state.corps[corp].cash) / 10
+            if best is None or value > best[0]:
+                best = (value, action)
+        return None if best is None else best[1]
+
     def _look_ahead(
         self, game: Game, me: str, scored: list[tuple[float, int, Action]]
     ) -> Action | None:
@@ -128,7 +154,7 @@ class HeuristicBot:
             return scorer(game, me, action)
         if isinstance(action, Pass):
             return 0.0
-        return 1.0  # a title's own action: worth a try over passing
+        return TITLE_ACTIONS.get(action.type, 1.0)  # a title's own action: worth a try
 
 
 # ====================================================================== scorers
@@ -155,9 +181,14 @@ def _par(game: Game, me: str, a: Action) -> float:
     """Start a corporation at the highest par it can float (more when it presides none)."""
     assert isinstance(a, Par)
     s = game.state
-    presides = sum(1 for sym, p in s.shares.president.items() if p == me and sym in s.corps)
-    base = 30.0 if presides == 0 else 8.0
-    return base + a.price / 20
+    presides = sum(
+        1
+        for sym, p in s.shares.president.items()
+        if p == me and sym in s.corps and not s.corps[sym].closed
+    )
+    if presides >= 2 or game.player(me).cash < _reserve(game, me) + 2 * a.price:
+        return -5.0  # each presidency may cost a train out of its own pocket
+    return (30.0 if presides == 0 else 8.0) + a.price / 20
 
 
 def _buy(game: Game, me: str, a: Action) -> float:
@@ -175,10 +206,30 @@ def _buy(game: Game, me: str, a: Action) -> float:
         rival = max((s.shares.percent(p.name, corp) for p in s.players if p.name != me), default=0)
         score += 6.0 if mine - rival <= 10 else 2.0
     elif president is not None and mine + a.percent > s.shares.percent(president, corp):
-        score += 4.0  # takes the presidency
+        # takes the presidency: a prize with a train or the money for one, else a debt
+        healthy = bool(c.trains) or c.cash >= _cheapest_train(game)
+        score += 4.0 if healthy else -8.0
     if not c.trains and c.operated > 0:
         score -= 8.0  # a corporation without a train earns nothing
+    if game.player(me).cash - price < _reserve(game, me):
+        score -= 10.0  # keep the money its corporations may need for a train
     return score
+
+
+def _reserve(game: Game, me: str) -> int:
+    """What `me` may have to pay for trains its corporations must buy: for each it presides
+    that has no train, or whose trains rust with the next type, the cheapest train less the
+    treasury."""
+    s = game.state
+    cheapest = _cheapest_train(game)
+    need = 0
+    for sym, president in s.shares.president.items():
+        c = s.corps.get(sym)
+        if president != me or c is None or c.closed or not c.floated:
+            continue
+        if not c.trains or _trains_rust_soon(game, sym):
+            need += max(0, cheapest - c.cash)
+    return need
 
 
 def _sell(game: Game, me: str, a: Action) -> float:
@@ -224,9 +275,13 @@ def _dividend(game: Game, me: str, a: Action) -> float:
         return 0.0
     revenue = int(rnd.turn.get("revenue", 0)) if isinstance(rnd, OperatingRound) else 0
     cheapest = _cheapest_train(game)
-    needs = (not c.trains or _trains_rust_soon(game, corp)) and c.cash < cheapest
+    room = len(c.trains) < game.phase.limit(c.kind)
+    # withhold to save for a train it must have, or when the revenue buys a second one
+    must = not c.trains or _trains_rust_soon(game, corp)
+    second = room and len(c.trains) < 2 and cheapest <= c.cash + revenue
+    needs = c.cash < cheapest and (must or second)
     if a.kind == "payout":
-        return 5.0 if not needs or c.cash + revenue < cheapest else 1.0
+        return 1.0 if needs else 5.0
     return 3.0 if needs else 0.5
 
 
@@ -268,12 +323,14 @@ def _buy_train(game: Game, me: str, a: Action) -> float:
     price_share = a.price / max(1, c.cash)
     if not c.trains:
         return 40.0 - ttype.price / 100
+    if price_share > 1.0:
+        return -2.0  # the president's money is for a train the corporation must have
     best = max(s.depot.types[s.depot.trains[t].kind].distance for t in c.trains)
-    if ttype.distance > best and price_share <= 1.0:
-        return 9.0 - 2 * price_share
-    if _trains_rust_soon(game, corp) and price_share <= 1.0:
-        return 6.0
-    return -2.0
+    if ttype.distance > best:
+        return 10.0 + ttype.distance / 10
+    if _trains_rust_soon(game, corp):
+        return 7.0
+    return 6.0 + ttype.distance / 10  # another train earns more and hastens the phases
 
 
 def _declined(game: Game, buyer: str, item: str) -> bool:
@@ -355,6 +412,18 @@ SCORERS: dict[type[Action], Callable[[Game, str, Action], float]] = {
     BuyCompany: _buy_company,
     UseCompany: _use_company,
     Bankrupt: _bankrupt,
+}
+
+#: Titles' own actions a bot leaves alone (or takes gladly), by type: 1883's concessions
+#: cost double when unfulfilled and its Political Support cards little but money; 1854's
+#: buying options ties money up.
+TITLE_ACTIONS: dict[str, float] = {
+    "buy_concession": -2.0,
+    "buy_support": -2.0,
+    "buy_option": -1.0,
+    "buy_mail_contract": 4.0,
+    "place_port": 3.0,
+    "place_bus": 3.0,
 }
 
 EASY = HeuristicBot("easy", noise=0.15, lookahead=False)

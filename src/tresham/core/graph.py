@@ -28,6 +28,7 @@ from tresham.core.tiles import (
     OFFBOARD,
     STANDARD,
     NodeDef,
+    PathDef,
     TileDef,
     gauges_connect,
     next_color,
@@ -58,10 +59,12 @@ class TrackGraph:
     ``(name, 0)``. For path ``p`` and its end ``k`` (0 = ``a``, 1 = ``b``):
     ``end_node[p][k]`` is the node there (or ``None``), ``end_edge[p][k]`` the board edge (or
     -1), ``links[p][k]`` the ``(path, end)`` pairs across that border whose gauge connects, and
-    ``border[p][k]`` the id of the hex border there (or -1).
+    ``border[p][k]`` the id of the hex border there (or -1). ``at_edge[(hex, e)]`` lists the
+    ``(path, end)`` pairs ending at edge ``e`` of the hex.
     """
 
     __slots__ = (
+        "at_edge",
         "border",
         "border_count",
         "end_edge",
@@ -128,6 +131,7 @@ class TrackGraph:
             self.end_edge.append((-1, -1))
             self.node_paths.setdefault(lp.a, []).append((pid, 0))
             self.node_paths.setdefault(lp.b, []).append((pid, 1))
+        self.at_edge = at_edge
         border_ids: dict[tuple[str, int], int] = {}
         self.links: list[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = []
         self.border: list[tuple[int, int]] = []
@@ -194,6 +198,8 @@ class Reach:
     ``edges``: for each hex, the edges by which the network reaches it (exits of reached track
     in the hex, and edges facing reached track in a neighbour).
     ``token_hexes``: hexes holding one of its tokens.
+    ``entered``: for path ``p`` and end ``k``, byte ``2 * p + k`` is 1 when the network enters
+    ``p`` at end ``k`` (so runs along it towards its other end).
     """
 
     corporation: str
@@ -201,6 +207,7 @@ class Reach:
     paths: frozenset[int]
     edges: dict[str, frozenset[int]]
     token_hexes: frozenset[str]
+    entered: bytes = b""
 
     def connected_edges(self, coord: str) -> frozenset[int]:
         """Edges of ``coord`` the corporation may build from: all six on a hex holding its
@@ -260,6 +267,7 @@ def reach(state: MapState, corporation: str, start: NodeKey | None = None) -> Re
         paths,
         {c: frozenset(es) for c, es in edges.items()},
         frozenset(c for c, _n in starts),
+        bytes(visited),
     )
     state.set_cached(key, result)
     return result
@@ -363,6 +371,146 @@ def _judge_lay(
             ), None
     err = rules.check_lay(ctx)
     return (err, None) if err is not None else (None, ctx)
+
+
+RULE_NEW_TRACK = "Tile lay: new track the corporation can use, or a city's value changed"
+
+
+def new_track_problem(
+    state: MapState,
+    corporation: str,
+    coord: str,
+    tile_id: str,
+    rotation: int,
+    *,
+    start: NodeKey | None = None,
+) -> TrackError | None:
+    """The usual 18xx restriction on what a lay must do (18xx.games' "semi-restrictive"
+    rule): a tile laid where there was track must add track the corporation can use, as part
+    of a route from one of its tokens, or change the value of a city or town its network
+    reaches. Laying on a hex without track is never refused here. ``None`` when the lay does
+    either."""
+    if usable_new_track(state, corporation, coord, tile_id, rotation, start=start):
+        return None
+    return TrackError(
+        f"tile {tile_id} at rotation {rotation} on {coord} adds no track {corporation} can use "
+        "(reaching it from a token without reversing) and changes no city's value on its "
+        "network",
+        RULE_NEW_TRACK,
+    )
+
+
+def usable_new_track(
+    state: MapState,
+    corporation: str,
+    coord: str,
+    tile_id: str,
+    rotation: int,
+    *,
+    start: NodeKey | None = None,
+) -> bool:
+    """Whether, once the tile is laid, the corporation's network (:func:`reach`) includes a
+    path of the new tile that is new (no old path has its ends and gauge), or an old one whose
+    towns' or cities' value changes.
+
+    Answered from the network before the lay: the first new path a walk meets after the lay
+    is entered across a border from track already running towards the hex, or from a node of
+    the hex that the network reaches and may pass (or holds a token). Only where the new tile
+    unblocks a city of the hex (more slots) is the lay tried on a copy of the map."""
+    old = state.tile(coord)
+    old_paths = old.rotated_paths(state.rotation(coord))
+    if not old_paths:
+        return True
+    new = state.catalogue[tile_id]
+    new_paths = new.rotated_paths(rotation)
+    old_keys: dict[tuple[object, ...], list[int]] = {}
+    for i, p in enumerate(old_paths):
+        old_keys.setdefault(_path_ends(old, p), []).append(i)
+    candidates: list[int] = []
+    graph = track_graph(state)
+    net = reach(state, corporation, start)
+    for j, p in enumerate(new_paths):
+        olds = old_keys.get(_path_ends(new, p))
+        if olds is None:
+            candidates.append(j)
+        elif _values(new, p) != _values(old, old_paths[olds[0]]):
+            if any(graph.pid[(coord, i)] in net.paths for i in olds):
+                return True  # a city on the network changes value
+            candidates.append(j)
+    if not candidates:
+        return False
+    _err, mapping = state.lay_problem(coord, tile_id, rotation)
+    from_old: dict[int, list[int]] = {}
+    for o, n in mapping.items():
+        from_old.setdefault(n, []).append(o)
+    tokens = set(state.tokens_of(corporation)) if start is None else {start}
+    unsure = False
+    for j in candidates:
+        p = new_paths[j]
+        for end in (p.a, p.b):
+            if end.is_edge:
+                if _arrives(state, graph, net, coord, end.num, p.gauge):
+                    return True
+                continue
+            for o in from_old.get(end.num, ()):
+                key = (coord, o)
+                if key in tokens:
+                    return True
+                if key not in net.nodes:
+                    continue
+                if passable(state, old.nodes[o], key, corporation):
+                    return True
+                unsure = unsure or _unblocked(state, corporation, coord, o, new.nodes[end.num])
+    if not unsure:
+        return False
+    trial = state.copy()
+    trial.lay_tile(coord, tile_id, rotation, check=False)
+    after = reach(trial, corporation, start)
+    trial_graph = track_graph(trial)
+    return any(trial_graph.pid[(coord, j)] in after.paths for j in candidates)
+
+
+def _path_ends(tile: TileDef, path: PathDef) -> tuple[object, ...]:
+    """What makes a path the same track after an upgrade: its ends (edges by number, nodes by
+    kind) and its gauge."""
+    ends = sorted(
+        ("e", end.num) if end.is_edge else ("n", tile.nodes[end.num].kind)
+        for end in (path.a, path.b)
+    )
+    return (*ends, path.gauge)
+
+
+def _values(tile: TileDef, path: PathDef) -> list[int]:
+    """The highest values of the path's towns and cities, sorted."""
+    out = []
+    for end in (path.a, path.b):
+        if not end.is_edge:
+            nd = tile.nodes[end.num]
+            out.append(max([nd.revenue, *(v for _p, v in nd.revenue_by_phase)]))
+    return sorted(out)
+
+
+def _arrives(
+    state: MapState, graph: TrackGraph, net: Reach, coord: str, edge: int, gauge: str
+) -> bool:
+    """Whether the network runs into ``coord`` across ``edge`` on track whose gauge meets
+    ``gauge``."""
+    nb = state.board.neighbor(coord, edge)
+    if nb is None:
+        return False
+    for q, k in graph.at_edge.get((nb, (edge + 3) % 6), ()):
+        if net.entered[2 * q + 1 - k] and gauges_connect(gauge, graph.gauge[q]):
+            return True
+    return False
+
+
+def _unblocked(state: MapState, corporation: str, coord: str, node: int, new: NodeDef) -> bool:
+    """Whether a city that blocks the corporation now would not once it has the new tile's
+    slots."""
+    if not state.blocks(coord, node, corporation):
+        return False
+    others = sum(1 for t in state.token_holders(coord, node) if t != corporation)
+    return others < new.slots
 
 
 def check_tile_lay(

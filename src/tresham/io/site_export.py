@@ -1,10 +1,14 @@
 """Reading an 18xx.games game export (``shared/reference/18xx-games/FORMAT.md``).
 
-The export holds the site's whole action log, undos included. :func:`effective_actions`
-replays the log's own bookkeeping: ``undo`` drops the last surviving action (or, with an
-``action_id``, every action after that id), ``redo`` restores the last undone batch, any other
-action clears what could be redone; chat and standing orders (``program_*``) change nothing and
-are left out; an action's embedded ``auto_actions`` follow it, as part of it.
+The export holds the site's whole action log, undos included. :func:`effective_log` filters it
+exactly as the site does (``STATES.md``, "Which actions have a line"): ``undo`` drops the last
+kept action that is not a chat message (a standing order, ``program_*``, counts), or with an
+``action_id`` every kept non-message action after that id; ``redo`` restores the batch the last
+``undo`` dropped; any other action but a message empties what could be redone; messages are
+never dropped. :func:`effective_actions` flattens the kept actions, each followed by its
+recorded ``auto_actions`` (which name their own entity and carry their action's id). Chat, log
+lines and standing orders (``program_*``, ``program_disable`` among the auto actions) change
+nothing in the game; the auto actions a standing order carries do.
 """
 
 from __future__ import annotations
@@ -28,8 +32,17 @@ class ImportFailure(Exception):
         super().__init__(f"{where}{reason}")
 
 
-NO_STATE_CHANGE = ("message",)
+#: Site action types that change nothing in the game (besides every ``program_*`` type).
+NO_STATE_CHANGE = ("message", "log")
 PROGRAM_PREFIX = "program_"
+#: The one type an ``undo`` never drops and that never empties what could be redone.
+CHAT = "message"
+
+
+def changes_nothing(kind: str) -> bool:
+    """Whether a site action of this type leaves the game as it was (chat, a log line, a
+    standing order being set or disabled; the auto actions it carries are another matter)."""
+    return kind in NO_STATE_CHANGE or str(kind).startswith(PROGRAM_PREFIX)
 
 
 @dataclass(frozen=True)
@@ -102,35 +115,71 @@ def site_seed(seed: object, game_id: object) -> int:
     return int(digits.group())
 
 
-def effective_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The actions that count, in order, each followed by its ``auto_actions``."""
-    kept: list[dict[str, Any]] = []
-    redo: list[list[dict[str, Any]]] = []
-    for action in actions:
+def effective_log(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The actions the site keeps, in order, as ``Engine::Game::Base.filtered_actions`` keeps
+    them: no ``undo``/``redo``, nothing undone; chat messages and standing orders included
+    (each has a line in a states file)."""
+    slots: list[dict[str, Any] | None] = []
+    position: dict[Any, int] = {}
+    undone: list[list[tuple[int, dict[str, Any]]]] = []
+    for index, action in enumerate(actions):
         kind = action["type"]
-        if kind in NO_STATE_CHANGE or kind.startswith(PROGRAM_PREFIX):
-            continue
+        if "id" in action:
+            position.setdefault(action["id"], index)
         if kind == "undo":
-            target = action.get("action_id")
+            target = _action_id(action)
             if target is None:
-                batch = kept[-1:]
-                del kept[-1:]
+                start = next((i for i in range(len(slots) - 1, -1, -1) if _undoable(slots[i])), 0)
+            elif target == 0:
+                start = 0
+            elif target in position:
+                start = position[target] + 1
             else:
-                cut = next((i for i, a in enumerate(kept) if a["id"] > int(target)), len(kept))
-                batch = kept[cut:]
-                del kept[cut:]
-            redo.append(batch)
+                raise ImportFailure(
+                    f"undo to action {target}: no such action", action.get("id"), kind
+                )
+            batch = [(i, a) for i in range(start, len(slots)) if (a := slots[i]) and _undoable(a)]
+            for i, _ in batch:
+                slots[i] = None
+            undone.append(batch)
+            slots.append(None)
             continue
         if kind == "redo":
-            if not redo:
+            if not undone:
                 raise ImportFailure("nothing to redo", action.get("id"), kind)
-            kept.extend(redo.pop())
+            for i, kept in undone.pop():
+                slots[i] = kept
+            slots.append(None)
             continue
-        redo.clear()
-        kept.append(action)
+        if kind != CHAT:
+            undone.clear()
+        slots.append(action)
+    return [a for a in slots if a is not None]
+
+
+def _action_id(undo: dict[str, Any]) -> int | None:
+    """An ``undo``'s target id (None: the last action)."""
+    target = undo.get("action_id")
+    if target is None:
+        return None
+    try:
+        return int(target)
+    except (TypeError, ValueError):
+        raise ImportFailure(
+            f"field action_id: {target!r} is not an action id", undo.get("id"), "undo"
+        ) from None
+
+
+def _undoable(action: dict[str, Any] | None) -> bool:
+    return action is not None and action["type"] != CHAT
+
+
+def effective_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The kept actions (:func:`effective_log`), each followed by its ``auto_actions``; an
+    auto action carries the id of the action that recorded it."""
     out: list[dict[str, Any]] = []
-    for action in kept:
+    for action in effective_log(actions):
         out.append(action)
         for auto in action.get("auto_actions") or []:
-            out.append({"id": action.get("id"), **auto})
+            out.append({**auto, "id": action.get("id")})
     return out

@@ -7,6 +7,12 @@ own (or the other way round), the two logs are aligned by passes only: a site ``
 tresham does not ask for changes nothing, and before an action tresham rejects, tresham's own
 pending steps are passed, but only if the action is then legal. Anything else is a failure
 naming the site's action id.
+
+The log is the site's effective log (``site_export.effective_log``): standing orders and chat
+are kept there (they change nothing), and every action is followed by the auto actions the
+site recorded under it, each applied for the entity it names. Given the site's states file,
+:class:`StateCheck` compares tresham's state with the site's after every action of that log
+and stops the import at the first difference (:class:`StateDivergence`).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from tresham.core.actions import (
     BuyCompany,
     BuyShares,
     BuyTrain,
+    DiscardTrain,
     Dividend,
     IssueShares,
     LayTile,
@@ -41,8 +48,17 @@ from tresham.core.shares import POOL, treasury
 from tresham.io.site_export import (
     ImportFailure,
     SiteExport,
-    effective_actions,
+    changes_nothing,
+    effective_log,
     read_export,
+)
+from tresham.io.site_states import (
+    Divergence,
+    aligned_game,
+    first_difference,
+    our_view,
+    site_active,
+    site_view,
 )
 from tresham.titles.registry import get_title
 
@@ -106,6 +122,10 @@ class SiteAdapter(Protocol):
         """tresham's actions for one site action (none for a step tresham does not have)."""
         ...
 
+    def penalty(self, game: Game, player: str) -> int:
+        """What the player loses at the end for loans taken (the site's ``penalty``)."""
+        ...
+
 
 @dataclass
 class ImportResult:
@@ -117,6 +137,9 @@ class ImportResult:
     runs_retraced: int
     revenue_mismatches: int = 0
     route_checks: list[RouteCheck] | None = None  # with check_routes
+    #: With a states file: the lines compared, and the first difference (None: none).
+    state_lines_compared: int | None = None
+    first_divergence: Divergence | None = None
 
     def summary(self) -> dict[str, Any]:
         """The JSON summary `tresham import-18xx --json` prints."""
@@ -133,6 +156,15 @@ class ImportResult:
             "actions_imported": self.actions_imported,
             "revenue_mismatches": self.revenue_mismatches,
             **(route_check_summary(self.route_checks) if self.route_checks is not None else {}),
+            **(self.state_summary() if self.state_lines_compared is not None else {}),
+        }
+
+    def state_summary(self) -> dict[str, Any]:
+        """The state check's figures: lines compared, and the first divergence or None."""
+        div = self.first_divergence
+        return {
+            "state_lines_compared": self.state_lines_compared or 0,
+            "first_divergence": div.to_dict() if div is not None else None,
         }
 
     def differences_from_site(self) -> list[str]:
@@ -222,10 +254,17 @@ def _check_routes(ctx: SiteContext, action: dict[str, Any]) -> RouteCheck:
 
 
 def import_export(
-    data: object, progress: Progress | None = None, *, check_routes: bool = False
+    data: object,
+    progress: Progress | None = None,
+    *,
+    check_routes: bool = False,
+    states: list[dict[str, Any]] | None = None,
 ) -> ImportResult:
     """Import a parsed export (the JSON object). With `check_routes` the optimizer also
-    solves every position where the site recorded runs. Raises :class:`ImportFailure`."""
+    solves every position where the site recorded runs. With `states` (the lines of the
+    export's states file, ``site_states.read_states``) tresham's state is compared with the
+    site's after every action of the effective log, and the first difference fails the
+    import (:class:`StateDivergence`). Raises :class:`ImportFailure`."""
     if isinstance(data, dict) and "title" in data:
         adapter_for(str(data["title"]))  # an unknown title is the first thing to report
     export = read_export(data)
@@ -240,42 +279,160 @@ def import_export(
         )
     except RuleError as exc:
         raise ImportFailure(f"set-up: {exc}") from None
-    log = effective_actions(export.actions)
+    entries = effective_log(export.actions)
+    log: list[dict[str, Any]] = []
+    line_of: list[int] = []
+    for n, entry in enumerate(entries):
+        log.append(entry)
+        line_of.append(n)
+        for auto in entry.get("auto_actions") or []:
+            log.append({**auto, "id": entry.get("id")})
+            line_of.append(n)
     ctx = SiteContext(game, export, log)
     checks: list[RouteCheck] | None = [] if check_routes else None
+    checker = StateCheck(game, export, adapter, entries, states) if states is not None else None
+    result = ImportResult(game, export, len(log), 0, route_checks=checks)
+    if checker is not None:
+        result.state_lines_compared = 0
     for i, site_action in enumerate(log):
         if progress is not None:
             progress(i, len(log))
-        if i in ctx.claimed:
-            continue
-        ctx.index = i
-        aid, kind = site_action.get("id"), str(site_action["type"])
-        try:
-            if kind == "pass":
-                _site_pass(ctx, site_action)
-                continue
-            if kind == "run_routes" and checks is not None:
-                checks.append(_check_routes(ctx, site_action))
-            for action in adapter.translate(ctx, site_action):
-                _apply_aligned(game, action)
-        except ImportFailure as exc:
-            raise ImportFailure(exc.reason, aid, kind) from None
-        except RuleError as exc:
-            raise ImportFailure(str(exc), aid, kind) from None
-        except (KeyError, ValueError, TypeError) as exc:
-            raise ImportFailure(f"malformed action: {exc!r}", aid, kind) from None
+        if i not in ctx.claimed:
+            ctx.index = i
+            _import_one(ctx, adapter, site_action, checks)
+        last_of_line = i + 1 == len(log) or line_of[i + 1] != line_of[i]
+        if checker is not None and last_of_line:
+            ahead = max((line_of[j] for j in ctx.claimed if j > i), default=line_of[i])
+            checker.check(line_of[i], ahead, result)
     if progress is not None:
         progress(len(log), len(log))
-    return ImportResult(game, export, len(log), ctx.runs_retraced, route_checks=checks)
+    result.runs_retraced = ctx.runs_retraced
+    if checker is not None:
+        checker.finish(result)
+    return result
+
+
+def _import_one(
+    ctx: SiteContext,
+    adapter: SiteAdapter,
+    site_action: dict[str, Any],
+    checks: list[RouteCheck] | None,
+) -> None:
+    """Translate and apply one site action (an auto action included)."""
+    aid, kind = site_action.get("id"), str(site_action["type"])
+    if changes_nothing(kind):
+        return
+    try:
+        if kind == "pass":
+            _site_pass(ctx, site_action)
+            return
+        if kind == "run_routes" and checks is not None:
+            checks.append(_check_routes(ctx, site_action))
+        for action in adapter.translate(ctx, site_action):
+            _apply_aligned(ctx.game, action)
+    except ImportFailure as exc:
+        raise ImportFailure(exc.reason, aid, kind) from None
+    except RuleError as exc:
+        raise ImportFailure(str(exc), aid, kind) from None
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ImportFailure(f"malformed action: {exc!r}", aid, kind) from None
+
+
+class StateDivergence(ImportFailure):
+    """tresham's state differs from the site's after an action: the import stops there.
+    `result` is the import as far as it went (its summary names the divergence)."""
+
+    def __init__(self, divergence: Divergence, kind: str, result: ImportResult) -> None:
+        super().__init__(divergence.describe(), divergence.id, kind)
+        self.divergence = divergence
+        self.result = result
+
+
+class StateCheck:
+    """Compares the import with the site's states file, line by line (STATES.md)."""
+
+    def __init__(
+        self,
+        game: Game,
+        export: SiteExport,
+        adapter: SiteAdapter,
+        entries: list[dict[str, Any]],
+        states: list[dict[str, Any]],
+    ) -> None:
+        self.game = game
+        self.entries = entries
+        self.states = states
+        self.names = names_by_id(export)
+        self.ids = {name: pid for pid, name in self.names.items()}
+        self.penalty = adapter.penalty
+        for n, entry in enumerate(entries):
+            if n >= len(states):
+                raise ImportFailure(
+                    "the states file ends before the effective log: no line for this action",
+                    entry.get("id"),
+                    str(entry["type"]),
+                )
+            if states[n].get("id") != entry.get("id"):
+                raise ImportFailure(
+                    f"the states file's line {n + 1} is for action {states[n].get('id')}, "
+                    "not for this one: it is not this export's",
+                    entry.get("id"),
+                    str(entry["type"]),
+                )
+        if len(states) > len(entries):
+            raise ImportFailure(
+                f"the states file has {len(states) - len(entries)} line(s) more than the "
+                "export's effective log (from action "
+                f"{states[len(entries)].get('id')}): it is not this export's"
+            )
+
+    def check(self, line: int, ahead: int, result: ImportResult) -> None:
+        """Compare after the actions of `line` (an index of the effective log). When tresham
+        took a later site action together with this one (`ahead`: that action's line, e.g.
+        AFG's home token with its par), the fields that later action changes on the site are
+        compared at its own line."""
+        state = self.states[line]
+        waiting = site_active(state, self.names)
+        game = aligned_game(self.game, waiting)
+        site = site_view(state)
+        ours = our_view(game, self.ids, self.penalty)
+        # who acts next: one of the entities the site waits for
+        active = game.active_entity()
+        site["active"] = sorted(self.ids.get(e, e) for e in waiting)
+        mine = [] if active is None else [self.ids.get(active, active)]
+        ours["active"] = site["active"] if active in waiting else mine
+        skip: set[str] = set()
+        if ahead > line:
+            later = site_view(self.states[ahead])
+            skip = {k for k, v in site.items() if later.get(k) != v}
+        key = first_difference(site, ours, skip)
+        if key is not None:
+            aid = int(state["id"])
+            div = Divergence(aid, key, site[key], ours.get(key))
+            result.first_divergence = div
+            raise StateDivergence(div, str(self.entries[line]["type"]), result)
+        result.state_lines_compared = (result.state_lines_compared or 0) + 1
+
+    def finish(self, result: ImportResult) -> None:
+        """Every line was compared: record it (also for an empty log)."""
+        result.state_lines_compared = len(self.states)
 
 
 def _site_pass(ctx: SiteContext, action: dict[str, Any]) -> None:
-    """A site pass: tresham's pass if tresham is waiting for this entity and may pass;
-    otherwise the site stopped at a step tresham does not have, and nothing changes."""
+    """A site pass: tresham's pass if tresham is waiting for this entity and may pass, after
+    the passes of entities before it that can do nothing but pass (the site skips those by
+    itself); otherwise the site stopped at a step tresham does not have, and nothing
+    changes."""
     game = ctx.game
     entity = ctx.entity(action)
     if game.active_entity() != entity:
-        return
+        skipped = aligned_game(game, {entity})
+        if skipped is game:
+            return
+        for _ in range(len(skipped.actions) - len(game.actions)):
+            active = game.active_entity()
+            assert active is not None
+            game.apply(Pass(active))
     with contextlib.suppress(RuleError):
         game.apply(Pass(entity))
 
@@ -355,6 +512,8 @@ def translate_common(ctx: SiteContext, action: dict[str, Any]) -> list[Action]:
         return [Dividend(entity, str(action["kind"]))]
     if kind == "buy_train":
         return [BuyTrain(entity, str(action["train"]), int(action["price"]))]
+    if kind == "discard_train":
+        return [DiscardTrain(entity, str(action["train"]))]
     if kind == "buy_company":
         return [BuyCompany(entity, str(action["company"]), int(action["price"]))]
     if kind == "assign":

@@ -15,6 +15,7 @@ from tresham.routes.runs import action_revenue, runs_action
 from tresham.titles.t1849.rule_set import SITE_BROWN_FROM, site_rules
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board, tile_colors_for_phase
 from tresham.titles.t1849.track_rules import new_map as fresh_map
+from tresham.titles.t1849.versions import DEALS_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -88,6 +89,7 @@ def rules_for(game: Game, corp: str, sms: bool = False) -> TrackRules1849:
         sigi_owner=sigi.owner if not sigi.closed and sigi.owner in s.corps else None,
         cnm_ports=s.extra["cnm_port"],
         sms_active=sms,
+        new_track_rule=game.rules_version >= DEALS_VERSION,
     )
 
 

@@ -12,7 +12,7 @@ has as options. Translation, where 1849 on the site differs in form from tresham
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import Action, Choose, Par, RunRoutes, UseCompany
 from tresham.core.errors import RouteError
@@ -22,7 +22,10 @@ from tresham.routes import Run, run_from_connections
 from tresham.routes.runs import runs_action
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.rule_set import SITE
-from tresham.titles.t1849.rules import SWAP_ONE_20, SWAP_TWO_10
+from tresham.titles.t1849.rules import LOAN_PENALTY, SWAP_ONE_20, SWAP_TWO_10
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game
 
 # The site's optional rules that tresham has, and the option each sets.
 SITE_OPTIONS: Final = {"delay_ift": "delay_ift", "reduced_4p_corps": "reduced_4p_corps"}
@@ -43,6 +46,10 @@ class Adapter1849:
         for rule in export.optional_rules:
             options[SITE_OPTIONS[rule]] = True
         return options
+
+    def penalty(self, game: Game, player: str) -> int:
+        """L.750 for each L.500 loan taken (1849 §Trouble; the site's ``penalty``)."""
+        return LOAN_PENALTY * game.player(player).loans
 
     def translate(self, ctx: SiteContext, action: dict[str, Any]) -> list[Action]:
         kind = action["type"]

@@ -10,6 +10,9 @@ Built from plain data, no game object. The rules modelled, from the rules summar
   hex must meet the new tile's track with a matching gauge (dual matches both); other new
   exits may dead-end against the other gauge. Skipped when the corporation has a token in
   the hex, when the SMS private's power is used, and when there is no such pair at all.
+- New track (ruling R29, as 18xx.games plays it): a lay where there was track must add track
+  the corporation can use from one of its tokens without reversing, or change the value of a
+  city on its network (``core.graph.new_track_problem``). Waived for SMS's lay.
 - Terrain (summary "OR Lay track"): paid again on every upgrade. Added track (new paths minus
   old paths, counted by gauge): any dual or standard → full cost (standard only, no dual:
   half with SIGI owned by the laying corporation); narrow only, or nothing new → cost // 4.
@@ -33,6 +36,7 @@ from typing import Any, Final
 
 from tresham.core.board import BoardDef
 from tresham.core.errors import RouteError, TrackError
+from tresham.core.graph import new_track_problem
 from tresham.core.rules_protocols import LayContext, Stop, TrainSpec
 from tresham.core.tiles import (
     CITY,
@@ -84,6 +88,8 @@ class TrackRules1849:
     ``messina_locked``: after the earthquake, until the next stock round. ``sigi_owner``: the
     corporation owning SIGI, if any. ``cnm_ports``: corporation → port hex it was assigned by
     CNM. ``sms_active``: the SMS private's lay is being made (gauge test waived).
+    ``new_track_rule``: a lay must add track the corporation can use, or change a city's
+    value (ruling R29; not in saves of rules version 1).
     """
 
     def __init__(
@@ -96,6 +102,7 @@ class TrackRules1849:
         sigi_owner: str | None = None,
         cnm_ports: Mapping[str, str] | None = None,
         sms_active: bool = False,
+        new_track_rule: bool = False,
     ) -> None:
         if phase not in PHASES:
             raise ValueError(f"unknown 1849 phase {phase!r}")
@@ -106,6 +113,7 @@ class TrackRules1849:
         self.sigi_owner = sigi_owner
         self.cnm_ports = dict(cnm_ports or {})
         self.sms_active = sms_active
+        self.new_track_rule = new_track_rule
 
     # -- tile lays ------------------------------------------------------------------------
     @property
@@ -127,9 +135,19 @@ class TrackRules1849:
         return None
 
     def check_lay(self, ctx: LayContext) -> TrackError | None:
-        """The gauge test: some reached edge must meet the new tile with a matching gauge."""
-        if self.sms_active or ctx.own_token or not ctx.connection_required:
+        """The gauge test: some reached edge must meet the new tile with a matching gauge; and,
+        with ``new_track_rule``, the lay must add track the corporation can use or change a
+        city's value (ruling R29). SMS's lay is free of both."""
+        if self.sms_active or not ctx.connection_required:
             return None
+        err = None if ctx.own_token else self._gauge_problem(ctx)
+        if err is None and self.new_track_rule:
+            err = new_track_problem(
+                ctx.state, ctx.corporation, ctx.coord, ctx.new_tile.id, ctx.rotation
+            )
+        return err
+
+    def _gauge_problem(self, ctx: LayContext) -> TrackError | None:
         state = ctx.state
         new_paths = ctx.new_tile.rotated_paths(ctx.rotation)
         pairs = False
