@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 import time
 import warnings
 from collections.abc import Iterator
@@ -16,7 +17,9 @@ import pytest
 from conftest_server import Receiver, auth, play, silent_receiver
 from offer_position import PROPOSAL, before_the_offer
 from shared_files import EXPORT_27939, needs_shared
-from tresham.io.save import from_save
+from tresham.bots.players import DEFAULT_LEVEL, get_bot
+from tresham.core.actions import action_from_json
+from tresham.io.save import from_save, new_game
 from tresham.server import ServerConfig, create_app
 
 with warnings.catch_warnings():
@@ -99,6 +102,10 @@ def test_a_new_game_has_a_link_per_seat_and_a_public_state(client: TestClient) -
         ({"title": "1849", "players": ["Ann"]}, "players"),
         ({"title": "1849", "players": ["Ann", "Ann", "Bob"]}, "distinct"),
         ({"title": "1849", "players": PLAYERS, "bots": ["Zed"]}, "bots"),
+        (
+            {"title": "1849", "players": PLAYERS, "bots": [{"player": "Cid", "level": "hard"}]},
+            "level",
+        ),
         ({"title": "1849", "players": PLAYERS, "webhook": "ftp://x"}, "webhook"),
         ({"title": "1849", "players": PLAYERS, "seed": "7"}, "seed"),
         ({"title": "1849", "players": PLAYERS, "colour": "red"}, "colour"),
@@ -371,6 +378,90 @@ def test_a_game_of_bots_plays_by_itself(client: TestClient) -> None:
     assert state(client, game_id)["index"] >= 60
 
 
+def wait_for_index(client: TestClient, game_id: str, index: int, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while state(client, game_id)["index"] < index and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert state(client, game_id)["index"] >= index
+
+
+def bot_moves_checked(client: TestClient, game_id: str, levels: dict[str, str]) -> int:
+    """Replay the game's log and check every bot's move: the move of the bot of its seat's
+    level, given random numbers seeded from the game's seed and the move's log index (as any
+    server process seeds them); returns how many bot moves there were."""
+    entries = client.get(f"/api/games/{game_id}/log").json()["entries"]
+    game = new_game("1849", PLAYERS, 7)
+    checked = 0
+    for e in entries:
+        if e["seat"] in levels:
+            rng = random.Random(f"tresham-bot:{game.seed}:{e['index']}")
+            chosen = get_bot(levels[e["seat"]]).choose(game, rng)
+            assert chosen.to_json() == e["entry"], (e["index"], levels[e["seat"]])
+            checked += 1
+        game.apply(action_from_json(e["entry"]))
+    return checked
+
+
+def test_each_bot_seat_has_a_level(client: TestClient) -> None:
+    """A bot seat is a name (the default level, medium) or {player, level}; the answer, the
+    public state and every move show it."""
+    bots = ["Ann", {"player": "Bob", "level": "easy"}, {"player": "Cid", "level": "random"}]
+    answer = client.post(
+        "/api/games", json={"title": "1849", "players": PLAYERS, "seed": 7, "bots": bots}
+    )
+    assert answer.status_code == 201, answer.text
+    seats = answer.json()["seats"]
+    assert [(s["bot"], s["level"], s["token"]) for s in seats] == [
+        (True, DEFAULT_LEVEL, None),
+        (True, "easy", None),
+        (True, "random", None),
+    ]
+    assert DEFAULT_LEVEL == "medium"
+    game_id = answer.json()["id"]
+    levels = {"Ann": "medium", "Bob": "easy", "Cid": "random"}
+    assert state(client, game_id)["seats"] == [
+        {"player": p, "bot": True, "level": level} for p, level in levels.items()
+    ]
+    wait_for_index(client, game_id, 60)
+    assert bot_moves_checked(client, game_id, levels) >= 60
+    assert client.get("/api/bots").json() == {
+        "levels": ["random", "easy", "medium"],
+        "default": "medium",
+    }
+
+
+def test_a_bot_plays_by_its_level(client: TestClient) -> None:
+    """Bob's seat plays as the easy bot: the same position with Bob at another level would
+    have seen other moves."""
+    game_id, tokens = create(client, bots=[{"player": "Bob", "level": "easy"}])
+    assert set(tokens) == {"Ann", "Cid"}
+    assert [s["level"] for s in state(client, game_id)["seats"]] == [None, "easy", None]
+    for moves in range(40):
+        s = state(client, game_id)
+        deadline = time.monotonic() + 20
+        while s["acting_player"] == "Bob" and time.monotonic() < deadline:
+            time.sleep(0.02)
+            s = state(client, game_id)
+        play(client, game_id, tokens, 1, seed=moves)
+    assert bot_moves_checked(client, game_id, {"Bob": "easy"}) >= 5
+    with pytest.raises(AssertionError):
+        bot_moves_checked(client, game_id, {"Bob": "random"})
+
+
+def test_a_restarted_server_keeps_each_bots_level(sqlite_url: str) -> None:
+    """The level is stored with the seat: after a restart the bots play on (resumed at
+    once), each at its level."""
+    levels = {"Ann": "easy", "Bob": "random", "Cid": "medium"}
+    bots = [{"player": p, "level": level} for p, level in levels.items()]
+    with make_client(sqlite_url, bot_delay=3600.0) as first:  # the bots wait: none moves
+        game_id, _tokens = create(first, bots=bots)
+        assert state(first, game_id)["index"] == 0
+    with make_client(sqlite_url) as second:
+        assert [s["level"] for s in state(second, game_id)["seats"]] == list(levels.values())
+        wait_for_index(second, game_id, 40)
+        assert bot_moves_checked(second, game_id, levels) >= 40
+
+
 # ---------------------------------------------------------------------- webhooks
 def test_the_webhook_hears_whose_turn_it_is(client: TestClient) -> None:
     receiver = Receiver()
@@ -428,9 +519,11 @@ def test_the_webhook_asks_the_seller_to_answer_an_offer(client: TestClient) -> N
         receiver.close()
 
 
-def test_a_bot_seller_answers_an_offer_at_once(client: TestClient) -> None:
-    game_id, tokens = created_at_the_offer(client, bots=["Bob"])
+@pytest.mark.parametrize("level", ["random", "easy", "medium"])
+def test_a_bot_seller_answers_an_offer_at_once(client: TestClient, level: str) -> None:
+    game_id, tokens = created_at_the_offer(client, bots={"Bob": level})
     assert set(tokens) == {"Ann", "Cid"}
+    assert state(client, game_id)["seats"][1] == {"player": "Bob", "bot": True, "level": level}
     index = state(client, game_id)["index"]
     assert post(client, game_id, tokens["Cid"], index, PROPOSAL.to_json()).status_code == 200
     deadline = time.monotonic() + 20

@@ -209,6 +209,21 @@ CREATE_CASES: list[tuple[Any, int, str]] = [
     ({**GAME, "bots": ["Ann", "ann"]}, 422, "bots[1]"),
     ({**GAME, "bots": ["\ud800"]}, 422, "bots[0]"),
     ({**GAME, "bots": ["Ann"] * 30_000}, 422, "bots[1]"),
+    ({**GAME, "bots": [{"player": "Cid", "level": "hard"}]}, 422, "bots[0].level"),
+    ({**GAME, "bots": ["Ann", {"player": "Cid", "level": "Easy"}]}, 422, "bots[1].level"),
+    ({**GAME, "bots": [{"player": "Cid", "level": ""}]}, 422, "bots[0].level"),
+    ({**GAME, "bots": [{"player": "Cid", "level": "\ud800"}]}, 422, "bots[0].level"),
+    ({**GAME, "bots": [{"player": "Cid", "level": "x" * 100_000}]}, 422, "bots[0].level"),
+    ({**GAME, "bots": [{"player": "Cid", "level": 2}]}, 422, "bots[0].level"),
+    ({**GAME, "bots": [{"player": "Cid", "level": ["easy"]}]}, 422, "bots[0].level"),
+    ({**GAME, "bots": [{"player": "Zed", "level": "easy"}]}, 422, "bots[0].player"),
+    ({**GAME, "bots": [{"player": None}]}, 422, "bots[0].player"),
+    ({**GAME, "bots": [{"level": "easy"}]}, 422, "bots[0].player"),
+    ({**GAME, "bots": [{"player": "Cid", "colour": "red"}]}, 422, "bots[0].colour"),
+    ({**GAME, "bots": ["Cid", {"player": "Cid", "level": "easy"}]}, 422, "bots[1].player"),
+    ({**GAME, "bots": [{"player": "Cid"}, "Cid"]}, 422, "bots[1]"),
+    ({**GAME, "bots": [None]}, 422, "bots[0]"),
+    ({**GAME, "bots": [["Cid", "easy"]]}, 422, "bots[0]"),
     # webhooks
     *[
         ({**GAME, "webhook": url}, 422, "webhook")
@@ -268,7 +283,7 @@ def test_the_limits_of_a_game_are_accepted(edge: Edge) -> None:
         "players": names,
         "seed": MAX_SEED,
         "options": {"delay_ift": True, "rule_set": "18xx.games", "rng": "tresham"},
-        "bots": ["李"],
+        "bots": [{"player": "李", "level": "easy"}],
         "webhook": "http://127.0.0.1:9/" + "h" * 1900,
     }
     answer = edge.client.post("/api/games", content=body_of(body), headers=JSON)
@@ -279,6 +294,9 @@ def test_the_limits_of_a_game_are_accepted(edge: Edge) -> None:
     assert saved["players"] == names and saved["seed"] == MAX_SEED
     assert saved["options"] == body["options"]
     assert [s["bot"] for s in answer.json()["seats"]] == [False, False, True]
+    assert [s["level"] for s in answer.json()["seats"]] == [None, None, "easy"]
+    seats = edge.client.get(f"/api/games/{answer.json()['id']}").json()["seats"]
+    assert [s["level"] for s in seats] == [None, None, "easy"]
 
 
 def test_the_titles_list_their_options(edge: Edge) -> None:

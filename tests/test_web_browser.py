@@ -580,15 +580,29 @@ def test_the_lobby_starts_a_game_against_a_bot(browser: Any, server: ServerProce
     page.select_option("#title", "1849")
     page.fill("#players", "Ann, Bob, Cid")
     page.fill("#bots", "Bob, Cid")
+    # a level for each bot: the default (medium) unless another is picked
+    levels = page.locator(".bot-level")
+    assert levels.count() == 2
+    assert page.input_value('.bot-level[data-player="Bob"]') == "medium"
+    options = page.locator('.bot-level[data-player="Cid"] option').all_inner_texts()
+    assert options == ["random", "easy", "medium"]
+    page.select_option('.bot-level[data-player="Cid"]', "easy")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "lobby-bots.png"))
     page.click("#create")
     page.wait_for_selector("#open-table")
     assert page.locator(".seat-link").count() == 1
+    assert "Cid: bot (easy)" in page.inner_text("#created")
     page.click("#open-table")
     page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
     game_id = page.url.rstrip("/").split("/")[-1]
     state = httpx.get(f"{server.url}/api/games/{game_id}").json()
     assert [s["bot"] for s in state["seats"]] == [False, True, True]
+    assert [s["level"] for s in state["seats"]] == [None, "medium", "easy"]
     assert page.inner_text("#seats") == "Your seats: Ann"
+    # the table shows each bot's level next to the player
+    shown = {p: page.inner_text(f'#players tr[data-player="{p}"] td.player-name') for p in PLAYERS}
+    assert shown == {"Ann": "Ann •", "Bob": "Bob (bot, medium)", "Cid": "Cid (bot, easy)"}
     assert errors.seen == []
     page.close()
 

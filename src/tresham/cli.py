@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tresham.core.actions import Action
-from tresham.core.errors import RuleError
+from tresham.core.errors import RuleError, quote
 from tresham.core.game import Game
 from tresham.core.game_spec import SetupError, parse_options
 from tresham.io.save import load, new_game, save, to_save
@@ -46,25 +46,95 @@ def _with_amount(action: Action, amount: int) -> Action:
     raise RuleError("this action takes no amount", "terminal")
 
 
+#: The players' names of a new game played without --names.
+DEFAULT_NAMES = ("Ann", "Bob", "Cid", "Dan", "Eve", "Fay")
+
+
+def _names(args: argparse.Namespace) -> list[str]:
+    """The players of a new game: --names, else the first --players of DEFAULT_NAMES (then
+    Player 7, ...)."""
+    if args.names:
+        return list(args.names.split(","))
+    return [
+        DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else f"Player {i + 1}"
+        for i in range(args.players)
+    ]
+
+
+def bot_levels(spec: str | None, players: list[str]) -> dict[str, str]:
+    """The bots of `--bots NAME[:LEVEL],...`: each player's level (the default level where
+    none is given). A SetupError (field "bots") for a name that is not a player, a player
+    named twice, or an unknown level."""
+    from tresham.bots.players import DEFAULT_LEVEL, get_bot
+
+    levels: dict[str, str] = {}
+    for item in (spec or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        name, level = item, DEFAULT_LEVEL
+        if item not in players and ":" in item:
+            name, _, level = item.rpartition(":")
+            name, level = name.strip(), level.strip()
+        if name not in players:
+            known = ", ".join(players)
+            raise SetupError(
+                f"--bots: {quote(name)} is not a player (the players: {known})", "bots"
+            )
+        if name in levels:
+            raise SetupError(f"--bots: {quote(name)} is named twice", "bots")
+        try:
+            get_bot(level)
+        except SetupError as exc:
+            raise SetupError(f"--bots: {exc.message}", "bots") from None
+        levels[name] = level
+    return levels
+
+
+def bot_move(game: Game, level: str) -> Action:
+    """A terminal bot's move: the bot of `level`, its random numbers seeded from the game's
+    seed and how many actions are in force (as the server seeds them)."""
+    import random
+
+    from tresham.bots.players import get_bot
+
+    rng = random.Random(f"tresham-bot:{game.seed}:{len(game.actions)}")
+    return get_bot(level).choose(game, rng)
+
+
+def _take_back(game: Game, bots: dict[str, str], undo: bool) -> None:
+    """Undo (or redo) one action, and with it the bots' moves since (or after) it: a bot
+    would only make its move again."""
+    step = game.undo if undo else game.redo
+    step()
+    while game.acting_player() in bots and (game.actions if undo else game.undone):
+        step()
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    """Hotseat play in the terminal."""
+    """Hotseat play in the terminal; the players named by --bots are played by bots."""
     from tresham.terminal import Terminal
 
     if args.load:
         game = load(Path(args.load))
         path = Path(args.load)
+        bots = bot_levels(args.bots, game.player_names)
     else:
-        names = (
-            args.names.split(",")
-            if args.names
-            else [f"Player {i + 1}" for i in range(args.players)]
-        )
-        game = new_game(args.title, names, args.seed, _options(args.title, args.option))
+        game = new_game(args.title, _names(args), args.seed, _options(args.title, args.option))
+        bots = bot_levels(args.bots, game.player_names)
         DEFAULT_SAVES.mkdir(exist_ok=True)
         path = DEFAULT_SAVES / f"{args.title}-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    term = Terminal(game)
+    term = Terminal(game, bots=bots)
     term.console.print(f"Saving after every action to [bold]{path}[/bold]")
     while not game.state.finished:
+        player = game.acting_player()
+        level = bots.get(player) if player is not None else None
+        if player is not None and level is not None:
+            action = bot_move(game, level)
+            term.show_bot_move(player, action)
+            game.apply(action)
+            save(game, path)
+            continue
         term.show()
         actions = game.legal_actions()
         term.show_actions(actions)
@@ -74,16 +144,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             return 0
         if line in ("q", "quit"):
             return 0
-        if line in ("u", "undo"):
+        if line in ("u", "undo", "r", "redo"):
             try:
-                game.undo()
-                save(game, path)
-            except RuleError as exc:
-                term.console.print(f"[red]{exc}[/red]")
-            continue
-        if line in ("r", "redo"):
-            try:
-                game.redo()
+                _take_back(game, bots, undo=line in ("u", "undo"))
                 save(game, path)
             except RuleError as exc:
                 term.console.print(f"[red]{exc}[/red]")
@@ -392,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a hotseat game in the terminal")
     play.add_argument("title", choices=titles())
     play.add_argument("--players", type=int, default=3)
-    play.add_argument("--names", help="comma-separated player names")
+    play.add_argument("--names", help="comma-separated player names (default: Ann, Bob, Cid, ...)")
     play.add_argument("--seed", type=int, default=int(time.time()) % 100_000)
     play.add_argument(
         "--option",
@@ -400,6 +463,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="a game option, e.g. delay_ift or rule_set=18xx.games",
     )
     play.add_argument("--load", help="continue from a save file")
+    play.add_argument(
+        "--bots",
+        help="players played by bots: NAME[:LEVEL],... (levels random, easy, medium; "
+        "default medium), e.g. Bob:medium,Cid:easy",
+    )
     play.set_defaults(func=cmd_play)
 
     replay = sub.add_parser("replay", help="replay a save file and print the result")

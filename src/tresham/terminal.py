@@ -1,6 +1,9 @@
-"""The terminal table (Rich): shows the game and the legal actions to choose from."""
+"""The terminal table (Rich): shows the game and the legal actions to choose from, and the
+moves of the players bots play."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -15,9 +18,18 @@ from tresham.offers import answer_text, offer_facts, waiting_text
 class Terminal:
     """Draws a game as readable tables."""
 
-    def __init__(self, game: Game, console: Console | None = None) -> None:
+    def __init__(
+        self, game: Game, console: Console | None = None, bots: dict[str, str] | None = None
+    ) -> None:
         self.game = game
         self.console = console or Console()
+        #: The players bots play, and each bot's level.
+        self.bots: dict[str, str] = dict(bots or {})
+
+    def who(self, player: str) -> str:
+        """A player's name, with its bot's level if a bot plays it: "Cid (bot, easy)"."""
+        level = self.bots.get(player)
+        return player if level is None else f"{player} (bot, {level})"
 
     def show(self) -> None:
         """Print the whole table: round, players, corporations, trains, board, log."""
@@ -42,7 +54,7 @@ class Terminal:
             mark = "P" if i == s.priority else ""
             players.add_row(
                 mark,
-                p.name + (" (out)" if p.bankrupt else ""),
+                self.who(p.name) + (" (out)" if p.bankrupt else ""),
                 f"L.{p.cash}",
                 certs,
                 privs,
@@ -93,6 +105,19 @@ class Terminal:
         for line in s.events[-8:]:
             c.print(f"[dim]{line}[/dim]")
 
+    def show_bot_move(self, player: str, action: Action) -> None:
+        """One line for a bot's move (before it is applied): who makes it (and its level),
+        and what it does."""
+        text = self.describe(action, offer_facts(self.game))
+        self.console.print(f"[cyan]{escape(self.who(player))}:[/cyan] {escape(text)}")
+
+    @staticmethod
+    def describe(action: Action, offer: dict[str, Any] | None) -> str:
+        """An action in words (an answer to the offer waiting, as an answer)."""
+        if offer is not None and isinstance(action, Choose) and action.entity == offer["seller"]:
+            return answer_text(offer, action.choice)
+        return action.describe()
+
     def show_actions(self, actions: list[Action]) -> None:
         """Number the legal actions of the entity to act."""
         who = self.game.active_entity()
@@ -105,7 +130,4 @@ class Terminal:
             "Type a number (and an amount for bids/prices), u=undo, q=quit."
         )
         for i, a in enumerate(actions):
-            text = a.describe()
-            if offer is not None and isinstance(a, Choose) and a.entity == offer["seller"]:
-                text = answer_text(offer, a.choice)
-            self.console.print(f"  {i:3}  {escape(text)}")
+            self.console.print(f"  {i:3}  {escape(self.describe(a, offer))}")

@@ -27,6 +27,7 @@ Rules of thumb:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -54,6 +55,7 @@ from tresham.core.actions import (
     UseCompany,
 )
 from tresham.core.deals import ACCEPT, DECLINE
+from tresham.core.errors import RuleError
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
 
@@ -65,8 +67,6 @@ LOOKAHEAD_WIDTH = 6
 BUILD_WIDTH = 8
 #: Scores at or below this are never looked ahead on (the rules of thumb rule them out).
 VETO = -10.0
-#: How far back in the event log a bot remembers an offer declined this turn.
-MEMORY = 30
 
 
 @dataclass
@@ -94,8 +94,8 @@ class HeuristicBot:
         if self.noise > 0:
             top = scored[0][0]
             near = [a for s, _, a in scored if s >= top - self.noise * max(1.0, abs(top))]
-            return rng.choice(near[:3])
-        return scored[0][2]
+            return _own_price(game, rng.choice(near[:3]))
+        return _own_price(game, scored[0][2])
 
     # ------------------------------------------------------------------ lookahead
     def _build_ahead(self, game: Game, scored: list[tuple[float, int, Action]]) -> Action | None:
@@ -333,10 +333,33 @@ def _buy_train(game: Game, me: str, a: Action) -> float:
     return 6.0 + ttype.distance / 10  # another train earns more and hastens the phases
 
 
+def _own_price(game: Game, action: Action) -> Action:
+    """The bot's own amount: a train bought from another person's corporation is offered at
+    its face value when the listed price is above it (and the treasury has it)."""
+    if not isinstance(action, BuyTrain) or deals.offer_for(game, action) is None:
+        return action
+    s = game.state
+    face = s.depot.types[s.depot.trains[action.train].kind].price
+    if face < action.price:
+        fair = dataclasses.replace(action, price=face)
+        try:
+            game.title.validate(game, fair)
+        except RuleError:
+            return action
+        return fair
+    return action
+
+
 def _declined(game: Game, buyer: str, item: str) -> bool:
-    """Whether an offer of `buyer` for `item` was declined lately (this turn)."""
+    """Whether an offer of `buyer` for `item` was declined in the run of offers and answers
+    that ends the event log (what the buyer has just tried)."""
     needle = f"declines {buyer}'s offer for {item}"
-    return any(needle in line for line in game.state.events[-MEMORY:])
+    for line in reversed(game.state.events):
+        if needle in line:
+            return True
+        if " offers " not in line and " declines " not in line and not line.endswith(" accepts"):
+            return False
+    return False
 
 
 def _discard(game: Game, me: str, a: Action) -> float:
@@ -381,7 +404,9 @@ def _buy_company(game: Game, me: str, a: Action) -> float:
     president), never by offer to a rival."""
     assert isinstance(a, BuyCompany)
     owner = game.state.companies[a.company].owner
-    if owner != me or _declined(game, a.entity, a.company):
+    if _declined(game, a.entity, a.company):
+        return -100.0  # asked already: do not ask again
+    if owner != me:
         return -30.0
     return 2.0 + a.price / 100
 

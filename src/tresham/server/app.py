@@ -29,13 +29,22 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
+from tresham.bots.players import BOTS, DEFAULT_LEVEL, get_bot
 from tresham.core.actions import Action
 from tresham.core.errors import RuleError, quote
 from tresham.core.game import Game
 from tresham.core.game_spec import SetupError
 from tresham.io.save import FORMAT, from_save, new_game, to_save
 from tresham.server.board_view import board_payload
-from tresham.server.bodies import CreateGame, PostEntry, invalid, json_body, parse_json, validate
+from tresham.server.bodies import (
+    BotSeat,
+    CreateGame,
+    PostEntry,
+    invalid,
+    json_body,
+    parse_json,
+    validate,
+)
 from tresham.server.config import ServerConfig
 from tresham.server.errors import (
     ApiError,
@@ -196,6 +205,11 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
             )
         return out
 
+    @app.get("/api/bots")
+    async def list_bots() -> dict[str, Any]:
+        """The levels a bot seat may have, and the level of a bot named without one."""
+        return {"levels": list(BOTS), "default": DEFAULT_LEVEL}
+
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
         """The most recent games."""
@@ -216,10 +230,10 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         srv = server()
         seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
         game = await srv.registry.run(new_game, body.title, body.players, seed, body.options)
-        _check_bots(body.bots, game.player_names)
+        bots = _bot_levels(body.bots, game.player_names)
         if body.webhook is not None and (problem := check_webhook_url(body.webhook)):
             raise BadRequest(problem, "webhook", "webhook")
-        return await _created(srv, game, request, bots=body.bots, webhook=body.webhook)
+        return await _created(srv, game, request, bots=bots, webhook=body.webhook)
 
     @app.post(
         IMPORT_PATH,
@@ -400,7 +414,7 @@ async def _created(
     game: Game,
     request: Request,
     *,
-    bots: list[str] | None = None,
+    bots: dict[str, str] | None = None,
     webhook: str | None = None,
 ) -> dict[str, Any]:
     base = srv.config.public_url or str(request.base_url)
@@ -411,6 +425,7 @@ async def _created(
             {
                 "player": s.player,
                 "bot": s.bot,
+                "level": s.level,
                 "token": s.token,
                 "url": None if s.token is None else seat_url(base, live.record.id, s.token),
             }
@@ -426,17 +441,29 @@ MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, Recurs
 EXPORT_FIELDS = {"seed": "settings.seed", "options": "settings.optional_rules"}
 
 
-def _check_bots(bots: list[str], players: list[str]) -> None:
-    """The players the server's bots play: players of the game, each named once."""
-    seen: set[str] = set()
+def _bot_levels(bots: list[BotSeat], players: list[str]) -> dict[str, str]:
+    """The level of each player the server's bots play: players of the game, each named
+    once, each of a bot's level (the default where none is named)."""
+    levels: dict[str, str] = {}
     for i, bot in enumerate(bots):
-        if bot not in players:
+        name = bot.player
+        if name not in players:
             raise BadRequest(
-                f"bots must be players of the game, not {quote(bot)}", "setup", f"bots[{i}]"
+                f"bots must be players of the game, not {quote(name)}",
+                "setup",
+                bot.field(i, "player"),
             )
-        if bot in seen:
-            raise BadRequest(f"a bot is named once, not {quote(bot)} twice", "setup", f"bots[{i}]")
-        seen.add(bot)
+        if name in levels:
+            raise BadRequest(
+                f"a bot is named once, not {quote(name)} twice", "setup", bot.field(i, "player")
+            )
+        level = DEFAULT_LEVEL if bot.level is None else bot.level
+        try:
+            get_bot(level)
+        except SetupError as exc:
+            raise BadRequest(exc.message, "setup", bot.field(i, "level")) from None
+        levels[name] = level
+    return levels
 
 
 def _imported(raw: bytes) -> Game:

@@ -5,7 +5,7 @@ float, and no nesting deeper than :data:`MAX_DEPTH`; anything else is a 422 (``r
 ``"request"``). The body models check types and shape only; what a game is made from (its
 title, players' names, seed and options) is checked by the engine (``core/game_spec.py``),
 the one validation every way a game begins goes through. A problem names the field at fault
-as the engine does: ``players[0]``, ``options.delay_ift``.
+as the engine does: ``players[0]``, ``options.delay_ift``, ``bots[0].level``.
 """
 
 from __future__ import annotations
@@ -13,10 +13,21 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
+from tresham.bots.players import BOTS, DEFAULT_LEVEL
 from tresham.core.errors import quote
 from tresham.server.errors import BadRequest
 
@@ -24,6 +35,53 @@ from tresham.server.errors import BadRequest
 MAX_DEPTH = 64
 
 M = TypeVar("M", bound=BaseModel)
+
+
+class BotSeat(BaseModel):
+    """A seat the server plays: `{"player", "level"?}`, or just the player's name (the
+    default level). The app checks that the player is one of the game's and the level a
+    bot's (``bots/players.py``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    player: str
+    level: str | None = None
+    _named: bool = PrivateAttr(default=False)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _from_name(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        if isinstance(value, str):
+            seat = handler({"player": value})
+            seat._named = True
+            return seat
+        if not isinstance(value, dict | BotSeat):
+            raise PydanticCustomError(
+                "bot_seat", 'a bot is a player\'s name or {"player": name, "level": level}'
+            )
+        return handler(value)
+
+    def field(self, index: int, part: str) -> str:
+        """The request's field of this seat's `part` (``bots[0]`` for a bare name)."""
+        if self._named and part == "player":
+            return f"bots[{index}]"
+        return f"bots[{index}].{part}"
+
+
+#: How a bot seat is written (the OpenAPI schema of an item of `bots`).
+BOT_SEAT_SCHEMA: dict[str, Any] = {
+    "anyOf": [
+        {"type": "string", "description": "a player's name: a bot of the default level"},
+        {
+            "type": "object",
+            "properties": {
+                "player": {"type": "string"},
+                "level": {"type": "string", "enum": list(BOTS), "default": DEFAULT_LEVEL},
+            },
+            "required": ["player"],
+            "additionalProperties": False,
+        },
+    ]
+}
 
 
 class CreateGame(BaseModel):
@@ -34,7 +92,11 @@ class CreateGame(BaseModel):
     players: list[str]
     seed: int | None = None
     options: dict[str, Any] = Field(default_factory=dict)
-    bots: list[str] = Field(default_factory=list)
+    bots: list[Annotated[BotSeat, WithJsonSchema(BOT_SEAT_SCHEMA)]] = Field(
+        default_factory=list,
+        description=f'the seats the server plays: {{"player", "level"?}} or a player\'s name '
+        f"(at the default level, {DEFAULT_LEVEL})",
+    )
     webhook: str | None = None
 
 

@@ -1,9 +1,10 @@
 """Bots in seats: when a bot's seat is to act, the server moves for it.
 
-A bot's move is :func:`tresham.bots.random_bot.choose` with a ``random.Random`` seeded from the
-game's seed and the log index, so any server process picks the same move. A bot's move goes
-through the same path as a person's (the log, the rules, the broadcast). The driver keeps at
-most one task per game; it waits ``delay`` seconds before each move so people can follow.
+A bot's move is the choice of the bot of its seat's level (``bots/players.py``: ``random``,
+``easy``, ``medium``), given a ``random.Random`` seeded from the game's seed and the log index,
+so any server process picks the same move. A bot's move goes through the same path as a
+person's (the log, the rules, the broadcast). The driver keeps at most one task per game; it
+waits ``delay`` seconds before each move so people can follow.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 
-from tresham.bots.random_bot import choose
+from tresham.bots.players import get_bot
 from tresham.core.actions import Action
 from tresham.core.game import Game
 from tresham.server.errors import Stale
@@ -21,9 +22,15 @@ from tresham.server.errors import Stale
 log = logging.getLogger("tresham.server.bots")
 
 
-def bot_action(game: Game, index: int) -> Action:
-    """The bot's move in `game` at log index `index`."""
-    return choose(game, random.Random(f"tresham-bot:{game.seed}:{index}"))
+def bot_rng(game: Game, index: int) -> random.Random:
+    """The random numbers of a bot's move at log index `index` (the same in every process)."""
+    return random.Random(f"tresham-bot:{game.seed}:{index}")
+
+
+def bot_action(game: Game, index: int, level: str) -> Action:
+    """The move of a bot of `level` in `game` at log index `index` (a SetupError for an
+    unknown level)."""
+    return get_bot(level).choose(game, bot_rng(game, index))
 
 
 class BotDriver:

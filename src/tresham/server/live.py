@@ -204,6 +204,10 @@ class LiveGame:
         """Whether a bot holds this player's seat."""
         return any(s.bot and s.player == player for s in self.seats)
 
+    def bot_level(self, player: str | None) -> str | None:
+        """The level of the bot holding this player's seat (None: no bot holds it)."""
+        return next((s.bot_level for s in self.seats if s.bot and s.player == player), None)
+
     def undo_seat(self) -> str | None:
         """The player who may undo now (None: nobody)."""
         if self.game.state.finished or not self.actors:

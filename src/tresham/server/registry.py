@@ -20,11 +20,12 @@ import re
 import secrets
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from tresham.bots.players import DEFAULT_LEVEL
 from tresham.core.actions import Action
 from tresham.core.errors import RuleError, quote
 from tresham.core.game import Game
@@ -44,11 +45,13 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 @dataclass(frozen=True)
 class NewSeat:
-    """A seat of a game just created: its player, its secret token (None for a bot)."""
+    """A seat of a game just created: its player, its secret token (None for a bot), and a
+    bot's level."""
 
     player: str
     token: str | None
     bot: bool
+    level: str | None = None
 
 
 def game_url(base: str, game_id: str) -> str:
@@ -147,14 +150,19 @@ class Registry:
         self,
         game: Game,
         *,
-        bots: list[str] | None = None,
+        bots: Mapping[str, str] | Iterable[str] | None = None,
         webhook: str | None = None,
         base_url: str | None = None,
     ) -> tuple[LiveGame, list[NewSeat]]:
-        """Store a game built here (new, or imported with its actions) and make it live."""
-        bot_names = set(bots or [])
+        """Store a game built here (new, or imported with its actions) and make it live.
+        `bots`: the level of each player a bot plays, or their names (the default level)."""
+        levels = (
+            dict(bots) if isinstance(bots, Mapping) else dict.fromkeys(bots or (), DEFAULT_LEVEL)
+        )
         seats = [
-            NewSeat(p, None if p in bot_names else secrets.token_urlsafe(24), p in bot_names)
+            NewSeat(p, None, True, levels[p])
+            if p in levels
+            else NewSeat(p, secrets.token_urlsafe(24), False)
             for p in game.player_names
         ]
         record = GameRecord(
@@ -165,7 +173,9 @@ class Registry:
             options=dict(game.options),
             players=list(game.player_names),
             seats=[
-                SeatRecord(s.player, None if s.token is None else token_hash(s.token), s.bot)
+                SeatRecord(
+                    s.player, None if s.token is None else token_hash(s.token), s.bot, s.level
+                )
                 for s in seats
             ],
             webhook=webhook,
@@ -263,9 +273,10 @@ class Registry:
 
         def work() -> str | None:
             bot = live.game.acting_player()
-            if bot is None or not live.is_bot(bot):
+            level = live.bot_level(bot)
+            if bot is None or level is None:
                 return None
-            action: Action = bot_action(live.game, live.index)
+            action: Action = bot_action(live.game, live.index, level)
             return self._commit(live, bot, action)
 
         await self._committing(live, work)

@@ -11,6 +11,11 @@ writes of one process take turns on a lock (SQLite has one writer at a time, and
 it in SQLite's own busy loop costs sleeps), and a write transaction never reads before its
 first write (so it never has to upgrade a read snapshot, which SQLite refuses under
 concurrency).
+
+The tables are created on first use. A database made by an older version gets the columns it
+lacks when a server opens it (:data:`ADDED_COLUMNS`: nullable, so its rows stay as they were):
+a bot seat stored before bots had levels has no level, and plays as the bot of that time did
+(:data:`LEGACY_BOT_LEVEL`).
 """
 
 from __future__ import annotations
@@ -42,12 +47,13 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
     text,
     update,
 )
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 CHANNEL = "tresham_log"
@@ -77,6 +83,7 @@ seats_table = Table(
     Column("player", Text, nullable=False),
     Column("token_hash", String(64), nullable=True),
     Column("bot", Boolean, nullable=False),
+    Column("bot_level", String(32), nullable=True),
 )
 
 log_table = Table(
@@ -90,6 +97,15 @@ log_table = Table(
 )
 
 
+#: Columns added since the first version of the tables: a database that lacks one gets it
+#: when opened (each is nullable).
+ADDED_COLUMNS: tuple[Column[Any], ...] = (seats_table.c.bot_level,)
+
+#: The level of a bot seat stored without one (before bots had levels, every server bot
+#: was the random bot).
+LEGACY_BOT_LEVEL = "random"
+
+
 class StorageError(Exception):
     """The database cannot be used (bad URL, unreachable server, unwritable file)."""
 
@@ -100,11 +116,13 @@ class IndexTaken(Exception):
 
 @dataclass(frozen=True)
 class SeatRecord:
-    """One seat: the player's name, the hash of its secret token (None for a bot)."""
+    """One seat: the player's name, the hash of its secret token (None for a bot), and for a
+    bot its level (``bots/players.py``)."""
 
     player: str
     token_hash: str | None
     bot: bool = False
+    bot_level: str | None = None
 
 
 @dataclass(frozen=True)
@@ -167,6 +185,13 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None
         cursor.close()
 
 
+def _seat(player: str, token: str | None, bot: bool, level: str | None) -> SeatRecord:
+    """A stored seat (a bot stored without a level: :data:`LEGACY_BOT_LEVEL`)."""
+    if not bot:
+        return SeatRecord(player, token)
+    return SeatRecord(player, token, True, level or LEGACY_BOT_LEVEL)
+
+
 class Storage:
     """Games and logs in one database."""
 
@@ -193,10 +218,33 @@ class Storage:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
             metadata.create_all(self.engine)
+            self._add_missing_columns()
         except Exception as exc:
             self.engine.dispose()
             reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
             raise StorageError(f"cannot open the database {self.describe()}: {reason}") from None
+
+    def _add_missing_columns(self) -> None:
+        """Add the columns of :data:`ADDED_COLUMNS` that the database lacks (one made by an
+        older version). Several processes may start at once: PostgreSQL adds a column only
+        if it is still missing, and on SQLite the loser of the race finds it there."""
+        for column in ADDED_COLUMNS:
+            table = column.table.name
+            with self.engine.connect() as conn:
+                present = {c["name"] for c in inspect(conn).get_columns(table)}
+            if column.name in present:
+                continue
+            kind = column.type.compile(dialect=self.engine.dialect)
+            guard = "IF NOT EXISTS " if self.is_postgres else ""
+            statement = f"ALTER TABLE {table} ADD COLUMN {guard}{column.name} {kind}"
+            try:
+                with self._write_lock, self.engine.begin() as conn:
+                    conn.execute(text(statement))
+            except OperationalError:
+                with self.engine.connect() as conn:
+                    present = {c["name"] for c in inspect(conn).get_columns(table)}
+                if column.name not in present:
+                    raise
 
     def describe(self) -> str:
         """The database's URL, without a password."""
@@ -239,6 +287,7 @@ class Storage:
                         "player": seat.player,
                         "token_hash": seat.token_hash,
                         "bot": seat.bot,
+                        "bot_level": seat.bot_level if seat.bot else None,
                     }
                     for i, seat in enumerate(record.seats)
                 ],
@@ -288,7 +337,12 @@ class Storage:
             if row is None:
                 return None
             seats = conn.execute(
-                select(seats_table.c.player, seats_table.c.token_hash, seats_table.c.bot)
+                select(
+                    seats_table.c.player,
+                    seats_table.c.token_hash,
+                    seats_table.c.bot,
+                    seats_table.c.bot_level,
+                )
                 .where(seats_table.c.game_id == game_id)
                 .order_by(seats_table.c.seat)
             ).all()
@@ -299,7 +353,7 @@ class Storage:
             seed=row.seed,
             options=json.loads(row.options),
             players=json.loads(row.players),
-            seats=[SeatRecord(s.player, s.token_hash, bool(s.bot)) for s in seats],
+            seats=[_seat(s.player, s.token_hash, bool(s.bot), s.bot_level) for s in seats],
             webhook=row.webhook,
             base_url=row.base_url,
             finished=bool(row.finished),

@@ -3,7 +3,8 @@
 It shows what the terminal table shows (round, phase, bank, players, corporations, privates,
 trains for sale, the map, the market, the last lines of the game log), every train type with
 how many are left in the depot and the pool, plus the protocol facts:
-the log index, whose turn it is, who may undo or redo, the state hash, and the scores once the
+the log index, the seats (whether a bot plays each, and its level), whose turn it is, who
+may undo or redo, the state hash, and the scores once the
 game is over; a deal waiting for the seller's answer is shown to everyone (`offer`, see
 tresham/offers.py; null when none is pending). It only uses the engine's title-independent API.
 """
@@ -69,7 +70,10 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         "rules_version": g.rules_version,
         "index": live.index,
         "actions": len(g.actions),
-        "seats": [{"player": seat.player, "bot": seat.bot} for seat in live.seats],
+        "seats": [
+            {"player": seat.player, "bot": seat.bot, "level": seat.bot_level if seat.bot else None}
+            for seat in live.seats
+        ],
         "active_entity": g.active_entity(),
         "acting_player": g.acting_player(),
         "finished": finished,

@@ -309,10 +309,16 @@ function chip(sym, colors) {
   return el("span", { class: "chip", style: `background:${colors[sym] || "#555"}` }, sym);
 }
 
+/** A player's name, with its bot's level if the server plays it: "Cid (bot, medium)". */
+function playerLabel(player) {
+  const seat = state.seats.find((s) => s.player === player);
+  return seat && seat.bot ? `${player} (bot, ${seat.level})` : player;
+}
+
 function renderPlayers() {
   const rows = state.players.map((p) => el("tr", { "data-player": p.name, class: p.name === state.acting_player ? "acting" : "" },
     cell(p.name === state.priority ? "P" : "", { title: "priority deal" }),
-    cell(p.name + (p.bankrupt ? " (out)" : "") + (seats[p.name] ? " •" : "")),
+    cell(playerLabel(p.name) + (p.bankrupt ? " (out)" : "") + (seats[p.name] ? " •" : ""), { class: "player-name" }),
     cell(p.cash, { class: "num" }),
     cell(Object.entries(p.shares).map(([s, v]) => `${s} ${v}%`).join(", ")),
     cell(p.companies.join(", ")),
