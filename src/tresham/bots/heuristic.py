@@ -64,7 +64,7 @@ LOOKAHEAD = (BuyShares, SellShares, Par, Dividend, IssueShares, RedeemShares, Pa
 #: How many of the best-scored candidates `medium` looks ahead on.
 LOOKAHEAD_WIDTH = 6
 #: How many of the best-scored lays and stations `medium` tries with the optimizer.
-BUILD_WIDTH = 8
+BUILD_WIDTH = 24
 #: Scores at or below this are never looked ahead on (the rules of thumb rule them out).
 VETO = -10.0
 
@@ -330,7 +330,9 @@ def _buy_train(game: Game, me: str, a: Action) -> float:
         return 10.0 + ttype.distance / 10
     if _trains_rust_soon(game, corp):
         return 7.0
-    return 6.0 + ttype.distance / 10  # another train earns more and hastens the phases
+    if evaluate.earning(game, corp) == 0 or len(c.trains) >= 2:
+        return -1.0  # its trains find no run yet, or it has two: the money builds track
+    return 6.0 + ttype.distance / 10  # a second train earns more and hastens the phases
 
 
 def _own_price(game: Game, action: Action) -> Action:
