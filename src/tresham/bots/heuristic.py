@@ -21,8 +21,9 @@ Rules of thumb:
   treasury needs the money for a train it must buy; buy a train when the corporation has none,
   or room and money and the train is of a newer type than its best; never buy a rival's train
   by offer; issue shares only to afford a train it must have.
-- **Prompts**: accept an offer only at its face value or more; discard the oldest train; take
-  the loan rather than leave; otherwise the first answer.
+- **Prompts**: accept an offer only at its face value or more; discard the weakest train; take
+  a first loan rather than leave, but leave rather than take a second; otherwise the first
+  answer.
 """
 
 from __future__ import annotations
@@ -386,8 +387,8 @@ def _choose(game: Game, me: str, a: Action) -> float:
         else:
             good = offer.price >= s.companies[offer.item].value
         return 5.0 if (a.choice == ACCEPT) == good else 0.0
-    if a.choice == "loan":
-        return 5.0
+    if a.choice == "loan":  # 1849: once; a second ruin means the game is lost anyway
+        return 5.0 if game.player(me).loans == 0 else 0.0
     if a.choice == "leave":
         return 1.0
     return 2.0
