@@ -5,8 +5,10 @@ One game of 1849 is played at the table by clicks (the private auction, starting
 corporations, laying a tile by clicking a hex and a rotation, placing a token, buying a train,
 running the proposed routes, undo, a reload), with the moves in between driven through the
 HTTP API; a second browser context, holding no seat, follows every move live. Also: the tile
-sheet draws every tile at every rotation, a finished game shows its scores and charts, and
-the table fits a phone's screen. Screenshots go to tests/artifacts/.
+sheet draws every tile at every rotation, a finished game shows its scores and charts, the
+table fits a phone's screen, past positions are stepped through and left in one click, the
+whole log of a long game is paged through, and the spreadsheet shows the API's figures.
+Screenshots go to tests/artifacts/.
 
 `make test` installs Chromium (tools/ensure_chromium.sh); only where it is missing and cannot
 be installed (not root) are these tests skipped.
@@ -29,10 +31,12 @@ from conftest_server import ServerProcess, auth
 from offer_position import before_the_offer
 from shared_files import EXPORT_27939, needs_shared
 from tresham.core.board import BoardDef
+from tresham.core.game import Game
 from tresham.core.market import Market
 from tresham.core.tiles import load_catalogue
-from tresham.io.save import to_save
+from tresham.io.save import new_game, to_save
 from tresham.server.board_view import board_drawing
+from tresham.server.bots import bot_action
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PLAYERS = ["Ann", "Bob", "Cid"]
@@ -769,3 +773,345 @@ def test_a_1854_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     built = sum(len(v) for v in smoke.api.state()["map"].get("overlays", {}).values())
     assert built == 1 and smoke.page.locator("path.overlay").count() == 1
     smoke.finish()
+
+
+# ---------------------------------------------------------------------- history, log, sheet
+def bot_game(actions: int, seed: int = 7) -> Game:
+    """1849 played by easy bots for `actions` actions (or to its end: 716 at seed 7)."""
+    game = new_game("1849", PLAYERS, seed)
+    while len(game.actions) < actions and not game.state.finished:
+        game.apply(bot_action(game, len(game.actions), "easy"))
+    return game
+
+
+class Played:
+    """An easy-bot game imported into the server, played on through the API by its seats
+    (the same moves applied to `game`, a copy in this process)."""
+
+    def __init__(self, server: ServerProcess, actions: int) -> None:
+        self.game = bot_game(actions)
+        answer = httpx.post(f"{server.url}/api/games/import", json=to_save(self.game), timeout=60)
+        assert answer.status_code == 201, answer.text
+        self.id = answer.json()["id"]
+        self.tokens = {s["player"]: s["token"] for s in answer.json()["seats"]}
+        self.api = Api(server.url, self.id, self.tokens)
+        self.url = f"{server.url}/games/{self.id}"
+
+    def post(self, player: str, action: Action) -> int:
+        index = self.api.state()["index"]
+        answer = self.api.client.post(
+            f"/api/games/{self.id}/actions",
+            json={"index": index, "action": action},
+            headers=auth(self.tokens[player]),
+        )
+        assert answer.status_code == 200, answer.text
+        return index + 1
+
+    def move(self) -> int:
+        """The easy bot's move for the seat to act."""
+        game = self.game
+        player = game.acting_player()
+        assert player is not None
+        action = bot_action(game, len(game.actions), "easy")
+        index = self.post(player, action.to_json())
+        game.apply(action)
+        return index
+
+    def take_back(self, kind: str) -> int:
+        index = self.post(self.api.state()[kind], {"type": kind})
+        self.game.undo() if kind == "undo" else self.game.redo()
+        return index
+
+    def at(self, position: int) -> dict[str, Any]:
+        answer = self.api.client.get(f"/api/games/{self.id}", params={"at": position})
+        assert answer.status_code == 200, answer.text
+        result: dict[str, Any] = answer.json()
+        return result
+
+    def log(self) -> list[dict[str, Any]]:
+        entries: list[dict[str, Any]] = self.api.client.get(f"/api/games/{self.id}/log").json()[
+            "entries"
+        ]
+        return entries
+
+
+def looking_at(page: Any, position: int | None) -> None:
+    """Wait until the table shows the past position `position` (None: the present)."""
+    wanted = "" if position is None else str(position)
+    page.wait_for_selector(f'body[data-at="{wanted}"]', state="attached", timeout=WAIT_MS)
+
+
+def sidebar_cash(page: Any) -> dict[str, int]:
+    return {p: int(page.inner_text(f'#players tr[data-player="{p}"] td.num')) for p in PLAYERS}
+
+
+def test_stepping_back_through_history_and_returning(browser: Any, server: ServerProcess) -> None:
+    """The timeline: one entry back, a jump to any entry, a click on a log entry; the past is
+    drawn as the API gives it (`?at=N`), under a banner, with nothing to act on (no undo);
+    the game goes on meanwhile; one click returns to the present."""
+    played = Played(server, 150)
+    for _ in range(4):
+        played.move()
+    present = played.api.state()
+    n = present["index"]
+    acting = present["acting_player"]
+    errors = Errors()
+    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    page.goto(f"{played.url}#seat={played.tokens[acting]}")
+    at_index(page, n)
+    looking_at(page, None)
+    assert page.locator("#past-banner").is_hidden()
+    assert page.locator("#actions .act, #actions .action-row").count() > 0
+    assert page.locator("#undo").count() == 1
+    assert page.locator("#at-next").is_disabled() and page.locator("#at-last").is_disabled()
+
+    # one entry back: the banner, the past's figures, nothing to act on
+    page.click("#at-back")
+    looking_at(page, n - 1)
+    assert page.locator("#past-banner").is_visible()
+    banner = page.inner_text("#past-banner")
+    assert f"the position after entry {n - 1} of {n}" in banner and "Back to the present" in banner
+    past = played.at(n - 1)
+    assert sidebar_cash(page) == {p["name"]: p["cash"] for p in past["players"]}
+    assert page.locator("#actions .act, #actions .action-row, #undo, #redo").count() == 0
+    assert page.inner_text("#actions .past-note").startswith(
+        f"This is the position after entry {n - 1}"
+    )
+    assert page.get_attribute("#status", "data-index") == str(n)
+    assert page.evaluate("location.search") == f"?at={n - 1}"
+    for _ in range(3):
+        page.click("#at-back")
+    looking_at(page, n - 4)
+
+    # a jump: before and after a tile was laid
+    lays = [e for e in played.log() if e["entry"]["type"] == "lay_tile"]
+    lay = lays[len(lays) // 2]
+    hex_id, tile = lay["entry"]["hex"], lay["entry"]["tile"]
+    placed = f'g.hex[data-hex="{hex_id}"][data-tile="{tile}"]'
+    page.fill("#at-input", str(lay["index"]))
+    page.press("#at-input", "Enter")
+    looking_at(page, lay["index"])
+    assert page.locator(placed).count() == 0
+    page.click("#at-next")
+    looking_at(page, lay["index"] + 1)
+    assert page.locator(placed).count() == 1
+    assert page.locator(f'#log li.entry.current[data-entry="{lay["index"]}"]').count() == 1
+    page.screenshot(path=str(ARTIFACTS / "history.png"))
+
+    # a click on a log entry shows the position after it
+    link = page.locator("#log a.at-link").nth(3)
+    target = int(link.get_attribute("data-at"))
+    link.click()
+    looking_at(page, target)
+    assert page.locator(f'#log li.entry.current[data-entry="{target - 1}"]').count() == 1
+    shown = played.at(target)
+    assert sidebar_cash(page) == {p["name"]: p["cash"] for p in shown["players"]}
+
+    # the game goes on meanwhile: the table stays in the past, the header follows the present
+    n = played.move()
+    at_index(page, n)
+    looking_at(page, target)
+    assert page.inner_text("#at-total") == f"of {n}"
+
+    # back to the present in one click
+    page.click("#to-present")
+    looking_at(page, None)
+    assert page.locator("#past-banner").is_hidden()
+    assert page.evaluate("location.search") == ""
+    now = played.api.state()
+    assert sidebar_cash(page) == {p["name"]: p["cash"] for p in now["players"]}
+    if now["acting_player"] == acting:
+        assert page.locator("#actions .act, #actions .action-row").count() > 0
+    # the start, then the present again by the last button; a link to a past position
+    page.click("#at-first")
+    looking_at(page, 0)
+    assert page.locator("#at-back").is_disabled()
+    assert "the start of the game" in page.inner_text("#past-banner")
+    page.click("#at-last")
+    looking_at(page, None)
+    page.goto(f"{played.url}?at=5")
+    looking_at(page, 5)
+    assert page.locator("#past-banner").is_visible()
+    page.close()
+    assert errors.seen == []
+
+
+def test_the_whole_log_of_a_long_game(browser: Any, server: ServerProcess) -> None:
+    """A whole game (over 700 entries, an undo and a redo among them): every entry is in the log,
+    a page at a time, once each, in order, under the headings of its rounds, with the
+    event lines the API gives; undo and redo name the entry they take back or bring again;
+    an entry links to the position after it."""
+    whole = len(bot_game(10_000).actions)
+    played = Played(server, whole - 26)
+    played.move()
+    played.move()
+    undo_at = played.take_back("undo")
+    redo_at = played.take_back("redo")
+    while not played.game.state.finished:
+        played.move()
+    log = played.log()
+    total = len(log)
+    assert total == whole + 2 > 600
+    errors = Errors()
+    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    page.goto(played.url)
+    at_index(page, total)
+    last_page = f"{total - (total - 1) % 50}\N{EN DASH}{total} of {total}"
+    assert page.inner_text("#log-pager .log-range") == last_page
+    page.locator("#log-box").screenshot(path=str(ARTIFACTS / "log.png"))
+    page.click("#log-pager .log-first")
+    seen: list[int] = []
+    headings: list[str] = []
+    texts: dict[int, list[str]] = {}
+    for _ in range(40):
+        items = page.evaluate(
+            """() => [...document.querySelectorAll('#log > li')].map((li) => ({
+                heading: li.classList.contains('round-heading') ? li.textContent : null,
+                entry: li.dataset.entry === undefined ? null : Number(li.dataset.entry),
+                lines: [...li.querySelectorAll('.entry-head, .entry-lines li')]
+                    .map((x) => x.textContent),
+            }))"""
+        )
+        assert items[0]["heading"] is not None  # every page starts under its round's heading
+        for item in items:
+            if item["heading"] is not None:
+                headings.append(item["heading"])
+            elif item["entry"] is not None and item["entry"] >= 0:
+                seen.append(item["entry"])
+                texts[item["entry"]] = item["lines"]
+        if page.locator("#log-pager .log-next").is_disabled():
+            break
+        page.click("#log-pager .log-next")
+    assert seen == list(range(total))
+    assert headings[0] == "Start" and headings[1] == "Auction"
+    for e in log:
+        if e["entry"]["type"] not in ("undo", "redo") and e["events"]:
+            shown = texts[e["index"]]
+            assert shown[len(shown) - len(e["events"]) :] == e["events"], e["index"]
+        if e["entry"]["type"] == "pass":
+            assert texts[e["index"]][0].endswith("passes")
+    assert texts[undo_at - 1] == [
+        f"{log[undo_at - 1]['entry']['entity']} undoes entry {undo_at - 1}"
+    ]
+    redone = [f"{log[redo_at - 1]['entry']['entity']} redoes entry {undo_at - 1}"]
+    assert texts[redo_at - 1] == redone + log[undo_at - 2]["events"]
+    rounds = [e["round"] for e in log]
+    changes = [r for i, r in enumerate(rounds) if i == 0 or rounds[i - 1] != r]
+    assert "Operating round 1.1" in changes and "Stock round 2" in changes
+    assert set(changes) <= set(headings)
+    # an entry of the middle links to the position after it
+    page.click("#log-pager .log-first")
+    page.locator("#log-pager .log-next").click()
+    page.locator('#log li[data-entry="60"] a.at-link').click()
+    looking_at(page, 61)
+    assert page.locator('#log li.entry.current[data-entry="60"]').count() == 1
+    assert page.inner_text("#log-pager .log-range") == f"51\N{EN DASH}100 of {total}"
+    page.close()
+    assert errors.seen == []
+
+
+def test_the_spreadsheet_shows_the_figures_of_the_api(browser: Any, server: ServerProcess) -> None:
+    """Players (cash, certificates / limit, shares, privates, worth), corporations (president,
+    par, price and its move in the latest OR, treasury, trains by name, tokens, the revenue
+    of every OR, this OR's order) and who is still to start: the figures of the API, now and
+    at a past position."""
+    played = Played(server, 600)
+    errors = Errors()
+    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    page.goto(played.url)
+    at_index(page, played.api.state()["index"])
+    for position in (None, 300):
+        state = played.api.state() if position is None else played.at(position)
+        if position is not None:
+            page.fill("#at-input", str(position))
+            page.press("#at-input", "Enter")
+            looking_at(page, position)
+        check_sheet(page, state)
+    page.click("#to-present")
+    looking_at(page, None)
+    page.locator("#sheet-area").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "spreadsheet.png"))
+    page.locator("#sheet-area").screenshot(path=str(ARTIFACTS / "spreadsheet-area.png"))
+    page.close()
+    assert errors.seen == []
+
+
+def check_sheet(page: Any, state: dict[str, Any]) -> None:
+    """The spreadsheet of `page` against the public state `state`."""
+    sheet = page.evaluate(
+        """() => {
+            const rows = (id) => [...document.querySelectorAll(`#${id} tbody tr`)];
+            const text = (tr, sel) => [...tr.querySelectorAll(sel)].map((td) => td.textContent);
+            const players = {};
+            for (const tr of rows('sheet-players').filter((tr) => tr.dataset.player)) {
+                const shares = {};
+                for (const td of tr.querySelectorAll('td.share')) {
+                    shares[td.dataset.corp] = td.textContent;
+                }
+                players[tr.dataset.player] = {
+                    cash: text(tr, 'td.cash')[0], certs: text(tr, 'td.certs')[0],
+                    worth: text(tr, 'td.worth')[0], privates: text(tr, 'td.privates')[0], shares,
+                };
+            }
+            const corps = {};
+            for (const tr of rows('sheet-corporations')) {
+                const revenue = {};
+                for (const td of tr.querySelectorAll('td.revenue')) {
+                    revenue[td.dataset.or] = td.textContent;
+                }
+                corps[tr.dataset.corp] = {
+                    president: text(tr, 'td.president')[0], par: text(tr, 'td.par')[0],
+                    price: text(tr, 'td.price')[0], move: tr.querySelector('td.move').dataset.move,
+                    treasury: text(tr, 'td.treasury')[0], trains: text(tr, 'td.trains')[0],
+                    tokens: text(tr, 'td.tokens')[0], status: text(tr, 'td.or-status')[0], revenue,
+                };
+            }
+            return { players, corps, toStart: document.getElementById('to-start').textContent };
+        }"""
+    )
+    started = [c for c in state["corporations"] if c["parred"] or c["floated"]]
+    for p in state["players"]:
+        row = sheet["players"][p["name"]]
+        assert row["cash"] == str(p["cash"])
+        assert row["certs"] == f"{p['certificates']}/{p['certificate_limit']}"
+        assert row["worth"] == str(p["worth"])
+        assert row["privates"] == ", ".join(p["companies"])
+        shares = {
+            c["sym"]: f"{p['shares'][c['sym']]}%" if c["sym"] in p["shares"] else ""
+            for c in started
+        }
+        assert row["shares"] == shares
+    assert {p["name"]: p["worth"] for p in state["players"]} == raw_worth(state)
+    rounds = state["operating_rounds"]
+    latest = rounds[-1]
+    assert set(sheet["corps"]) == {c["sym"] for c in started}
+    for c in started:
+        row = sheet["corps"][c["sym"]]
+        assert row["president"] == (c["president"] or "")
+        assert (row["par"], row["price"], row["treasury"]) == (
+            str(c["par_price"] or ""),
+            "" if c["price"] is None else str(c["price"]),
+            str(c["cash"]),
+        )
+        before, after = latest["prices_before"].get(c["sym"]), latest["prices"].get(c["sym"])
+        assert row["move"] == ("" if before is None or after is None else str(after - before))
+        assert row["trains"] == " ".join(c["train_names"])
+        assert row["tokens"] == f"{len(c['placed'])}/{c['tokens']}"
+        revenue = {str(r["number"]): str(r["revenue"].get(c["sym"], "")) for r in rounds}
+        assert row["revenue"] == revenue
+        if state["round"]["kind"] == "operating":
+            words = {"done": "done", "operating": "now", "to come": "to come", None: ""}
+            assert row["status"] == words[c["or_status"]]
+    assert sheet["toStart"].endswith(", ".join(state["to_start"]))
+
+
+def raw_worth(state: dict[str, Any]) -> dict[str, int]:
+    """Each player's worth as 1849's summary counts it: cash plus shares at market, minus
+    L.750 a loan (its private companies not counted)."""
+    prices = {c["sym"]: c["price"] for c in state["corporations"]}
+    return {
+        p["name"]: p["cash"]
+        - 750 * p["loans"]
+        + sum(prices[sym] * pct // 10 for sym, pct in p["shares"].items() if prices[sym])
+        for p in state["players"]
+    }

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
@@ -60,6 +61,7 @@ from tresham.server.history import game_history
 from tresham.server.live import LiveGame
 from tresham.server.notify import PgListener
 from tresham.server.page import page, web_root
+from tresham.server.past import past_of
 from tresham.server.registry import Registry, seat_url
 from tresham.server.storage import SeatRecord, Storage
 from tresham.server.view import proposed_runs
@@ -252,12 +254,18 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         return await _created(server(), game, request)
 
     @app.get("/api/games/{game_id}")
-    async def game_state(game_id: str) -> Response:
-        """The public state."""
+    async def game_state(game_id: str, at: str | None = None) -> Response:
+        """The public state; with `at=N`, as it was when the log had N entries (0: the
+        start), replayed from the log (server/past.py)."""
         srv = server()
         live = await srv.registry.get(game_id)
         await srv.registry.refresh(live)
-        return _raw_json(live.snapshot_json)
+        if at is None:
+            return _raw_json(live.snapshot_json)
+        position = _log_position(at, live.index, "at")
+        rows = live.rows
+        text = await srv.registry.run(lambda: past_of(live).state_json(rows, position))
+        return _raw_json(text)
 
     @app.get("/api/games/{game_id}/legal")
     async def legal(
@@ -299,14 +307,20 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         return {"index": index}
 
     @app.get("/api/games/{game_id}/log")
-    async def game_log(game_id: str) -> dict[str, Any]:
-        """Every log entry, undo and redo included."""
+    async def game_log(game_id: str, since: str | None = None) -> dict[str, Any]:
+        """Every log entry (from `since`, if given), undo and redo included, each with the
+        round it was made in and the event lines it produced; `start_events`: the lines of
+        the game's set-up."""
         srv = server()
         live = await srv.registry.get(game_id)
 
         def work() -> dict[str, Any]:
-            entries = [{"index": r.index, "entry": r.entry, "seat": r.seat} for r in live.rows]
-            return {"index": live.index, "entries": entries}
+            start = 0 if since is None else _log_position(since, live.index, "since")
+            return {
+                "index": live.index,
+                "start_events": list(live.chronicle.start_events),
+                "entries": live.log_entries(start),
+            }
 
         return await srv.registry.read(live, work)
 
@@ -524,6 +538,20 @@ def _seat(live: LiveGame, authorization: str | None) -> SeatRecord:
     if seat is None:
         raise Forbidden("this is not a seat token of this game", "seat")
     return seat
+
+
+LOG_POSITION = re.compile(r"[0-9]{1,18}")
+
+
+def _log_position(text: str, length: int, field: str) -> int:
+    """A position in a log of `length` entries, from a query parameter: 0 to `length`."""
+    if not LOG_POSITION.fullmatch(text) or int(text) > length:
+        raise BadRequest(
+            f"{field} must be a log position from 0 to {length}, not {quote(text)}",
+            "history",
+            field,
+        )
+    return int(text)
 
 
 def _raw_json(text: str) -> Response:

@@ -53,7 +53,9 @@ def game_history(game: Game) -> dict[str, Any]:
     cached = _CACHE.get(game)
     if cached is not None and cached[:2] == key:
         return cached[2]
-    replay = new_game(game.title.name, game.player_names, game.seed, game.options)
+    replay = new_game(
+        game.title.name, game.player_names, game.seed, game.options, game.rules_version
+    )
     seen: dict[str, int] = {}
     points = [_sample(replay, "start", seen)]
     current = _round_key(replay)

@@ -23,14 +23,18 @@ import hmac
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, action_from_json
 from tresham.core.errors import MalformedActionError, NotYourTurnError, RuleError
 from tresham.core.game import Game
 from tresham.io.save import new_game
+from tresham.server.chronicle import Chronicle
 from tresham.server.errors import Forbidden, Unplayable
 from tresham.server.storage import GameRecord, LogRow, SeatRecord
+
+if TYPE_CHECKING:
+    from tresham.server.past import Past
 
 TAKE_BACKS = ("undo", "redo")
 SUBSCRIBER_QUEUE = 256
@@ -96,7 +100,8 @@ class Subscriber:
 
 class LiveGame:
     """One game in memory: the engine's game, the log, who made each action in force (for
-    the take-back rules), the public state snapshot and the websocket subscribers."""
+    the take-back rules), what each entry produced (its chronicle), the public state
+    snapshot and the websocket subscribers."""
 
     def __init__(
         self, record: GameRecord, game: Game, view: Callable[[LiveGame], dict[str, Any]]
@@ -106,11 +111,14 @@ class LiveGame:
         self.rows: list[LogRow] = []
         self.actors: list[str | None] = []
         self.undone_actors: list[str | None] = []
+        self.chronicle = Chronicle.begin(game)
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.published = 0
         self.refresh_pending = False
         self.broken = False
+        #: Its past positions (server/past.py), once asked for.
+        self.past: Past | None = None
         self._view = view
         self._snapshot: tuple[dict[str, Any], str] = ({}, "{}")
 
@@ -135,13 +143,26 @@ class LiveGame:
         cls, record: GameRecord, game: Game, view: Callable[[LiveGame], dict[str, Any]]
     ) -> LiveGame:
         """A new live game around a game built here (new, or imported: its actions become
-        the first log entries, made by no seat)."""
+        the first log entries, made by no seat, replayed here as a restart would, so that
+        each entry's facts are recorded)."""
+        if game.actions:
+            rows = [LogRow(i, a.to_json(), None) for i, a in enumerate(game.actions)]
+            return cls.rebuild(record, rows, view)
         live = cls(record, game, view)
-        live.rows = [LogRow(i, a.to_json(), None) for i, a in enumerate(game.actions)]
-        live.actors = [None] * len(game.actions)
         live.refresh_snapshot()
         live.published = live.index
         return live
+
+    def copy(self) -> LiveGame:
+        """An independent copy of the game and its log (for a replay that goes on from
+        here: its subscribers, lock and publishing are its own)."""
+        other = LiveGame(self.record, self.game.clone(), self._view)
+        other.rows = list(self.rows)
+        other.actors = list(self.actors)
+        other.undone_actors = list(self.undone_actors)
+        other.chronicle = self.chronicle.copy()
+        other.published = other.index
+        return other
 
     # ------------------------------------------------------------------ the log
     @property
@@ -177,6 +198,7 @@ class LiveGame:
         is the row's entry already parsed, if it is at hand."""
         if entry is None:
             entry = parse_entry(row.entry)
+        before = self.chronicle.before(self.game)
         if isinstance(entry, TakeBack):
             if entry.kind == "undo":
                 self.game.undo()
@@ -188,7 +210,24 @@ class LiveGame:
             self.game.apply(entry)
             self.actors.append(row.seat)
             self.undone_actors.clear()
+        self.chronicle.after(self.game, before)
         self.rows.append(row)
+
+    def log_entries(self, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
+        """The log entries from `start` (to `stop`), as the API gives them: ``{"index",
+        "entry", "seat", "round", "events"}`` (the round it was made in, the event lines it
+        produced)."""
+        chronicle = self.chronicle
+        return [
+            {
+                "index": row.index,
+                "entry": row.entry,
+                "seat": row.seat,
+                "round": chronicle.rounds[row.index],
+                "events": list(chronicle.events[row.index]),
+            }
+            for row in self.rows[start:stop]
+        ]
 
     # ------------------------------------------------------------------ seats and rules
     def seat_for_token(self, token: str) -> SeatRecord | None:
@@ -261,6 +300,11 @@ class LiveGame:
 
     # ------------------------------------------------------------------ public state
     @property
+    def view(self) -> Callable[[LiveGame], dict[str, Any]]:
+        """What makes the public state of the game."""
+        return self._view
+
+    @property
     def snapshot(self) -> dict[str, Any]:
         """The public state as of the last change (do not modify it)."""
         return self._snapshot[0]
@@ -300,8 +344,8 @@ class LiveGame:
         if self.published >= self.index:
             return []
         new = self.rows[self.published : self.index]
+        entries = self.log_entries(self.published, self.index)
         self.published = self.index
-        entries = [{"index": r.index, "entry": r.entry, "seat": r.seat} for r in new]
         head = json.dumps({"type": "log", "index": self.index, "entries": entries})
         message = head[:-1] + ', "state": ' + self.snapshot_json + "}"
         for sub in list(self.subscribers):

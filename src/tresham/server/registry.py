@@ -182,7 +182,7 @@ class Registry:
             base_url=base_url,
             finished=game.state.finished,
         )
-        live = LiveGame.adopt(record, game, public_state)
+        live = await self.run(LiveGame.adopt, record, game, public_state)
         await self.run(self.storage.create_game, record, live.rows)
         self._remember(live)
         self.bots.poke(record.id)

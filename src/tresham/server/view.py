@@ -2,7 +2,10 @@
 
 It shows what the terminal table shows (round, phase, bank, players, corporations, privates,
 trains for sale, the map, the market, the last lines of the game log), every train type with
-how many are left in the depot and the pool, plus the protocol facts:
+how many are left in the depot and the pool, what a spreadsheet shows (each player's worth
+and certificates against the limit; each corporation's trains by name and whether it has
+operated in this operating round; every operating round's prices and revenue, from the
+game's chronicle; the corporations still to start, in order), plus the protocol facts:
 the log index, the seats (whether a bot plays each, and its level), whose turn it is, who
 may undo or redo, the state hash, and the scores once the
 game is over; a deal waiting for the seller's answer is shown to everyone (`offer`, see
@@ -15,10 +18,13 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, RunRoutes
+from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
+from tresham.core.stock import player_certs
 from tresham.offers import offer_facts
 from tresham.routes import alternatives
 from tresham.routes.runs import runs_action
+from tresham.server.chronicle import round_label
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -44,12 +50,59 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
+def certificate_limit(game: Game) -> int | None:
+    """How many certificates a player may hold (None: the title does not say). The engine has
+    no title-independent hook for it yet: 1849 and 1883 call it `cert_limit`, 1854 (Table 7)
+    `share_limit`. 1883's has no figure once a single player is left (its table starts at
+    two players): None then."""
+    for name in ("cert_limit", "share_limit"):
+        hook = getattr(game.title, name, None)
+        if callable(hook):
+            try:
+                limit = hook(game)
+            except LookupError:
+                return None
+            return limit if isinstance(limit, int) else None
+    return None
+
+
+def to_start(game: Game, extra: dict[str, Any]) -> list[str]:
+    """The corporations still to start, in the order they may (the title's `order` where its
+    `describe_state` gives one, as 1849's drawn order; else the title's listing)."""
+    s = game.state
+    order = extra.get("order")
+    listed = [sym for sym in order if sym in s.corps] if isinstance(order, list) else []
+    listed += [sym for sym in s.corps if sym not in listed]
+    return [
+        sym
+        for sym in listed
+        if not (s.corps[sym].parred or s.corps[sym].floated or s.corps[sym].closed)
+    ]
+
+
+def or_status(game: Game) -> dict[str, str]:
+    """In an operating round, each corporation of its order: "done", "operating" or
+    "to come"."""
+    rnd = game.state.round
+    if not isinstance(rnd, OperatingRound) or game.state.finished:
+        return {}
+    out = {}
+    for i, sym in enumerate(rnd.order):
+        done = sym in rnd.done
+        out[sym] = "done" if done else "operating" if i == rnd.index else "to come"
+    return out
+
+
 def public_state(live: LiveGame) -> dict[str, Any]:
     """The public state of a live game."""
     g = live.game
     s = g.state
     finished = s.finished
     names = [p.name for p in s.players]
+    worth = g.title.raw_scores(g)
+    limit = certificate_limit(g)
+    extra = plain(g.title.describe_state(g))
+    statuses = or_status(g)
     companies_of: dict[str, list[str]] = {}
     for co in s.companies.values():
         if co.owner is not None and not co.closed:
@@ -62,6 +115,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
             "operating_round": s.operating_round_no,
             "or_in_set": s.or_in_set,
             "ors_in_set": s.ors_in_set,
+            "label": round_label(s),
         }
     )
     return {
@@ -96,6 +150,9 @@ def public_state(live: LiveGame) -> dict[str, Any]:
                 "bankrupt": p.bankrupt,
                 "shares": {sym: pct for sym in s.corps if (pct := s.shares.percent(p.name, sym))},
                 "companies": companies_of.get(p.name, []),
+                "certificates": player_certs(g, p.name),
+                "certificate_limit": limit,
+                "worth": worth.get(p.name),
             }
             for p in s.players
         ],
@@ -109,6 +166,11 @@ def public_state(live: LiveGame) -> dict[str, Any]:
                 "par_price": corp.par_price,
                 "cash": corp.cash,
                 "trains": list(corp.trains),
+                "train_names": [
+                    train.variant or train.kind
+                    for tid in corp.trains
+                    if (train := s.depot.trains.get(tid)) is not None
+                ],
                 "tokens": corp.tokens,
                 "placed": [[h, c] for h, c in corp.placed],
                 "home": corp.home,
@@ -116,6 +178,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
                 "floated": corp.floated,
                 "closed": corp.closed,
                 "operated": corp.operated,
+                "or_status": statuses.get(sym),
                 "revenue_history": list(corp.revenue_history),
                 "treasury": s.shares.percent(treasury(sym), sym),
                 "pool": s.shares.percent(POOL, sym),
@@ -155,7 +218,9 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         "market": plain(s.market.to_dict()),
         "pending": [{"kind": kind, "entity": entity} for kind, entity in s.pending],
         "offer": offer_facts(g),
-        "extra": plain(g.title.describe_state(g)),
+        "extra": extra,
+        "to_start": to_start(g, extra),
+        "operating_rounds": live.chronicle.operating_rounds(g),
         "events": list(s.events[-EVENTS_SHOWN:]),
         "events_total": len(s.events),
         "state_hash": g.state_hash(),

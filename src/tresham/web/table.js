@@ -1,6 +1,8 @@
 // The browser table of one game: follows the game live over the websocket, draws the board,
-// market, players, corporations, trains, privates and log, and lets the seats this browser
-// holds take their legal actions (and undo their own).
+// market, players, corporations, the spreadsheet, trains, privates and the whole log, and lets
+// the seats this browser holds take their legal actions (and undo their own). Any past
+// position can be looked at (the timeline in the header, or a click on a log entry): it is
+// fetched with ?at=N and drawn like the present, with acting off, until "Back to the present".
 
 import { answersOffer, api, corpColors, describe, el, loadSeats, paletteColor, saveSeats, svg } from "./common.js";
 import { drawBoard, drawTile, RUN_COLORS } from "./board.js";
@@ -11,11 +13,18 @@ const gameId = decodeURIComponent(location.pathname.split("/")[2]);
 const $ = (id) => document.getElementById(id);
 
 let board = null;
-let state = null;
+let state = null; // the position drawn: the present, or the past one looked at
+let present = null; // the latest state the server sent
+let viewAt = null; // the log position looked at (null: the present)
+let pastAsked = 0; // the latest past position asked for (a later click wins)
 let legal = { index: -1, actions: [] };
 let seats = loadSeats(gameId);
 let ui = freshUi();
 let historyShown = -1;
+const LOG_PAGE = 50;
+// The whole log: the set-up's event lines, every entry ({index, entry, seat, round, events}),
+// and the page shown (null: the last, following new entries).
+const gameLog = { start: [], entries: [], page: null, scrolledFor: "" };
 
 /** The choices being made on the map: a hex, a tile and its rotation; trains left idle. */
 function freshUi() {
@@ -30,7 +39,7 @@ function setMessage(text, isError = false) {
 
 // ------------------------------------------------------------------ acting
 function actingToken() {
-  return state && state.acting_player ? seats[state.acting_player] : undefined;
+  return viewAt === null && state && state.acting_player ? seats[state.acting_player] : undefined;
 }
 
 async function post(action, token = actingToken(), index = legal.index) {
@@ -51,12 +60,12 @@ async function takeBack(kind) {
 
 async function refresh() {
   const fresh = await api(`/api/games/${encodeURIComponent(gameId)}`);
-  if (!state || fresh.index >= state.index) await show(fresh);
+  if (!present || fresh.index >= present.index) await show(fresh);
 }
 
 async function loadLegal() {
   const token = actingToken();
-  if (!token || state.finished) {
+  if (!token || state.finished || viewAt !== null) {
     legal = { index: state.index, actions: [] };
     return;
   }
@@ -132,6 +141,12 @@ function renderActions(lays) {
   const box = $("actions");
   box.replaceChildren();
   const held = Object.keys(seats);
+  if (viewAt !== null) {
+    const then = state.finished ? "The game was over." : `${state.acting_player} was to act${state.active_entity !== state.acting_player ? ` for ${state.active_entity}` : ""}.`;
+    box.append(el("p", { class: "past-note" }, `This is the position after entry ${viewAt} (${state.round.label}). ${then} Nothing can be done here.`),
+      el("button", { class: "primary", onclick: () => toPresent() }, "Back to the present"));
+    return;
+  }
   if (state.finished) {
     box.append(el("p", {}, "The game is over."));
     return;
@@ -336,15 +351,14 @@ function renderCorporations(colors) {
     cell(c.president),
     cell(c.price === null ? "" : `${c.price} (${c.par_price})`, { class: "num", title: "share price (par)" }),
     cell(c.cash, { class: "num" }),
-    cell(c.trains.join(", ")),
+    cell(c.train_names.join(", ")),
     cell(`${c.placed.length}/${c.tokens}`),
     cell(`${c.treasury}%`, { class: "num" }),
     cell(`${c.pool}%`, { class: "num" }),
-    cell(c.companies.join(", ")),
-    cell(c.revenue_history.length ? c.revenue_history[c.revenue_history.length - 1] : "", { class: "num" })));
-  const waiting = state.corporations.filter((c) => !c.parred && !c.floated && !c.closed).map((c) => c.sym);
+    cell(c.companies.join(", "))));
+  const waiting = state.to_start;
   $("corporations").replaceChildren(
-    table(["", "president", "price (par)", "cash", "trains", "tokens", "IPO", "pool", "privates", "last run"], rows),
+    table(["", "president", "price (par)", "cash", "trains", "tokens", "IPO", "pool", "privates"], rows),
     el("p", { class: "note" }, waiting.length ? `Not started: ${waiting.join(", ")}` : ""));
 }
 
@@ -370,22 +384,292 @@ function renderPrivates() {
   $("privates").replaceChildren(table(["", "private", "value", "revenue", "owner"], rows));
 }
 
+// ------------------------------------------------------------------ the spreadsheet
+/** The latest operating round (the current one, or the last played), if any. */
+function latestOperatingRound() {
+  const rounds = state.operating_rounds;
+  return rounds.length ? rounds[rounds.length - 1] : null;
+}
+
+/** A price move as a player reads it: "▲8", "▼10", "0" ("" when unknown). */
+function moveText(delta) {
+  if (delta === null || delta === undefined) return "";
+  return delta > 0 ? `▲${delta}` : delta < 0 ? `▼${-delta}` : "0";
+}
+
+const OR_STATUS = { done: "done", operating: "now", "to come": "to come" };
+
+function renderSheet(colors) {
+  const started = state.corporations.filter((c) => c.parred || c.floated);
+  const latest = latestOperatingRound();
+  // players: cash, certificates against the limit, shares of each started corporation,
+  // privates, worth; then the shares left in the IPO and the pool
+  const shareCols = started.map((c) => el("th", { class: "num", title: c.name }, chip(c.sym, colors)));
+  const playerRows = state.players.map((p) => {
+    const over = p.certificate_limit !== null && p.certificates > p.certificate_limit;
+    return el("tr", { "data-player": p.name, class: p.name === state.acting_player ? "acting" : "" },
+      cell(p.name === state.priority ? "P" : "", { title: "priority deal" }),
+      cell(playerLabel(p.name) + (p.bankrupt ? " (out)" : ""), { class: "name" }),
+      cell(money(p.cash), { class: "num cash" }),
+      cell(p.certificate_limit === null ? `${p.certificates}` : `${p.certificates}/${p.certificate_limit}`,
+        { class: `num certs${over ? " over" : ""}`, title: "certificates held / the limit" }),
+      ...started.map((c) => {
+        const pct = p.shares[c.sym] || 0;
+        const president = c.president === p.name;
+        return cell(pct ? `${pct}%` : "", { class: `num share${president ? " president" : ""}`, "data-corp": c.sym, title: president ? `${p.name} is ${c.sym}'s president` : null });
+      }),
+      cell(p.companies.join(", "), { class: "privates" }),
+      cell(money(p.worth), { class: "num worth", title: "what the player would score now" }));
+  });
+  const holders = [["IPO", "treasury"], ["Pool", "pool"]].map(([label, key]) => el("tr", { class: "holder", "data-holder": key },
+    cell(""), cell(label), cell(""), cell(""),
+    ...started.map((c) => cell(c[key] ? `${c[key]}%` : "", { class: "num share", "data-corp": c.sym })),
+    cell(""), cell("")));
+  const players = table(["", "player", "cash", "certs", ...started.map(() => ""), "privates", "worth"], [...playerRows, ...holders]);
+  players.querySelectorAll("thead th").forEach((th, i) => {
+    if (i >= 4 && i < 4 + started.length) th.replaceWith(shareCols[i - 4]);
+  });
+  players.id = "sheet-players";
+  // corporations: president, price and its move in the latest OR, treasury, trains, tokens,
+  // whether it has operated in this OR, the revenue of every OR so far (the latest first)
+  const newestFirst = [...state.operating_rounds].reverse();
+  const inOr = state.round.kind === "operating" && !state.finished;
+  const corpRows = started.map((c) => {
+    const before = latest && latest.prices_before[c.sym];
+    const after = latest && latest.prices[c.sym];
+    const move = before !== undefined && before !== null && after !== undefined && after !== null ? after - before : null;
+    return el("tr", { "data-corp": c.sym, class: `${c.closed ? "closed" : ""}${c.or_status === "operating" ? " acting" : ""}` },
+      el("td", { title: c.name }, chip(c.sym, colors)),
+      cell(c.president || "", { class: "president" }),
+      cell(c.par_price || "", { class: "num par" }),
+      cell(c.price === null ? "" : c.price, { class: "num price" }),
+      cell(moveText(move), { class: `num move${move > 0 ? " up" : move < 0 ? " down" : ""}`, "data-move": move === null ? "" : move }),
+      cell(money(c.cash), { class: "num treasury" }),
+      cell(c.train_names.join(" "), { class: "trains" }),
+      cell(`${c.placed.length}/${c.tokens}`, { class: "num tokens" }),
+      cell(inOr ? OR_STATUS[c.or_status] || "" : "", { class: "or-status" }),
+      ...newestFirst.map((r) => cell(r.revenue[c.sym] === undefined ? "" : r.revenue[c.sym], { class: `num revenue${r.done ? "" : " current"}`, "data-or": r.number })));
+  });
+  const moveHead = latest ? `move OR ${latest.name}` : "move";
+  const corps = table(["", "president", "par", "price", moveHead, "treasury", "trains", "tokens", "this OR",
+    ...newestFirst.map((r) => `OR ${r.name}${r.done ? "" : " (now)"}`)], corpRows);
+  corps.id = "sheet-corporations";
+  const waiting = state.to_start;
+  const ordered = Array.isArray(state.extra.order);
+  $("sheet").replaceChildren(
+    el("div", { class: "scroll" }, players),
+    el("div", { class: "scroll" }, corps),
+    el("p", { id: "to-start", class: "note" }, waiting.length
+      ? `${ordered ? "Still to start, in this order" : "Not started yet"}: ${waiting.join(", ")}`
+      : "Every corporation has started."));
+}
+
+/** An amount of money as the table shows it (the title's currency sign is not in the state). */
+function money(value) {
+  return value === null || value === undefined ? "" : String(value);
+}
+
+// ------------------------------------------------------------------ the whole log
+/** What each undo and redo of the log takes back or brings again: {entry index: entry index}. */
+function takeBackTargets(entries) {
+  const inForce = [];
+  const undone = [];
+  const targets = {};
+  for (const e of entries) {
+    if (e.entry.type === "undo") {
+      const k = inForce.pop();
+      undone.push(k);
+      targets[e.index] = k;
+    } else if (e.entry.type === "redo") {
+      const k = undone.pop();
+      inForce.push(k);
+      targets[e.index] = k;
+    } else {
+      inForce.push(e.index);
+      undone.length = 0;
+    }
+  }
+  return targets;
+}
+
+function logPages() {
+  return Math.max(1, Math.ceil(gameLog.entries.length / LOG_PAGE));
+}
+
+function shownLogPage() {
+  if (viewAt !== null && gameLog.page === null) return Math.max(0, Math.floor((viewAt - 1) / LOG_PAGE));
+  return gameLog.page === null ? logPages() - 1 : Math.min(gameLog.page, logPages() - 1);
+}
+
+function atLink(position, ...children) {
+  return el("a", { href: `?at=${position}`, class: "at-link", "data-at": position,
+    onclick: (event) => { event.preventDefault(); goTo(position); } }, ...children);
+}
+
+function logEntry(e, target) {
+  const a = e.entry;
+  const n = e.index + 1;
+  let head;
+  let lines = e.events;
+  if (a.type === "undo" || a.type === "redo") {
+    head = `${a.entity} ${a.type === "undo" ? "undoes" : "redoes"} entry ${target + 1}`;
+    if (a.type === "undo") lines = [];
+  } else if (a.type === "pass" && !(e.events[0] || "").includes("pass")) {
+    head = `${a.entity} passes`; // a pass the engine does not write (its lines: what followed)
+  } else if (e.events.length) {
+    head = e.events[0];
+    lines = e.events.slice(1);
+  } else {
+    head = `${a.entity}: ${describe(a)}`;
+  }
+  const current = viewAt === null ? n === gameLog.entries.length : n === viewAt;
+  const item = el("li", { value: n, class: `entry entry-${a.type}${current ? " current" : ""}`, "data-entry": e.index },
+    atLink(n, el("span", { class: "entry-head" }, head)));
+  if (lines.length) item.append(el("ul", { class: "entry-lines" }, ...lines.map((line) => el("li", {}, line))));
+  return item;
+}
+
 function renderLog() {
   const list = $("log");
-  list.replaceChildren(...state.events.map((e) => el("li", {}, e)));
-  list.scrollTop = list.scrollHeight;
+  const pages = logPages();
+  const page = shownLogPage();
+  const from = page * LOG_PAGE;
+  const entries = gameLog.entries.slice(from, from + LOG_PAGE);
+  const targets = takeBackTargets(gameLog.entries);
+  const items = [];
+  if (page === 0) {
+    items.push(el("li", { class: "round-heading" }, "Start"));
+    items.push(el("li", { value: 0, class: `entry entry-start${viewAt === 0 ? " current" : ""}`, "data-entry": -1 },
+      atLink(0, el("span", { class: "entry-head" }, "The game is set up")),
+      gameLog.start.length ? el("ul", { class: "entry-lines" }, ...gameLog.start.map((line) => el("li", {}, line))) : null));
+  }
+  let round = null;
+  for (const e of entries) {
+    if (e.round !== round) {
+      round = e.round;
+      items.push(el("li", { class: "round-heading" }, round));
+    }
+    items.push(logEntry(e, targets[e.index]));
+  }
+  list.replaceChildren(...items);
+  const total = gameLog.entries.length;
+  const turn = (p) => () => { gameLog.page = p >= pages - 1 ? null : p; renderLog(); };
+  $("log-pager").replaceChildren(
+    el("button", { class: "log-first", onclick: turn(0), disabled: page === 0, "aria-label": "the first page of the log" }, "«"),
+    el("button", { class: "log-back", onclick: turn(page - 1), disabled: page === 0, "aria-label": "the page before" }, "‹"),
+    el("span", { class: "log-range" }, total ? `${from + 1}–${from + entries.length} of ${total}` : "no entries yet"),
+    el("button", { class: "log-next", onclick: turn(page + 1), disabled: page >= pages - 1, "aria-label": "the page after" }, "›"),
+    el("button", { class: "log-last", onclick: turn(pages - 1), disabled: page >= pages - 1, "aria-label": "the last page of the log" }, "»"));
+  list.dataset.page = String(page);
+  // the entry shown is scrolled to when it changes (not while someone reads the page)
+  const key = `${viewAt}:${total}:${page}`;
+  const mark = list.querySelector(".entry.current");
+  if (mark && key !== gameLog.scrolledFor && (viewAt !== null || gameLog.page === null)) {
+    list.scrollTop = mark.offsetTop - list.clientHeight / 2;
+  }
+  gameLog.scrolledFor = key;
+}
+
+/** Fetch the log entries this table has not got yet. */
+async function syncLog() {
+  const data = await api(`/api/games/${encodeURIComponent(gameId)}/log?since=${gameLog.entries.length}`);
+  gameLog.start = data.start_events;
+  for (const e of data.entries) if (e.index === gameLog.entries.length) gameLog.entries.push(e);
+}
+
+/** New entries from the websocket (`index`: the log's length after them). */
+async function addLogEntries(index, entries) {
+  if (index - entries.length > gameLog.entries.length) {
+    await syncLog();
+    return;
+  }
+  for (const e of entries) if (e.index === gameLog.entries.length) gameLog.entries.push(e);
 }
 
 function renderStatus() {
-  const r = state.round;
-  const round = r.kind === "operating" ? `operating round ${r.operating_round} (${r.or_in_set}/${r.ors_in_set})`
-    : r.kind === "stock" ? `stock round ${r.stock_round}` : `${r.kind} round`;
-  $("status").textContent = `${state.title} · ${round} · phase ${state.phase} · entry ${state.index}`;
-  $("status").dataset.index = String(state.index);
+  const r = present.round;
+  $("status").textContent = `${present.title} · ${r.label} · phase ${present.phase} · entry ${present.index}`;
+  $("status").dataset.index = String(present.index);
   const tb = $("takebacks");
   tb.replaceChildren();
-  if (state.undo && seats[state.undo]) tb.append(el("button", { id: "undo", onclick: () => takeBack("undo") }, "Undo"));
-  if (state.redo && seats[state.redo]) tb.append(el("button", { id: "redo", onclick: () => takeBack("redo") }, "Redo"));
+  if (viewAt === null && state.undo && seats[state.undo]) tb.append(el("button", { id: "undo", onclick: () => takeBack("undo") }, "Undo"));
+  if (viewAt === null && state.redo && seats[state.redo]) tb.append(el("button", { id: "redo", onclick: () => takeBack("redo") }, "Redo"));
+  renderTimeline();
+}
+
+// ------------------------------------------------------------------ the past
+function renderTimeline() {
+  const total = present.index;
+  const at = viewAt === null ? total : viewAt;
+  $("at-first").disabled = at === 0;
+  $("at-back").disabled = at === 0;
+  $("at-next").disabled = viewAt === null;
+  $("at-last").disabled = viewAt === null;
+  const input = $("at-input");
+  input.max = String(total);
+  if (document.activeElement !== input) input.value = String(at);
+  $("at-total").textContent = `of ${total}`;
+  const banner = $("past-banner");
+  banner.hidden = viewAt === null;
+  document.body.classList.toggle("past", viewAt !== null);
+  document.body.dataset.at = viewAt === null ? "" : String(viewAt);
+  if (viewAt !== null) {
+    const where = viewAt === 0 ? "the start of the game" : `the position after entry ${viewAt} of ${total}`;
+    const yours = !present.finished && seats[present.acting_player] ? ` It is ${present.acting_player}'s turn now.` : "";
+    $("past-text").textContent = `Looking at the past: ${where} (${state.round.label}). Acting is off.${yours}`;
+  }
+}
+
+/** Show the position after `position` log entries (the present at or beyond the end). */
+async function goTo(position) {
+  const target = Math.max(0, Math.floor(Number(position)));
+  if (!present || Number.isNaN(target)) return;
+  if (target >= present.index) {
+    toPresent();
+    return;
+  }
+  const asked = ++pastAsked;
+  try {
+    const past = await api(`/api/games/${encodeURIComponent(gameId)}?at=${target}`);
+    if (asked !== pastAsked) return;
+    setMessage("");
+    viewAt = target;
+    gameLog.page = null;
+    state = past;
+    ui = freshUi();
+    legal = { index: -1, actions: [] };
+    history.replaceState(null, "", `${location.pathname}?at=${target}`);
+    render();
+  } catch (err) {
+    setMessage(err.message, true);
+  }
+}
+
+/** Back to the present position, where the seats act. */
+async function toPresent() {
+  pastAsked += 1;
+  if (viewAt === null) return;
+  viewAt = null;
+  gameLog.page = null;
+  history.replaceState(null, "", location.pathname);
+  state = present;
+  ui = freshUi();
+  await loadLegal();
+  render();
+}
+
+function setupTimeline() {
+  const at = () => (viewAt === null ? present.index : viewAt);
+  $("at-first").addEventListener("click", () => goTo(0));
+  $("at-back").addEventListener("click", () => goTo(at() - 1));
+  $("at-next").addEventListener("click", () => goTo(at() + 1));
+  $("at-last").addEventListener("click", () => toPresent());
+  $("to-present").addEventListener("click", () => toPresent());
+  $("at-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    $("at-input").blur();
+    goTo($("at-input").value);
+  });
 }
 
 async function renderGameOver() {
@@ -448,14 +732,23 @@ function render() {
   renderActions(lays);
   renderPlayers();
   renderCorporations(colors);
+  renderSheet(colors);
   renderDepot();
   renderPrivates();
   renderLog();
   renderGameOver().catch((err) => setMessage(err.message, true));
 }
 
+/** A new present from the server: drawn at once, unless the past is being looked at (then
+ * only the header and the log follow it). */
 async function show(fresh) {
-  const changed = !state || fresh.index !== state.index;
+  const changed = !present || fresh.index !== present.index;
+  present = fresh;
+  if (viewAt !== null) {
+    renderStatus();
+    renderLog();
+    return;
+  }
   state = fresh;
   if (changed) {
     ui = freshUi();
@@ -471,7 +764,12 @@ function connect() {
   let queue = Promise.resolve();
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
-    queue = queue.then(() => (!state || message.state.index >= state.index ? show(message.state) : null));
+    queue = queue.then(async () => {
+      if (message.type === "log") await addLogEntries(message.index, message.entries);
+      else await syncLog();
+      if (!present || message.state.index >= present.index) await show(message.state);
+      else renderLog();
+    }).catch((err) => setMessage(err.message, true));
   };
   ws.onopen = () => { document.body.dataset.live = "1"; };
   ws.onclose = () => {
@@ -491,7 +789,7 @@ async function adoptSeatFromLink() {
   } catch (err) {
     setMessage(err.message, true);
   }
-  history.replaceState(null, "", location.pathname);
+  history.replaceState(null, "", location.pathname + location.search);
 }
 
 function setupZoom() {
@@ -514,7 +812,11 @@ async function main() {
   $("tiles-link").href = `/games/${encodeURIComponent(gameId)}/tiles`;
   const held = Object.keys(seats);
   $("seats").textContent = held.length ? `Your seats: ${held.join(", ")}` : "Watching (no seat)";
+  setupTimeline();
+  await syncLog();
   await refresh();
+  const asked = new URLSearchParams(location.search).get("at");
+  if (asked !== null && /^[0-9]+$/.test(asked)) await goTo(Number(asked));
   connect();
 }
 

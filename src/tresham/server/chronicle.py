@@ -1,0 +1,163 @@
+"""What a game's log says beyond its current state: the event lines each log entry produced,
+the round each entry was made in, and each operating round's share prices and revenue.
+
+The engine keeps only the present (its event log loses the lines of an action taken back), so
+the live game records these facts as it applies each log entry. Each of them is a function
+of the log up to that entry, so replaying the log (a restarted server, a past position)
+records the same facts.
+
+Operating rounds are those of the actions in force: an undo back into (or before) a round
+forgets what was recorded of its end (or of the round), and replaying it forward records it
+again.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game, GameState
+
+
+def or_name(state: GameState) -> str:
+    """An operating round's short name, as 1849's and 1883's logs (and 18xx.games) give it:
+    the stock round it follows, and its number in the set ("3.2")."""
+    return f"{state.stock_round_no}.{state.or_in_set}"
+
+
+def round_label(state: GameState) -> str:
+    """The round a player would name: "Auction", "Stock round 2", "Operating round 3.1",
+    "First share round"; "Game over" once it is over."""
+    if state.finished:
+        return "Game over"
+    rnd = state.round
+    if rnd is None:
+        return "Setting up"
+    if rnd.kind == "stock":
+        return f"Stock round {state.stock_round_no}"
+    if rnd.kind == "operating":
+        return f"Operating round {or_name(state)}"
+    if rnd.kind == "auction":
+        return "Auction"
+    words = rnd.kind.replace("_", " ")
+    return (words if "round" in words else f"{words} round").capitalize()
+
+
+def _prices(game: Game) -> dict[str, int]:
+    s = game.state
+    return {sym: s.market.price(sym) for sym in s.corps if sym in s.market}
+
+
+def _runs(game: Game) -> dict[str, int]:
+    return {sym: len(corp.revenue_history) for sym, corp in game.state.corps.items()}
+
+
+def _revenue_since(game: Game, runs_before: dict[str, int]) -> dict[str, int]:
+    """What each corporation that ran since `runs_before` (its count of runs then) earned."""
+    out = {}
+    for sym, corp in game.state.corps.items():
+        start = runs_before.get(sym, 0)
+        if len(corp.revenue_history) > start:
+            out[sym] = sum(corp.revenue_history[start:])
+    return out
+
+
+def _in_operating_round(state: GameState) -> bool:
+    return state.round is not None and state.round.kind == "operating" and not state.finished
+
+
+@dataclass
+class OperatingRoundMark:
+    """An operating round as recorded: the prices and each corporation's count of runs
+    (its revenue history's length) when it began and, once it is over, the prices and what
+    each corporation earned in it."""
+
+    name: str
+    prices_before: dict[str, int]
+    runs_before: dict[str, int]
+    prices_after: dict[str, int] | None = None
+    revenue: dict[str, int] | None = None
+
+
+@dataclass
+class Chronicle:
+    """The facts of a log, entry by entry (see the module's docstring)."""
+
+    #: The event lines the game's set-up wrote, before any entry.
+    start_events: tuple[str, ...] = ()
+    #: Per log entry: the event lines it produced (none for an undo).
+    events: list[tuple[str, ...]] = field(default_factory=list)
+    #: Per log entry: the round it was made in (`round_label` before it).
+    rounds: list[str] = field(default_factory=list)
+    #: The operating rounds of the actions in force, by number.
+    operating: dict[int, OperatingRoundMark] = field(default_factory=dict)
+
+    @classmethod
+    def begin(cls, game: Game) -> Chronicle:
+        """The chronicle of a game with no entries yet."""
+        out = cls(start_events=tuple(game.state.events))
+        out.settle(game)
+        return out
+
+    def copy(self) -> Chronicle:
+        """An independent copy (the recorded lines are shared: they never change)."""
+        return Chronicle(
+            self.start_events, list(self.events), list(self.rounds), copy.deepcopy(self.operating)
+        )
+
+    def before(self, game: Game) -> tuple[int, str]:
+        """What to remember before an entry is applied."""
+        return len(game.state.events), round_label(game.state)
+
+    def after(self, game: Game, before: tuple[int, str]) -> None:
+        """Record the entry just applied (`before`: what :meth:`before` gave)."""
+        count, label = before
+        lines = game.state.events
+        self.events.append(tuple(lines[count:]) if len(lines) > count else ())
+        self.rounds.append(label)
+        self.settle(game)
+
+    def settle(self, game: Game) -> None:
+        """Bring the operating rounds up to date with the position: forget what the actions
+        in force no longer reach, mark the round begun, and the rounds just ended."""
+        s = game.state
+        number = s.operating_round_no
+        running = _in_operating_round(s)
+        for n in list(self.operating):
+            if n > number:
+                del self.operating[n]
+            elif n == number and running:
+                self.operating[n].prices_after = None
+                self.operating[n].revenue = None
+        if running and number not in self.operating:
+            self.operating[number] = OperatingRoundMark(or_name(s), _prices(game), _runs(game))
+        for n, mark in self.operating.items():
+            if mark.prices_after is None and (n < number or not running):
+                mark.prices_after = _prices(game)
+                mark.revenue = _revenue_since(game, mark.runs_before)
+
+    def operating_rounds(self, game: Game) -> list[dict[str, Any]]:
+        """The operating rounds so far, the current one last: ``{"number", "name", "done",
+        "prices_before", "prices", "revenue"}`` (`number`: counting every operating round;
+        `name`: as :func:`or_name`; `prices`: at its end, or now; `revenue`: what each
+        corporation that ran in it earned, in all)."""
+        out = []
+        for n in sorted(self.operating):
+            mark = self.operating[n]
+            prices, revenue = mark.prices_after, mark.revenue
+            done = prices is not None and revenue is not None
+            if prices is None or revenue is None:
+                prices, revenue = _prices(game), _revenue_since(game, mark.runs_before)
+            out.append(
+                {
+                    "number": n,
+                    "name": mark.name,
+                    "done": done,
+                    "prices_before": dict(mark.prices_before),
+                    "prices": dict(prices),
+                    "revenue": dict(revenue),
+                }
+            )
+        return out

@@ -1,0 +1,265 @@
+"""Past positions and the whole log, through the HTTP API (Starlette's test client):
+`GET /api/games/{id}?at=N` is, field for field, the state served live when the log had N
+entries (a whole random game with undos and redos, every 25 entries); the log gives each
+entry's round and event lines, which add up to the game's event log; every operating round's
+prices and revenue agree with the history the charts replay; and what a spreadsheet needs
+(worth, certificates against the limit, the order still to start)."""
+
+from __future__ import annotations
+
+import json
+import random
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from conftest_server import auth
+from tresham.core.stock import player_certs
+from tresham.io.save import new_game
+from tresham.server import ServerConfig, create_app
+from tresham.server.live import LiveGame
+from tresham.server.past import Past
+from tresham.server.storage import GameRecord, LogRow, SeatRecord
+from tresham.server.view import public_state
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's advice to use httpx2 instead of httpx
+    from fastapi.testclient import TestClient
+
+PLAYERS = ["Ann", "Bob", "Cid"]
+EVERY = 25
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('past') / 'past.sqlite3'}"
+    with TestClient(create_app(ServerConfig(database_url=url, bot_delay=0.0))) as c:
+        yield c
+
+
+class Table:
+    """A hotseat game through the API: every seat's token at hand."""
+
+    def __init__(self, client: TestClient, title: str, players: list[str], seed: int) -> None:
+        answer = client.post("/api/games", json={"title": title, "players": players, "seed": seed})
+        assert answer.status_code == 201, answer.text
+        self.client = client
+        self.id = answer.json()["id"]
+        self.tokens = {s["player"]: s["token"] for s in answer.json()["seats"]}
+
+    def state(self, at: int | None = None) -> dict[str, Any]:
+        answer = self.client.get(f"/api/games/{self.id}", params={} if at is None else {"at": at})
+        assert answer.status_code == 200, answer.text
+        result: dict[str, Any] = answer.json()
+        return result
+
+    def post(self, player: str, index: int, action: dict[str, Any]) -> None:
+        answer = self.client.post(
+            f"/api/games/{self.id}/actions",
+            json={"index": index, "action": action},
+            headers=auth(self.tokens[player]),
+        )
+        assert answer.status_code == 200, answer.text
+
+    def play(self, seed: int, limit: int = 4000) -> dict[int, dict[str, Any]]:
+        """A random game to its end: a random legal action of the seat to act, now and then
+        an undo (by the seat that may) and a redo. Returns the state served after every
+        EVERY entries, and at the end, by index."""
+        rng = random.Random(seed)
+        served: dict[int, dict[str, Any]] = {}
+        state = self.state()
+        served[0] = state
+        for _ in range(limit):
+            if state["finished"]:
+                break
+            index = state["index"]
+            roll = rng.random()
+            if state["undo"] and roll < 0.06:
+                self.post(state["undo"], index, {"type": "undo"})
+            elif state["redo"] and roll < 0.12:
+                self.post(state["redo"], index, {"type": "redo"})
+            else:
+                player = state["acting_player"]
+                legal = self.client.get(
+                    f"/api/games/{self.id}/legal", headers=auth(self.tokens[player])
+                ).json()
+                self.post(player, index, rng.choice(legal["actions"]))
+            state = self.state()
+            if state["index"] % EVERY == 0:
+                served[state["index"]] = state
+        assert state["finished"], "the random game did not end"
+        served[state["index"]] = state
+        return served
+
+
+@pytest.fixture(scope="module")
+def played(client: TestClient) -> tuple[Table, dict[int, dict[str, Any]]]:
+    """A whole random game of 1849 (1720 entries, undos and redos among them) and the state
+    served after every 25 entries."""
+    table = Table(client, "1849", PLAYERS, 11)
+    return table, table.play(seed=11)
+
+
+def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+
+
+def test_every_past_position_is_the_state_served_then(
+    client: TestClient, played: tuple[Table, dict[int, dict[str, Any]]]
+) -> None:
+    """A whole random game of 1849 with undos and redos: every 25 entries, `?at=N` equals the
+    state served live then, field for field (nothing in it is about "now"), asked for in a
+    shuffled order, so that the replay goes back as well as forward."""
+    table, served = played
+    log = client.get(f"/api/games/{table.id}/log").json()
+    kinds = {entry["entry"]["type"] for entry in log["entries"]}
+    assert {"undo", "redo"} <= kinds
+    assert len(served) > 5
+    positions = list(served)
+    random.Random(1).shuffle(positions)
+    for n in positions:
+        past = table.state(at=n)
+        assert past["index"] == n
+        assert differences(past, served[n]) == [], n
+        assert past == served[n]
+
+
+@pytest.mark.parametrize(("title", "players"), [("1883", 3), ("1854", 4)])
+def test_past_positions_of_every_title(title: str, players: int) -> None:
+    """The same in process (LiveGame and Past, without HTTP) over a whole random game of the
+    other titles, with undos and redos."""
+    names = ["Ann", "Bob", "Cid", "Dan"][:players]
+    game = new_game(title, names, 5)
+    record = GameRecord(
+        id="past",
+        title=title,
+        rules_version=game.rules_version,
+        seed=5,
+        options={},
+        players=names,
+        seats=[SeatRecord(p, None) for p in names],
+    )
+    live = LiveGame.adopt(record, game, public_state)
+    rng = random.Random(5)
+    served = {0: live.snapshot_json}
+    for _ in range(6000):
+        if live.game.state.finished:
+            break
+        roll = rng.random()
+        undo, redo = live.undo_seat(), live.redo_seat()
+        if undo and roll < 0.05:
+            entry: dict[str, Any] = {"type": "undo", "entity": undo}
+        elif redo and roll < 0.1:
+            entry = {"type": "redo", "entity": redo}
+        else:
+            entry = rng.choice(live.game.legal_actions()).to_json()
+        live.apply_row(LogRow(live.index, entry, live.game.acting_player()))
+        live.refresh_snapshot()
+        if live.index % EVERY == 0:
+            served[live.index] = live.snapshot_json
+    assert live.game.state.finished
+    served[live.index] = live.snapshot_json
+    past = Past(LiveGame.rebuild(record, [], public_state))
+    positions = list(served)
+    random.Random(2).shuffle(positions)
+    for n in positions:
+        assert json.loads(past.state_json(live.rows, n)) == json.loads(served[n]), n
+
+
+def test_a_past_position_must_be_in_the_log(client: TestClient) -> None:
+    table = Table(client, "1849", PLAYERS, 7)
+    state = table.state()
+    for _ in range(12):
+        player = state["acting_player"]
+        legal = client.get(f"/api/games/{table.id}/legal", headers=auth(table.tokens[player]))
+        table.post(player, state["index"], legal.json()["actions"][0])
+        state = table.state()
+    assert table.state(at=12) == state
+    assert table.state(at=0)["index"] == 0
+    for bad in ("13", "-1", "x", "", "1.0", " 1", "+1", "1e1", "99999999999999999999", "٣"):
+        answer = client.get(f"/api/games/{table.id}", params={"at": bad})
+        assert answer.status_code == 422, bad
+        body = answer.json()
+        assert body["field"] == "at" and body["rule"] == "history", body
+        assert "from 0 to 12" in body["error"]
+    answer = client.get(f"/api/games/{table.id}/log", params={"since": "13"})
+    assert answer.status_code == 422 and answer.json()["field"] == "since"
+    later = client.get(f"/api/games/{table.id}/log", params={"since": "10"}).json()
+    assert [e["index"] for e in later["entries"]] == [10, 11]
+    assert client.get("/api/games/nosuch", params={"at": "0"}).status_code == 404
+
+
+def test_the_log_gives_each_entry_its_round_and_its_event_lines(
+    client: TestClient, played: tuple[Table, dict[int, dict[str, Any]]]
+) -> None:
+    """The event lines of the entries in force (an undo takes its action's lines back, a redo
+    brings them again), after the set-up's, are the game's event log; each entry names the
+    round it was made in."""
+    table, _served = played
+    log = client.get(f"/api/games/{table.id}/log").json()
+    final = table.state()
+    in_force: list[list[str]] = []
+    taken_back: list[list[str]] = []
+    for entry in log["entries"]:
+        kind = entry["entry"]["type"]
+        if kind == "undo":
+            assert entry["events"] == []
+            taken_back.append(in_force.pop())
+        elif kind == "redo":
+            assert entry["events"] == taken_back.pop()
+            in_force.append(entry["events"])
+        else:
+            in_force.append(entry["events"])
+            taken_back.clear()
+    lines = log["start_events"] + [line for lines in in_force for line in lines]
+    assert len(lines) == final["events_total"]
+    assert lines[-len(final["events"]) :] == final["events"]
+    rounds = [entry["round"] for entry in log["entries"]]
+    assert rounds[0] == "Auction"
+    assert "Stock round 1" in rounds and "Operating round 1.1" in rounds
+    # the round an entry was made in is the round of the position before it
+    for n in (1, 50, 100, len(rounds) - 1):
+        assert rounds[n] == table.state(at=n)["round"]["label"]
+
+
+def test_operating_rounds_agree_with_the_history_and_the_spreadsheet_facts(
+    client: TestClient, played: tuple[Table, dict[int, dict[str, Any]]]
+) -> None:
+    """Every operating round's prices at its end and revenue are those of the charts'
+    history (which replays the actions in force); players' worth is the title's raw score,
+    their certificates counted as the title counts them; 1849's corporations still to start
+    are in its drawn order."""
+    table, served = played
+    final = table.state()
+    history = client.get(f"/api/games/{table.id}/history").json()
+    by_label = {point["label"]: point for point in history["points"]}
+    rounds = final["operating_rounds"]
+    numbers = [r["number"] for r in rounds]
+    # (an operating round in which nobody has anything to decide passes within one entry,
+    # unseen by both)
+    assert numbers[:3] == [1, 2, 3] and numbers == sorted(set(numbers))
+    for r in rounds:
+        point = by_label.get(f"OR {r['number']}") or by_label[f"OR {r['number']} (end)"]
+        assert r["done"] and r["prices"] == point["prices"], r["number"]
+        assert r["revenue"] == point["revenue"], r["number"]
+    assert {p["name"]: p["worth"] for p in final["players"]} == final["raw_scores"]
+    # mid-game: the facts against the engine's
+    n = max(k for k in served if k < final["index"] // 2)
+    state = served[n]
+    log = client.get(f"/api/games/{table.id}/log").json()
+    live = LiveGame.rebuild(
+        GameRecord("x", "1849", final["rules_version"], 11, {}, PLAYERS, []),
+        [LogRow(e["index"], e["entry"], e["seat"]) for e in log["entries"][:n]],
+        public_state,
+    )
+    g = live.game
+    assert {p["name"]: p["worth"] for p in state["players"]} == g.title.raw_scores(g)
+    limit = g.state.extra["cert_limit"]
+    for p in state["players"]:
+        assert p["certificates"] == player_certs(g, p["name"])
+        assert p["certificate_limit"] == limit
+    order = g.state.extra["order"]
+    assert state["to_start"] == [s for s in order if not g.state.corps[s].parred]
+    assert state["extra"]["order"] == order
