@@ -102,6 +102,10 @@ class Title:
         """Whether `player` holds more certificates than the limit (must sell)."""
         raise NotImplementedError
 
+    def certificate_limit(self, game: Game) -> int | None:
+        """How many certificates a player may hold now (None: no figure applies)."""
+        return None
+
     def sellable_corps(self, game: Game, player: str) -> list[str]:
         """Corporations `player` may sell now."""
         raise NotImplementedError

@@ -50,22 +50,6 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
-def certificate_limit(game: Game) -> int | None:
-    """How many certificates a player may hold (None: the title does not say). The engine has
-    no title-independent hook for it yet: 1849 and 1883 call it `cert_limit`, 1854 (Table 7)
-    `share_limit`. 1883's has no figure once a single player is left (its table starts at
-    two players): None then."""
-    for name in ("cert_limit", "share_limit"):
-        hook = getattr(game.title, name, None)
-        if callable(hook):
-            try:
-                limit = hook(game)
-            except LookupError:
-                return None
-            return limit if isinstance(limit, int) else None
-    return None
-
-
 def to_start(game: Game, extra: dict[str, Any]) -> list[str]:
     """The corporations still to start, in the order they may (the title's `order` where its
     `describe_state` gives one, as 1849's drawn order; else the title's listing)."""
@@ -100,7 +84,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
     finished = s.finished
     names = [p.name for p in s.players]
     worth = g.title.raw_scores(g)
-    limit = certificate_limit(g)
+    limit = g.title.certificate_limit(g)
     extra = plain(g.title.describe_state(g))
     statuses = or_status(g)
     companies_of: dict[str, list[str]] = {}

@@ -289,6 +289,10 @@ class Title1849(Title):
                 rnd.give_free(game, first, taker, uses_turn=self.free_take_uses_turn(game))
 
     # ================================================================ stock hooks
+    def certificate_limit(self, game: Game) -> int | None:
+        """The certificate limit (``cert_limit``)."""
+        return self.cert_limit(game)
+
     def cert_limit(self, game: Game) -> int:
         """1849 §Players: 12/11/9 (9 at four players with five corporations)."""
         limit: int = game.state.extra["cert_limit"]

@@ -400,6 +400,10 @@ class Title1854(Title):
             rnd.give_free(game, first, taker, uses_turn=game.rules_version >= DEALS_VERSION)
 
     # ================================================================ shares
+    def certificate_limit(self, game: Game) -> int | None:
+        """The certificate limit (``share_limit``)."""
+        return self.share_limit(game)
+
     def share_limit(self, game: Game) -> int:
         """§6.5 Table 7: by the number of players and of companies whose shares have split."""
         row: list[int] = self.data["share_limits"][str(len(game.state.players))]

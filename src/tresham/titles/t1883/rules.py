@@ -503,6 +503,14 @@ class Title1883(Title):
         return sym
 
     # ================================================================ stock round
+    def certificate_limit(self, game: Game) -> int | None:
+        """The certificate limit (``cert_limit``); None once one player is left (5.4's table
+        starts at two)."""
+        try:
+            return self.cert_limit(game)
+        except KeyError:
+            return None
+
     def cert_limit(self, game: Game) -> int:
         """5.4: by player count and whether SEFTA is in play."""
         key = "7_corporations" if "SEFTA" in game.state.corps else "8_corporations"
