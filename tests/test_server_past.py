@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from conftest_server import auth
+from tresham.core.actions import action_from_json
 from tresham.core.stock import player_certs
-from tresham.io.save import new_game
+from tresham.io.save import from_save, new_game
 from tresham.server import ServerConfig, create_app
 from tresham.server.live import LiveGame
 from tresham.server.past import Past
@@ -100,6 +101,46 @@ def played(client: TestClient) -> tuple[Table, dict[int, dict[str, Any]]]:
     served after every 25 entries."""
     table = Table(client, "1849", PLAYERS, 11)
     return table, table.play(seed=11)
+
+
+def replayed_history(client: TestClient, game_id: str) -> list[dict[str, Any]]:
+    """The charts' points worked out independently: the game's actions in force replayed on
+    a fresh game, sampled whenever an operating round is left, and at the end."""
+    save = client.get(f"/api/games/{game_id}/export").json()
+    game = from_save({**save, "actions": []})
+    seen: dict[str, int] = {}
+
+    def sample(label: str) -> dict[str, Any]:
+        s = game.state
+        revenue = {}
+        for sym, corp in s.corps.items():
+            new = corp.revenue_history[seen.get(sym, 0) :]
+            if new:
+                revenue[sym] = sum(new)
+            seen[sym] = len(corp.revenue_history)
+        prices = {sym: s.market.price(sym) for sym in s.corps if sym in s.market}
+        return {
+            "label": label,
+            "prices": prices,
+            "worth": game.title.raw_scores(game),
+            "revenue": revenue,
+        }
+
+    def key() -> tuple[str | None, int]:
+        s = game.state
+        return (s.round.kind if s.round is not None else None, s.operating_round_no)
+
+    points = [sample("start")]
+    current = key()
+    for raw in save["actions"]:
+        game.apply(action_from_json(raw))
+        after = key()
+        if current[0] == "operating" and after != current:
+            points.append(sample(f"OR {current[1]}"))
+        current = after
+    if game.state.finished:
+        points.append(sample(f"OR {current[1]} (end)" if current[0] == "operating" else "(end)"))
+    return points
 
 
 def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
@@ -227,13 +268,15 @@ def test_the_log_gives_each_entry_its_round_and_its_event_lines(
 def test_operating_rounds_agree_with_the_history_and_the_spreadsheet_facts(
     client: TestClient, played: tuple[Table, dict[int, dict[str, Any]]]
 ) -> None:
-    """Every operating round's prices at its end and revenue are those of the charts'
-    history (which replays the actions in force); players' worth is the title's raw score,
+    """The charts' history (read from the chronicle) is, point for point, what replaying the
+    actions in force on a fresh game gives after each operating round; every operating round's
+    prices at its end and revenue are those of the history; players' worth is the title's raw score,
     their certificates counted as the title counts them; 1849's corporations still to start
     are in its drawn order."""
     table, served = played
     final = table.state()
     history = client.get(f"/api/games/{table.id}/history").json()
+    assert history["points"] == replayed_history(client, table.id)
     by_label = {point["label"]: point for point in history["points"]}
     rounds = final["operating_rounds"]
     numbers = [r["number"] for r in rounds]

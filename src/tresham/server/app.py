@@ -398,7 +398,7 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         """Share prices and player worth after every operating round (history.py)."""
         srv = server()
         live = await srv.registry.get(game_id)
-        return await srv.registry.read(live, lambda: game_history(live.game))
+        return await srv.registry.read(live, lambda: game_history(live.game, live.chronicle))
 
     @app.get("/", response_class=HTMLResponse)
     async def lobby() -> HTMLResponse:

@@ -1,5 +1,6 @@
 """What a game's log says beyond its current state: the event lines each log entry produced,
-the round each entry was made in, and each operating round's share prices and revenue.
+the round each entry was made in, and each operating round's share prices, revenue and the
+players' worth at its end (the table's charts, ``history.py``, read them from here).
 
 The engine keeps only the present (its event log loses the lines of an action taken back), so
 the live game records these facts as it applies each log entry. Each of them is a function
@@ -79,6 +80,8 @@ class OperatingRoundMark:
     runs_before: dict[str, int]
     prices_after: dict[str, int] | None = None
     revenue: dict[str, int] | None = None
+    #: Every player's worth (the title's raw score) when it ended.
+    worth_after: dict[str, int] | None = None
 
 
 @dataclass
@@ -93,18 +96,30 @@ class Chronicle:
     rounds: list[str] = field(default_factory=list)
     #: The operating rounds of the actions in force, by number.
     operating: dict[int, OperatingRoundMark] = field(default_factory=dict)
+    #: The share prices and every player's worth before any entry.
+    start_prices: dict[str, int] = field(default_factory=dict)
+    start_worth: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def begin(cls, game: Game) -> Chronicle:
         """The chronicle of a game with no entries yet."""
-        out = cls(start_events=tuple(game.state.events))
+        out = cls(
+            start_events=tuple(game.state.events),
+            start_prices=_prices(game),
+            start_worth=dict(game.title.raw_scores(game)),
+        )
         out.settle(game)
         return out
 
     def copy(self) -> Chronicle:
         """An independent copy (the recorded lines are shared: they never change)."""
         return Chronicle(
-            self.start_events, list(self.events), list(self.rounds), copy.deepcopy(self.operating)
+            self.start_events,
+            list(self.events),
+            list(self.rounds),
+            copy.deepcopy(self.operating),
+            self.start_prices,
+            self.start_worth,
         )
 
     def before(self, game: Game) -> tuple[int, str]:
@@ -131,12 +146,14 @@ class Chronicle:
             elif n == number and running:
                 self.operating[n].prices_after = None
                 self.operating[n].revenue = None
+                self.operating[n].worth_after = None
         if running and number not in self.operating:
             self.operating[number] = OperatingRoundMark(or_name(s), _prices(game), _runs(game))
         for n, mark in self.operating.items():
             if mark.prices_after is None and (n < number or not running):
                 mark.prices_after = _prices(game)
                 mark.revenue = _revenue_since(game, mark.runs_before)
+                mark.worth_after = dict(game.title.raw_scores(game))
 
     def operating_rounds(self, game: Game) -> list[dict[str, Any]]:
         """The operating rounds so far, the current one last: ``{"number", "name", "done",
