@@ -17,6 +17,7 @@ let state = null; // the position drawn: the present, or the past one looked at
 let present = null; // the latest state the server sent
 let viewAt = null; // the log position looked at (null: the present)
 let pastAsked = 0; // the latest past position asked for (a later click wins)
+let pastWanted = null; // that position while its answer is on the way
 let legal = { index: -1, actions: [] };
 let seats = loadSeats(gameId);
 let ui = freshUi();
@@ -629,9 +630,11 @@ async function goTo(position) {
     return;
   }
   const asked = ++pastAsked;
+  pastWanted = target;
   try {
     const past = await api(`/api/games/${encodeURIComponent(gameId)}?at=${target}`);
     if (asked !== pastAsked) return;
+    pastWanted = null;
     setMessage("");
     viewAt = target;
     gameLog.page = null;
@@ -641,6 +644,7 @@ async function goTo(position) {
     history.replaceState(null, "", `${location.pathname}?at=${target}`);
     render();
   } catch (err) {
+    if (asked === pastAsked) pastWanted = null;
     setMessage(err.message, true);
   }
 }
@@ -648,6 +652,7 @@ async function goTo(position) {
 /** Back to the present position, where the seats act. */
 async function toPresent() {
   pastAsked += 1;
+  pastWanted = null;
   if (viewAt === null) return;
   viewAt = null;
   gameLog.page = null;
@@ -659,7 +664,8 @@ async function toPresent() {
 }
 
 function setupTimeline() {
-  const at = () => (viewAt === null ? present.index : viewAt);
+  // the position last asked for: quick clicks step on from it, not from the one shown
+  const at = () => pastWanted ?? (viewAt === null ? present.index : viewAt);
   $("at-first").addEventListener("click", () => goTo(0));
   $("at-back").addEventListener("click", () => goTo(at() - 1));
   $("at-next").addEventListener("click", () => goTo(at() + 1));
