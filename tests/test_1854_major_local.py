@@ -156,19 +156,20 @@ def test_phase_6_settles_every_local_railway_in_order() -> None:
 
 
 def test_the_major_local_railways_home_tile_and_station() -> None:
-    # ruling ML5: in its first turn a Major Local Railway lays a green city tile (14, 15 or
-    # 619) on Steyr & Bad Ischl (D18) or Amstetten & Sankt Pölten (D20) and places its home
-    # station; a second one may share that city's other space
+    # ruling ML5: in its first turn a Major Local Railway lays a green city tile of two
+    # spaces (the original set's 441-444) on the medium-sized cities Steyr (D18) or Sankt
+    # Pölten (D20) and places its home station; a second one may share that city's other
+    # space
     g = phase_5_round()
     s = g.state
     g.apply(MergeLocals("L1", "L4"))
     until(g, "MLA")
     homes = g.legal_actions()
     assert {a.hex for a in homes if isinstance(a, LayTile)} == {"D18", "D20"}
-    assert {a.tile for a in homes if isinstance(a, LayTile)} == {"14", "15", "619"}
-    lay = next(a for a in homes if isinstance(a, LayTile) and a.hex == "D20" and a.tile == "15")
+    assert {a.tile for a in homes if isinstance(a, LayTile)} == {"441", "442", "443", "444"}
+    lay = next(a for a in homes if isinstance(a, LayTile) and a.hex == "D20" and a.tile == "443")
     g.apply(lay)
-    assert s.map.tiles["D20"] == ("15", lay.rotation) and s.map.tokens_of("MLA") == [("D20", 0)]
+    assert s.map.tiles["D20"] == ("443", lay.rotation) and s.map.tokens_of("MLA") == [("D20", 0)]
     assert s.corps["MLA"].placed == [("D20", 0)]
     assert major_local.home_actions(g, "MLA") == []
     major_local.form(g, "L2", "L5")

@@ -265,7 +265,7 @@ def test_graz_bonus_and_paris_closed() -> None:
     plain = g.title.best_routes(g, "SD").revenue
     s.companies["P3"].owner = "B"
     assert g.title.best_routes(g, "SD").revenue == plain + 10
-    assert rules_for(g, "SD").closed_stops == {"D0", "F28"}
+    assert rules_for(g, "SD").closed_stops == {"D2", "F26"}
 
 
 def test_plus_trains_do_not_run_for_major_companies() -> None:
@@ -653,12 +653,13 @@ def test_customs_reduce_a_route_through_germany() -> None:
     s.map.release_reservation("SB")
     s.map.place_token("SD", "E13", 0)
     # Salzburg's tile leaves towards D14 and E15 only, not straight to Kufstein (E11)
-    for coord, exits in (("E13", {3, 4}), ("D14", {0, 1}), ("E11", {0, 1, 3, 4})):
+    for coord, exits in (("E13", {3, 4}), ("D14", {0, 1}), ("E11", {0, 3})):
         lay_exactly(g, "SD", coord, exits)
     give_train(g, "SD", "2")
     (run,) = g.title.best_routes(g, "SD").runs
     assert sorted(h for h, _node in run.stops) == ["D12", "E11", "E13"]
-    assert run.stops[1] == TITLE.customs == ("D12", 1) and run.revenue == 20 + 10 - 10
+    assert run.stops[1] == ("D12", 1) and run.revenue == 20 + 10 - 10
+    assert TITLE.customs == {("D12", 1), ("E7", 0)}
     rules = rules_for(g, "SD")
     customs = Stop("D12", 1, s.map.tile("D12").nodes[1])
     salzburg = Stop("E13", 0, s.map.tile("E13").nodes[0])
@@ -733,10 +734,12 @@ def test_the_orient_express_goes_on_to_paris_and_constantinople() -> None:
     oe, eight = TrainSpec("OE-0", "OE", 8), TrainSpec("8-0", "8", 8)
     assert rules.run_bonus(oe, "SD", [zurich, *city[:2]]) == 90  # Paris
     assert rules.run_bonus(eight, "SD", [zurich, *city[:2]]) == 0
-    assert rules.run_bonus(oe, "SD", [zurich, *city[:2], budapest]) == 90 + 90
+    # Constantinople (F26) is worth 70 on the original board
+    assert rules.run_bonus(oe, "SD", [zurich, *city[:2], budapest]) == 90 + 70
     assert rules.run_bonus(oe, "SD", [zurich, *city[:6], budapest]) == 0  # 8 stations
-    assert rules.run_bonus(oe, "SD", [zurich, *city[:5], budapest]) == 90  # room for one
-    paris = Stop("D0", 0, s.map.tile("D0").nodes[0])
+    # room for one: the more valuable, Paris
+    assert rules.run_bonus(oe, "SD", [zurich, *city[:5], budapest]) == 90
+    paris = Stop("D2", 0, s.map.tile("D2").nodes[0])
     assert rules.check_run(oe, "SD", [paris, zurich]) is not None
 
 

@@ -22,6 +22,16 @@ The core reads ``regroup_labels``: the labels whose tiles may change the number 
 
 ``manifest.json`` (schema ``tresham.manifest/1``): the tile supply (ruling D4).
 
+These two are the REVISED edition's board and tiles, which saves of rules versions 1-3 were
+played on. Reading ``<shared>/reference/1854-original.json`` (the ORIGINAL 2002 edition, the
+rulebook's; its sources in ``<shared>/reference/1854-found-facts.md``), it also writes
+``board_original.json`` (the same schema and facts, plus ``medium_cities`` (§5.3),
+``promotions`` (the core's promotion chart: tile → tiles that may replace it although their
+colour or their cities and towns differ; §5.3, §5.4), ``double_cities`` (§5.4) and the
+``permission shields``), ``manifest_original.json`` (the 125 tiles of §1.1, the 13
+transparent tunnel tiles among them) and ``tiles_original.json`` (the tiles of that set the
+engine's catalogue lacks, in the catalogue's schema). Rulings D6-D9 say what was decided.
+
 ``game.json``: bank, Table 1 starting capital, Table 7 share limits, par prices, the eleven
 private certificates in Table 2 order, the majors (Table 3), local railways, Major Local
 Railways, trains (Table 4), phases (Table 5), mail contracts (Table 6), tunnels and station
@@ -51,6 +61,8 @@ CATALOGUE = ROOT / "src/tresham/core/data/tiles.json"
 PHASES = ["2", "3", "4", "5", "6", "8"]
 #: The reference names the last phase "7" (it starts with the 8-train; missing-rules §7.13).
 REFERENCE_PHASE = {"2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "8"}
+#: 1854-original.json names the phases as the rulebook does.
+ORIGINAL_PHASE = {p: p for p in PHASES}
 #: Table 5, last row: which printed colour of a foreign connection is valid in each phase.
 VALUE_COLOUR = {"2": "yellow", "3": "green", "4": "green", "5": "brown", "6": "brown", "8": "gray"}
 
@@ -116,7 +128,22 @@ LOCAL_STATION_COSTS = [0, 40]  # §5.5 and missing-rules §2.8 (two stations at 
 MLR_STATION_COSTS = [0, 50]  # §5.5 (a home and one more station, as the Locals; ruling ML6)
 MLR_START_PRICE = 67  # ruling ML4: the lowest par space (no source gives it)
 MLR_HOMES = ["D18", "D20"]  # missing-rules §3.8, ruling ML5
-MLR_HOME_TILES = ["14", "15", "619"]  # ruling ML5: tiles 457-464 are missing (ruling D4)
+MLR_HOME_TILES = ["14", "15", "619"]  # ruling ML5 (revised board): a green city of two spaces
+#: Ruling ML5 on the original board: its green cities of two spaces.
+MLR_HOME_TILES_ORIGINAL = ["441", "442", "443", "444"]
+#: §5.6 (ruling T5): the red space from which the Orient Express may go on, → the grey city.
+GATEWAYS = {"E1": "D0", "D28": "F28", "E27": "F28"}
+GATEWAYS_ORIGINAL = {"E1": "D2", "D28": "F26", "E27": "F26"}
+ORIENT_EXPRESS_STARTS_ORIGINAL = {"D2": "Paris", "F26": "Konstantinopel"}
+#: §5.3: "The tile with the broad crossbar is replaced by the corresponding one with the large
+#: city" (the same track; 1854-found-facts §2.3).
+MEDIUM_PROMOTIONS = {"3": "5", "4": "57", "58": "6"}
+#: §5.4: "Green tiles with two cities serve as upgrades for the double small cities".
+DOUBLE_TOWN_TILES = ["1", "2", "55", "56", "69"]
+DOUBLE_CITY_TILES = ["457", "458", "459", "460", "461", "462", "463", "464"]
+#: §5.3, §5.4: "Sankt Pölten may ... be upgraded to a green tile (number 442 or 444)".
+SANKT_POELTEN = "J38"
+SANKT_POELTEN_TILES = ["442", "444"]
 #: Table 4 (seed reading, missing-rules §6): name, range, count, price, rusts on (§5.10),
 #: available from (§5.6, §5.9), plus train.
 TRAINS: list[dict[str, Any]] = [
@@ -161,7 +188,9 @@ def _end(end: dict[str, int]) -> str:
     return f"e{end['edge']}" if "edge" in end else f"n{end['node']}"
 
 
-def _node(raw: dict[str, Any], hex_src: dict[str, Any]) -> dict[str, Any]:
+def _node(
+    raw: dict[str, Any], hex_src: dict[str, Any], phases: dict[str, str] = REFERENCE_PHASE
+) -> dict[str, Any]:
     """A node of a printed hex. Dots in a red hex (Budapest, Zürich) are foreign connections,
     i.e. offboards (§5.7: termini)."""
     kind = raw["type"]
@@ -170,7 +199,7 @@ def _node(raw: dict[str, Any], hex_src: dict[str, Any]) -> dict[str, Any]:
     node: dict[str, Any] = {"kind": kind}
     by_phase = hex_src.get("revenue_by_phase", {}).get(f"{raw['type']}{raw['ref']}")
     revenue = raw.get("revenue", 0)
-    table = {REFERENCE_PHASE[p]: int(v) for p, v in (by_phase or {}).items()}
+    table = {phases[p]: int(v) for p, v in (by_phase or {}).items()}
     if isinstance(revenue, dict) or len(set(table.values())) > 1:
         node["revenue"] = table["2"]
         node["revenue_by_phase"] = table
@@ -250,7 +279,146 @@ def build_board(src: dict[str, Any]) -> dict[str, Any]:
         "orient_express_starts": ORIENT_EXPRESS_STARTS,
         "lokalbahn_homes": list(src["lokalbahn_home_hexes"]),
         "major_stations_from_phase": MAJOR_STATIONS_FROM_PHASE,
+        "orient_express_gateways": GATEWAYS,
+        "major_local_home_tiles": MLR_HOME_TILES,
     }
+
+
+def _original_node(raw: dict[str, Any], hex_src: dict[str, Any], area: dict[str, Any]) -> Any:
+    """A node of the original board. A medium-sized city is a small city (a town) until it is
+    promoted (§5.3, ruling D6); D28, the second hex of the Budapest area, pays Budapest's
+    value (ruling D7)."""
+    if raw["type"] == "medium_city":
+        raw = {**raw, "type": "town"}
+    if raw.get("revenue", 0) is None:
+        return dict(area["Budapest"])
+    return _node(raw, hex_src, ORIGINAL_PHASE)
+
+
+def build_original_board(src: dict[str, Any], revised: dict[str, Any]) -> dict[str, Any]:
+    """The original edition's two maps (1854-original.json), in board.json's schema."""
+    assert src["coordinate_system"]["layout"] == "pointy"
+    tunnel_only = sorted(src["tunnel_only_hexes"], key=row_col)
+    names = {p["name"]: p["sym"] for p in PRIVATES}
+    area: dict[str, Any] = {}
+    for h in src["hexes"].values():
+        if h["location_name"] == "Budapest" and h["color"] == "red":
+            area["Budapest"] = _node(h["nodes"][0], h, ORIGINAL_PHASE)
+    hexes: dict[str, Any] = {}
+    customs: dict[str, int] = {}
+    for coord, h in src["hexes"].items():
+        raw = sorted(h["nodes"], key=lambda n: n["ref"])
+        assert [n["ref"] for n in raw] == list(range(len(raw))), coord
+        costs = {int(t["cost"]) for t in h["terrain"]}
+        assert len(costs) <= 1, coord
+        # Ruling D2: the tunnel spaces are grey spaces where only tunnels may be built.
+        color = "gray" if h["tunnel_only"] else h["color"]
+        assert color in ("white", "yellow", "gray", "red"), coord
+        entry: dict[str, Any] = {"color": color}
+        if h.get("location_name"):
+            entry["name"] = h["location_name"]
+        entry["terrain_cost"] = costs.pop() if costs else 0
+        if terrain := sorted({t for x in h["terrain"] for t in x["terrain"]}):
+            entry["terrain"] = terrain
+        if raw:
+            entry["nodes"] = [_original_node(n, h, area) for n in raw]
+            if h["color"] == "red":  # §5.7: foreign connections are termini (ruling D5)
+                for n in entry["nodes"]:
+                    n["kind"] = "offboard"
+        paths = [[_end(p["a"]), _end(p["b"]), p.get("track", "standard")] for p in h["paths"]]
+        if paths:
+            entry["paths"] = paths
+        if h["labels"]:
+            entry["labels"] = list(h["labels"])
+        for sign in h["customs"]:
+            a, b = sign["path_edges"]
+            index = next(i for i, p in enumerate(paths) if {p[0], p[1]} == {f"e{a}", f"e{b}"})
+            customs[coord] = index
+        hexes[coord] = entry
+    homes: dict[str, list[Any]] = {}
+    for coord, owners in src["home_hexes"].items():
+        for o in owners:
+            sym = o["corp"] if not o["corp"].isdigit() else f"L{o['corp']}"
+            homes[sym] = [coord, int(o["city_index"] or 0)]
+    assert homes == revised["homes"], "the original board keeps every home"
+    for sym, (coord, node) in homes.items():
+        assert hexes[coord]["nodes"][node]["kind"] == "city", sym
+    wien = next(c for c, h in hexes.items() if "W" in h.get("labels", ()))
+    shielded = {c: corps[0] for c, corps in sorted(src["shields"].items())}
+    assert shielded == SHIELDED, shielded
+    mountain = {c: names[m["company"]] for c, m in src["mountain_railway_hexes"].items()}
+    medium = sorted((m["hex"] for m in src["medium_cities"]), key=row_col)
+    doubles = sorted(
+        (c for c, h in src["hexes"].items() if h["color"] == "white" and len(h["towns"]) == 2),
+        key=row_col,
+    )
+    promotions: dict[str, list[str]] = {t: [c] for t, c in MEDIUM_PROMOTIONS.items()}
+    promotions.update({t: DOUBLE_CITY_TILES for t in DOUBLE_TOWN_TILES})
+    promotions[SANKT_POELTEN] = SANKT_POELTEN_TILES
+    return {
+        "schema": "tresham.board/1",
+        "title": "1854",
+        "edition": "original",
+        "layout": "pointy",
+        "phases": PHASES,
+        "hexes": {c: hexes[c] for c in sorted(hexes, key=row_col)},
+        "homes": dict(sorted(homes.items())),
+        "local_map": sorted(src["boards"]["local_railways_map"], key=row_col),
+        "wien": wien,
+        "regroup_labels": ["W"],
+        "one_city_hexes": [wien, SANKT_POELTEN],
+        "shielded": shielded,
+        "tunnel_only": tunnel_only,
+        "customs": dict(sorted(customs.items(), key=lambda kv: row_col(kv[0]))),
+        "mountain_railways": dict(sorted(mountain.items())),
+        "orient_express_starts": ORIENT_EXPRESS_STARTS_ORIGINAL,
+        "orient_express_gateways": GATEWAYS_ORIGINAL,
+        "major_stations_from_phase": MAJOR_STATIONS_FROM_PHASE,
+        "major_local_home_tiles": MLR_HOME_TILES_ORIGINAL,
+        "medium_cities": medium,
+        "double_cities": doubles,
+        "promotions": promotions,
+    }
+
+
+def build_original_tiles(src: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The original set's manifest (§1.1: 125 tiles) and the definitions the catalogue lacks.
+    The 13 transparent tunnel tiles have the colour ``tunnel`` (they are never laid as tiles:
+    a tunnel is overlay track, ``t1854/tunnels.py``)."""
+    catalogue = json.loads(CATALOGUE.read_text("utf-8"))["tiles"]
+    manifest = {k: int(v) for k, v in src["tile_manifest"].items()}
+    assert sum(manifest.values()) == 125 == src["tile_manifest_total"]
+    extra: dict[str, Any] = {}
+    for tid, t in src["tiles_not_in_tiles_json"].items():
+        entry: dict[str, Any] = {"color": t["color"]}
+        if t["nodes"]:
+            entry["nodes"] = [
+                {"kind": n["type"], "revenue": n["revenue"], "slots": n["slots"]}
+                if n["type"] == "city"
+                else {"kind": n["type"], "revenue": n["revenue"]}
+                for n in t["nodes"]
+            ]
+        paths = []
+        for p in t["paths"]:
+            path = [_end(p["a"]), _end(p["b"]), "standard"]  # tunnels: 1854-found-facts §4.4
+            if path not in paths:
+                paths.append(path)
+        entry["paths"] = paths
+        extra[tid] = entry
+    missing = [k for k in manifest if k not in catalogue and k not in extra]
+    assert not missing, missing
+    colours = {k: (extra.get(k) or catalogue[k])["color"] for k in manifest}
+    totals: dict[str, int] = {}
+    for k, n in manifest.items():
+        totals[colours[k]] = totals.get(colours[k], 0) + n
+    assert totals == src["tile_manifest_totals_by_color"], totals
+    return (
+        {"schema": "tresham.manifest/1", "title": "1854", "tiles": manifest},
+        {
+            "schema": "tresham.tiles/1",
+            "tiles": dict(sorted(extra.items(), key=lambda kv: int(kv[0]))),
+        },
+    )
 
 
 def build_manifest(src: dict[str, Any]) -> dict[str, Any]:
@@ -287,7 +455,7 @@ def build_game(src: dict[str, Any], board: dict[str, Any]) -> dict[str, Any]:
     mlrs = [
         {"sym": s, "name": f"Major Local Railway {s[-1]}", "shares": [50, 50],
          "token_costs": MLR_STATION_COSTS, "start_price": MLR_START_PRICE,
-         "homes": MLR_HOMES, "home_tiles": MLR_HOME_TILES}
+         "homes": MLR_HOMES}
         for s in ("MLA", "MLB", "MLC")
     ]  # fmt: skip
     return {
@@ -327,7 +495,17 @@ def main() -> None:
     (OUT / "manifest.json").write_text(dump(manifest, ("tiles",)), "utf-8")
     big = ("privates", "majors", "trains", "phases", "mail_contracts", "major_local_railways")
     (OUT / "game.json").write_text(dump(game, big), "utf-8")
-    print(f"wrote board.json ({len(board['hexes'])} hexes), manifest.json, game.json")
+    original = json.loads((args.shared / "reference/1854-original.json").read_text("utf-8"))
+    board_o = build_original_board(original, board)
+    manifest_o, tiles_o = build_original_tiles(original)
+    (OUT / "board_original.json").write_text(dump(board_o, ("hexes",)), "utf-8")
+    (OUT / "manifest_original.json").write_text(dump(manifest_o, ("tiles",)), "utf-8")
+    (OUT / "tiles_original.json").write_text(dump(tiles_o, ("tiles",)), "utf-8")
+    print(
+        f"wrote board.json ({len(board['hexes'])} hexes), manifest.json, game.json, "
+        f"board_original.json ({len(board_o['hexes'])} hexes), manifest_original.json "
+        f"({sum(manifest_o['tiles'].values())} tiles), tiles_original.json"
+    )
 
 
 if __name__ == "__main__":

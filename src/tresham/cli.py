@@ -439,6 +439,16 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0 if summary["illegal_actions"] == 0 and summary["crashes"] == 0 else 1
 
 
+# ------------------------------------------------------------------------ info
+def cmd_info(args: argparse.Namespace) -> int:
+    """Print a title's facts (``tresham/info.py``)."""
+    from tresham.info import describe, facts
+
+    data = facts(args.title)
+    print(json.dumps(data) if args.json else describe(data))
+    return 0
+
+
 # ------------------------------------------------------------------------ serve
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the game server (HTTP and websocket API)."""
@@ -533,6 +543,11 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--jobs", type=int, default=1, help="games played at once")
     tour.add_argument("--json", action="store_true")
     tour.set_defaults(func=cmd_tournament)
+
+    info = sub.add_parser("info", help="a title's facts: players, tiles, board, trains")
+    info.add_argument("title", choices=titles())
+    info.add_argument("--json", action="store_true")
+    info.set_defaults(func=cmd_info)
 
     srv = sub.add_parser("serve", help="run the game server (HTTP and websocket API)")
     srv.add_argument("--host", default="127.0.0.1")

@@ -115,7 +115,12 @@ class BoardDef:
     ``homes`` maps a corporation to its home city ``(hex, node index)``; ``home_choices`` lists
     the hexes a corporation may choose its home from; ``regroup_labels`` are the tile labels
     whose upgrades may change the number of cities (e.g. 1854's Wien: three cities, then five,
-    then three, then one), each old city going to the new one its track leads to; ``extra``
+    then three, then one), each old city going to the new one its track leads to;
+    ``promotions`` is the board's promotion chart beyond the generic upgrade rules: a tile id
+    (a preprinted tile's id is its hex) → the tiles that may replace it although their
+    colour or their numbers of cities and towns differ (e.g. 1854's medium-sized city: the
+    yellow small-city tile 3 → the yellow large-city tile 5), whether and when is the title's
+    rule; ``extra``
     keeps every other top-level field of board.json (title-specific facts the core does not
     interpret).
     """
@@ -128,8 +133,20 @@ class BoardDef:
     extra: dict[str, Any] = field(default_factory=dict)
     long_paths: tuple[LongPath, ...] = ()
     regroup_labels: frozenset[str] = frozenset()
+    promotions: Mapping[str, frozenset[str]] = field(default_factory=dict)
     _adjacent: dict[str, tuple[str | None, ...]] = field(init=False, repr=False)
     _neighbors: dict[str, tuple[str | None, ...]] = field(init=False, repr=False)
+
+    def town(self, coord: str) -> str:
+        """A hex as players name it: its town's name, else its coordinate."""
+        h = self.hexes.get(coord)
+        return h.name if h is not None and h.name else coord
+
+    def place(self, coord: str) -> str:
+        """A hex with its name and coordinate, "Palermo (C1)"; the coordinate alone when
+        it has no name."""
+        name = self.town(coord)
+        return coord if name == coord else f"{name} ({coord})"
 
     def __post_init__(self) -> None:
         by_xy = {(h.x, h.y): c for c, h in self.hexes.items()}
@@ -229,6 +246,7 @@ class BoardDef:
             "home_choices",
             "long_paths",
             "regroup_labels",
+            "promotions",
         }
         extra = {k: v for k, v in data.items() if k not in known}
         return BoardDef(
@@ -240,6 +258,10 @@ class BoardDef:
             extra,
             long_paths,
             frozenset(str(x) for x in data.get("regroup_labels", ())),
+            {
+                str(old): frozenset(str(t) for t in new)
+                for old, new in data.get("promotions", {}).items()
+            },
         )
 
     @staticmethod

@@ -102,7 +102,7 @@ class Game:
                 f"plays version {title.rules_version})",
                 "setup",
             )
-        self.title = title
+        self.title = title.for_rules(rules_version)
         #: The title's rules version this game is played under (`Title.older_rules`).
         self.rules_version = rules_version
         self.player_names = list(players)
@@ -110,7 +110,7 @@ class Game:
         self.options: dict[str, Any] = options
         self.actions: list[Action] = []
         self.undone: list[Action] = []
-        self.state = title.setup(self)
+        self.state = self.title.setup(self)
         taken = {"bank", POOL} | set(self.state.corps)
         for i, name in enumerate(players):
             if name in taken:

@@ -563,17 +563,26 @@ def legal_tile_lays(
             continue
         old = state.tile(coord)
         want = next_color(old.color)
-        if want is None or want not in colors:
+        charted = [
+            state.catalogue[t]
+            for t in sorted(state.board.promotions.get(old.id, ()))
+            if state.supply.get(t, 0) > 0 and state.catalogue[t].color in colors
+        ]
+        if (want is None or want not in colors) and not charted:
             continue
         old_mask = old.exit_mask(state.rotation(coord))
         conn = net.connected_edges(coord)
         conn_mask = sum(1 << e for e in conn)
         ok_mask = old_mask | (0b111111 & ~_bad_exit_mask(state, coord))
-        if set(old.labels) & state.board.regroup_labels:
+        if want is None or want not in colors:
+            tiles = []
+        elif set(old.labels) & state.board.regroup_labels:
             # a regrouping upgrade may change the cities (``lay_problem`` checks them)
             tiles = [t for k, ts in stock.items() if k[:2] == (want, old.label_key) for t in ts]
         else:
             tiles = stock.get((want, old.label_key, old.city_count, old.town_count), [])
+        # the board's promotion chart adds its tiles for this one (``lay_problem`` checks them)
+        tiles = [*tiles, *(t for t in charted if t not in tiles)]
         for tile in tiles:
             tile_id = tile.id
             for rot in tile.unique_rotations():

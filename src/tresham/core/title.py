@@ -7,6 +7,7 @@ own rules module.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from importlib import resources
@@ -42,6 +43,16 @@ def title_data(package: str, name: str = "data/game.json") -> dict[str, Any]:
     return data
 
 
+@functools.cache
+def _abilities(package: str) -> dict[str, str]:
+    """A title package's private-company abilities by symbol (none without the file)."""
+    path = resources.files(package).joinpath("data/abilities.json")
+    if not path.is_file():
+        return {}
+    data: dict[str, str] = json.loads(path.read_text("utf-8"))
+    return data
+
+
 class Title:
     """Base of every title. Subclasses set the data attributes and override hooks."""
 
@@ -56,6 +67,18 @@ class Title:
     older_rules: frozenset[int] = frozenset()
     #: The options the title offers besides the generator (``core/game_spec.py``).
     declared_options: tuple[OptionSpec, ...] = ()
+
+    def for_rules(self, rules_version: int) -> Title:
+        """The title object that plays a game of `rules_version` (one of `rules_version` and
+        `older_rules`): this one, unless the title's data changed between versions (e.g.
+        1854's board, whose older saves keep the edition they were played on)."""
+        return self
+
+    def info(self, game: Game) -> dict[str, Any]:
+        """What the title adds to or changes in ``tresham info`` (``tresham/info.py``) for a
+        new game `game`: e.g. a tile manifest that counts tiles the map's supply does not
+        hold, or facts only this title's board has."""
+        return {}
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
         """Every option a game of this title may be given."""
@@ -188,6 +211,17 @@ class Title:
     def money(self, amount: int) -> str:
         """An amount in the title's currency, as its players write it (e.g. "L.100")."""
         return f"L.{amount}"
+
+    def company_ability(self, sym: str) -> str:
+        """What a private company does, as its rulebook says it (the title's
+        ``data/abilities.json``); "" when the title says nothing of it."""
+        return _abilities(type(self).__module__.rsplit(".", 1)[0]).get(sym, "")
+
+    def action_words(self, game: Game, action: Action, words: Any) -> str | None:
+        """One of the title's own actions in a player's words (`words`: the game's
+        ``tresham.words.Words``, for its names of places, trains and money); None: the
+        common wording serves."""
+        return None
 
     # -------------------------------------------------------------- prompts
     def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:

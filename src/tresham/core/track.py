@@ -9,6 +9,10 @@ Generic tile-lay legality (any title; title hooks add to it in :mod:`tresham.cor
   city tile, a plain hex a plain tile), except that a tile whose label is one of the board's
   ``regroup_labels`` may change the number of cities: each old city goes to the new city
   its track leads to (several may merge into one, whose spaces must hold their tokens);
+- a tile the board's promotion chart (``BoardDef.promotions``) lists for the old tile may
+  replace it whatever its colour and its numbers of cities and towns: each old node goes to
+  the new node its track leads to (two old nodes may share one new node), towns becoming
+  cities where the chart says so;
 - all old track is kept, with its gauge: an old narrow path becomes narrow or dual, an old
   standard path standard or dual, and dual stays dual;
 - every new exit faces a real neighbouring hex: not off the map, not through an impassable
@@ -243,7 +247,8 @@ class MapState:
         old = self.tile(coord)
         old_rot = self.rotation(coord)
         want = next_color(old.color)
-        if new.color != want:
+        charted = tile_id in self.board.promotions.get(old.id, ())
+        if new.color != want and not charted:
             return (
                 TrackError(
                     f"{coord} holds {old.color}; tile {tile_id} is {new.color}, "
@@ -262,7 +267,7 @@ class MapState:
                 {},
             )
         regroup = _kind_counts(old) != _kind_counts(new) and _may_regroup(old, new, self.board)
-        if _kind_counts(old) != _kind_counts(new) and not regroup:
+        if _kind_counts(old) != _kind_counts(new) and not regroup and not charted:
             return (
                 TrackError(
                     f"tile {tile_id} has {new.city_count} cities/{new.town_count} towns; "
@@ -275,6 +280,8 @@ class MapState:
         new_paths = new.rotated_paths(rotation)
         if regroup:
             mapping = _regroup_map(old_paths, new_paths)
+        elif charted:
+            mapping = _charted_map(old, old_paths, new, new_paths)
         else:
             mapping = _keep_track(old, old_paths, new, new_paths)
         if mapping is None:
@@ -610,6 +617,23 @@ def _keep_track(
         if _paths_kept(old_paths, new_paths, mapping):
             return mapping
     return None
+
+
+def _charted_map(
+    old: TileDef,
+    old_paths: tuple[PathDef, ...],
+    new: TileDef,
+    new_paths: tuple[PathDef, ...],
+) -> dict[int, int] | None:
+    """For a promotion the chart lists: a map of every old node to a new node, whatever the
+    kinds, under which every old path is kept; one that keeps the old nodes apart is taken
+    first. ``None`` if there is none."""
+    maps = [
+        dict(enumerate(targets))
+        for targets in itertools.product(range(len(new.nodes)), repeat=len(old.nodes))
+    ]
+    maps.sort(key=lambda m: len(set(m.values())) < len(m))
+    return next((m for m in maps if _paths_kept(old_paths, new_paths, m)), None)
 
 
 def _may_regroup(old: TileDef, new: TileDef, board: BoardDef) -> bool:

@@ -24,7 +24,7 @@ from tresham.core.entities import Corporation
 from tresham.core.errors import RuleError
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import treasury
-from tresham.titles.t1854 import local_railways
+from tresham.titles.t1854 import cities, local_railways
 from tresham.titles.t1854.actions import CloseLocal, MergeLocals
 from tresham.titles.t1854.tallies import tally
 
@@ -247,7 +247,7 @@ def home_actions(game: Game, corp: str) -> list[Action]:
             ]
             continue
         old_exits = tile.exit_mask(s.map.rotation(coord))
-        for tid in data["home_tiles"]:
+        for tid in s.map.board.extra["major_local_home_tiles"]:
             if s.map.supply.get(tid, 0) <= 0:
                 continue
             new = s.map.catalogue[tid]
@@ -264,6 +264,7 @@ def place_home(game: Game, corp: str, action: Action) -> None:
     Railway's home, not its tile lay of the turn), and the home station goes on it."""
     s = game.state
     if isinstance(action, LayTile):
+        cities.count(game, action.hex, action.tile)
         s.map.lay_tile(action.hex, action.tile, action.rotation, check=False)
         city = next(i for i, n in enumerate(s.map.tile(action.hex).nodes) if n.kind == "city")
         game.log(f"{corp} lays its home tile {action.tile} on {action.hex}")

@@ -34,7 +34,7 @@ from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackS
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.stock import bundle_price
 from tresham.routes.runs import action_revenue, runs_action
-from tresham.titles.t1854 import local_railways, mail, major_local, options, tunnels
+from tresham.titles.t1854 import cities, local_railways, mail, major_local, options, tunnels
 from tresham.titles.t1854.actions import BuildTunnel, CloseLocal, MergeLocals
 from tresham.titles.t1854.track_rules import TrackRules1854
 from tresham.titles.t1854.versions import DEALS_VERSION
@@ -95,6 +95,8 @@ def rules_for(game: Game, corp: str, *, asking: bool = False) -> TrackRules1854:
         customs=_title(game).customs,
         gateways=_title(game).gateways,
         one_city=board["one_city_hexes"],
+        medium=cities.medium_cities(game),
+        promoting=cities.PROMOTION_PHASE in s.phases_reached,
     )
 
 
@@ -209,6 +211,7 @@ class Operating1854:
 
     def lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> int:
         cost = self._cost(game, corp, action)
+        cities.count(game, action.hex, action.tile)
         game.state.map.lay_tile(action.hex, action.tile, action.rotation)
         game.transfer(corp, "bank", cost)
         return cost
@@ -340,7 +343,7 @@ class TrainStep1854(Step):
         stops = [
             s
             for s in reachable_stops(game.state.map, corp)
-            if s.hex not in closed and s.key != title.customs
+            if s.hex not in closed and s.key not in title.customs
         ]
         return len(stops) >= 2
 

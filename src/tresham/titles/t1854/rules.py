@@ -22,6 +22,10 @@ mail contracts (``mail.py``, §5.12), tunnels (``tunnels.py``, §5.3.1), and the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import Action, Bid, BuyShares, DiscardTrain, Par, SellShares
@@ -42,7 +46,7 @@ from tresham.core.stock import (
     sale_possible,
     update_president,
 )
-from tresham.core.tiles import load_catalogue
+from tresham.core.tiles import TileDef, load_catalogue
 from tresham.core.title import Title, title_data
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
@@ -58,7 +62,7 @@ from tresham.titles.t1854 import (
 from tresham.titles.t1854.actions import BuyOption, PayOption
 from tresham.titles.t1854.first_round import FirstShareRound
 from tresham.titles.t1854.track_rules import ORIENT_EXPRESS
-from tresham.titles.t1854.versions import DEALS_VERSION
+from tresham.titles.t1854.versions import DEALS_VERSION, ORIGINAL_BOARD_VERSION
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -81,31 +85,59 @@ POWER_KEYS: Final = ("kind", "power", "share", "hex", "closes_when_runs")
 MOUNTAINS_CLOSE: Final = "5"
 #: The phase begun by the first 8-train or the first Orient Express (§5.10).
 LAST_PHASE: Final = "8"
-#: §5.6: "The first two can be Paris & Zürich or Constantinople & Budapest" (ruling T5).
-GATEWAYS: Final = {"E1": "D0", "D28": "F28", "E27": "F28"}
 #: §5.6: what a route through Germany loses.
 CUSTOMS: Final = 10
 #: The chart's Game End space (§8, ruling M1).
 ENDGAME: Final = "endgame"
 
 
+#: The board editions (ruling D6): the rulebook's original (2002) and the revised one
+#: (2016/17) of rules versions 1-3, each with its data files.
+ORIGINAL: Final = "original"
+REVISED: Final = "revised"
+EDITIONS: Final[dict[str, dict[str, str]]] = {
+    ORIGINAL: {
+        "board": "data/board_original.json",
+        "manifest": "data/manifest_original.json",
+        "tiles": "data/tiles_original.json",
+    },
+    REVISED: {"board": "data/board.json", "manifest": "data/manifest.json"},
+}
+#: The colour of §1.1's 13 transparent tiles, the tunnels.
+TUNNEL_COLOR: Final = "tunnel"
+
+
 def _data() -> dict[str, Any]:
     return title_data(PACKAGE)
 
 
-def _customs_stop(raw: dict[str, Any]) -> tuple[str, int]:
+def _data_path(name: str) -> Path:
+    return Path(str(resources.files(PACKAGE).joinpath(name)))
+
+
+@cache
+def _edition(edition: str) -> Title1854:
+    """The title on the `edition`'s board, made once."""
+    return Title1854(edition)
+
+
+def _customs_stops(raw: dict[str, Any]) -> frozenset[tuple[str, int]]:
     """§5.6: "If a route passes through Germany (one of the track sections with a customs
     sign), the income from the route is reduced by 10 G. The customs sign does not count as a
-    station." The board's customs track (ruling D5) gets a stop of its own in its middle,
-    worth -10 G, that the track rules count nothing for the range and never let end a route
-    (ruling T13). Returns the stop's (hex, node)."""
-    ((coord, index),) = raw["customs"].items()
-    hexdata = raw["hexes"][coord]
-    a, b, gauge = hexdata["paths"][index]
-    node = len(hexdata["nodes"])
-    hexdata["nodes"].append({"kind": "town", "revenue": -CUSTOMS})
-    hexdata["paths"][index : index + 1] = [[a, f"n{node}", gauge], [f"n{node}", b, gauge]]
-    return coord, node
+    station." Each customs track of the board (München's on both boards, and E7's on the
+    original one: rulings D5, D8) gets a stop of its own in its middle, worth -10 G, that the
+    track rules count nothing for the range and never let end a route (ruling T13). Returns
+    the stops' (hex, node)."""
+    stops = set()
+    for coord, index in raw["customs"].items():
+        hexdata = raw["hexes"][coord]
+        a, b, gauge = hexdata["paths"][index]
+        nodes = hexdata.setdefault("nodes", [])
+        node = len(nodes)
+        nodes.append({"kind": "town", "revenue": -CUSTOMS})
+        hexdata["paths"][index : index + 1] = [[a, f"n{node}", gauge], [f"n{node}", b, gauge]]
+        stops.add((coord, node))
+    return frozenset(stops)
 
 
 def _open_tunnel_only(raw: dict[str, Any]) -> None:
@@ -122,13 +154,17 @@ class Title1854(Title):
 
     name = "1854"
     player_range = (3, 6)
-    rules_version = DEALS_VERSION
-    #: 1: before the Major Local Railways (ruling L3); 2: before deals needed both sides
-    older_rules = frozenset({1, major_local.MERGERS_VERSION})
+    rules_version = ORIGINAL_BOARD_VERSION
+    #: 1: before the Major Local Railways (ruling L3); 2: before deals needed both sides; 3:
+    #: on the revised edition's board (ruling D6)
+    older_rules = frozenset({1, major_local.MERGERS_VERSION, DEALS_VERSION})
     privates_count_toward_limit = True  # §6.5: "shares and private companies"
     step_objects = operating.STEP_OBJECTS
 
-    def __init__(self) -> None:
+    def __init__(self, edition: str = ORIGINAL) -> None:
+        #: The board's edition (ruling D6): the rulebook's own, or the revised one on which
+        #: saves of rules versions 1-3 were played.
+        self.edition = edition
         self.data = _data()
         self.phases = [
             Phase(
@@ -144,21 +180,33 @@ class Title1854(Title):
             for p in self.data["phases"]
         ]
         self.market_def = Market.load(PACKAGE, "data/market.json")
-        raw = title_data(PACKAGE, "data/board.json")
-        self.customs = _customs_stop(raw)
+        files = EDITIONS[edition]
+        raw = title_data(PACKAGE, files["board"])
+        #: The customs signs' stops (§5.6, ruling T13)
+        self.customs = _customs_stops(raw)
         _open_tunnel_only(raw)
         self.board = BoardDef.from_dict(raw)
         #: §5.6: where the Orient Express's route may go on to Paris or Constantinople
         #: (ruling T5), with that city's value
         self.gateways = {
             gate: (city, self.board.hex(city).tile.nodes[0].revenue)
-            for gate, city in GATEWAYS.items()
+            for gate, city in raw["orient_express_gateways"].items()
         }
         #: Table 2: the hexes printed with mountains (the Außerfernbahn's discount)
         self.mountains = frozenset(
             c for c, h in raw["hexes"].items() if "mountain" in h.get("terrain", ())
         )
-        self.tiles: dict[str, int] = title_data(PACKAGE, "data/manifest.json")["tiles"]
+        #: The tile catalogue: the engine's, and the edition's own tiles (the original set's
+        #: 4xx tiles, ruling D6)
+        self.catalogue: Mapping[str, TileDef] = load_catalogue()
+        if "tiles" in files:
+            self.catalogue = {**self.catalogue, **load_catalogue(_data_path(files["tiles"]))}
+        #: §1.1: every tile of the box, the transparent tunnel tiles included
+        self.manifest: dict[str, int] = title_data(PACKAGE, files["manifest"])["tiles"]
+        #: The tiles laid as tiles (a tunnel is overlay track, ``tunnels.py``)
+        self.tiles = {
+            t: n for t, n in self.manifest.items() if self.catalogue[t].color != TUNNEL_COLOR
+        }
         self.new_shares = {m["sym"]: len(m["split_shares"]) for m in self.data["majors"]}
         self.token_costs = {m["sym"]: list(m["token_costs"]) for m in self.data["majors"]}
         for c in self.data["privates"]:
@@ -167,6 +215,25 @@ class Title1854(Title):
         for mlr in self.data["major_local_railways"]:
             self.token_costs[mlr["sym"]] = list(mlr["token_costs"])
         self.plus_kinds = frozenset(t["name"] for t in self.data["trains"] if t.get("plus"))
+
+    def for_rules(self, rules_version: int) -> Title1854:
+        """Saves of rules versions 1-3 were played on the revised edition's board and tiles
+        and replay on them; later versions play the original edition's (ruling D6)."""
+        edition = ORIGINAL if rules_version >= ORIGINAL_BOARD_VERSION else REVISED
+        return self if edition == self.edition else _edition(edition)
+
+    def info(self, game: Game) -> dict[str, Any]:
+        """For ``tresham info``: the board's edition, its 125 tiles of §1.1 (the 13
+        transparent tunnel tiles included, which the map's supply does not hold), and its
+        medium-sized cities (§5.3)."""
+        board = game.state.map.board
+        return {
+            "edition": self.edition,
+            "tiles": dict(self.manifest),
+            "medium_cities": {
+                coord: board.hex(coord).name for coord in board.extra.get("medium_cities", ())
+            },
+        }
 
     # ================================================================ deals
     def deals_need_consent(self, game: Game) -> bool:
@@ -228,7 +295,7 @@ class Title1854(Title):
                 for t in d["trains"]
             ]
         )
-        map_state = MapState(self.board, load_catalogue(), self.tiles)
+        map_state = MapState(self.board, self.catalogue, self.tiles)
         for sym, (coord, node) in self.board.homes.items():
             map_state.reserve(sym, coord, node)
         state = GameState(

@@ -1,5 +1,6 @@
-"""What a simulation summary counts for 1854 (issue: mergers, splits, mail contracts and
-Orient Express purchases must occur in random play)."""
+"""What a simulation summary counts for 1854 (issues: mergers, splits, mail contracts, Orient
+Express purchases, medium-sized cities' promotions and double small cities' upgrades must
+occur in random play)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ if TYPE_CHECKING:
     from tresham.core.game import Game
 
 #: The keys of the counts kept in ``GameState.extra["counts"]``.
-KEPT = ("local_mergers", "mail_contracts")
+KEPT = ("local_mergers", "mail_contracts", "medium_promotions", "double_city_upgrades")
 
 
 def tally(game: Game, key: str) -> None:
@@ -19,8 +20,8 @@ def tally(game: Game, key: str) -> None:
 
 
 def counters(game: Game) -> dict[str, int]:
-    """Local Railway mergers, mail contracts bought, companies split, Orient Expresses
-    bought, tunnels built."""
+    """Local Railway mergers, mail contracts bought, medium-sized cities promoted, double
+    small cities upgraded, companies split, Orient Expresses bought, tunnels built."""
     s = game.state
     counts: dict[str, int] = s.extra.get("counts", {})
     orient = sum(

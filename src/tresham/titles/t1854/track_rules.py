@@ -11,6 +11,9 @@ The rules modelled (rulebook §5.3-5.7; rulings T1-T8 in ``docs/rulings/1854.md`
   8-train only with the guarding company's permission: its own lays and those of companies
   with the same Director (ruling T2); promotion needs no permission.
 - No tile track may end where a tunnel of the hex ends (§5.3.1, ``tunnels.py``).
+- Small cities keep their crossbar tiles; medium-sized cities are promoted from Phase 5 to
+  the large city and then green, never brown; double small cities become 457-464 (§5.3,
+  §5.4, ``cities.py``).
 - Terrain is paid on the first development of a hex only (§5.3); a company whose Director
   owns the hex's Mountain Railway builds there free (§5.3); one whose Director owns the
   Außerfernbahn pays 20 G less on a mountain (Table 2, ruling T11).
@@ -31,6 +34,7 @@ from tresham.core.errors import RouteError, TrackError
 from tresham.core.rules_protocols import BasicTrackRules, LayContext, Stop, TrainSpec
 from tresham.core.tiles import TOWN
 from tresham.core.track import MapState
+from tresham.titles.t1854 import cities
 
 RULE_LAY = "1854 §5.3"
 #: The Orient Express's name in the train table (§5.6, §5.9).
@@ -46,10 +50,12 @@ class TrackRules1854(BasicTrackRules):
     ``free_hexes``: Mountain Railway hexes the Director owns (no terrain cost).
     ``mountains``: the mountain hexes; ``mountain_discount``: what the company pays less there.
     ``closed_stops``: hexes no route may include (Paris, Constantinople). ``bonus``: hex →
-    revenue added to a route through it (the Graz-Köflacher Bahn). ``customs``: the stop of
-    the customs sign. ``gateways``: for the Orient Express, the red space from which its
+    revenue added to a route through it (the Graz-Köflacher Bahn). ``customs``: the stops of
+    the customs signs. ``gateways``: for the Orient Express, the red space from which its
     route may go on to Paris or Constantinople → (that city, its value). ``one_city``: hexes
     whose cities are one city for a route (Wien, Sankt Pölten on the extra map).
+    ``medium``: the medium-sized cities; ``promoting``: they may be promoted (Phase 5 has
+    begun, ``cities.py``).
     """
 
     def __init__(
@@ -66,9 +72,11 @@ class TrackRules1854(BasicTrackRules):
         mountain_discount: int = 0,
         closed_stops: Iterable[str] = (),
         bonus: Mapping[str, int] | None = None,
-        customs: tuple[str, int] | None = None,
+        customs: Iterable[tuple[str, int]] = (),
         gateways: Mapping[str, tuple[str, int]] | None = None,
         one_city: Iterable[str] = (),
+        medium: Iterable[str] = (),
+        promoting: bool = False,
     ) -> None:
         super().__init__(frozenset(colors), phase)
         self.local_map = frozenset(local_map)
@@ -80,9 +88,11 @@ class TrackRules1854(BasicTrackRules):
         self.mountain_discount = mountain_discount
         self.closed_stops = frozenset(closed_stops)
         self.bonus = dict(bonus or {})
-        self.customs = customs
+        self.customs = frozenset(customs)
         self.gateways = dict(gateways or {})
         self.one_city = frozenset(one_city)
+        self.medium = frozenset(medium)
+        self.promoting = promoting
 
     def check_hex(self, state: MapState, corporation: str, coord: str) -> TrackError | None:
         """§5.3: no tile on a grey tunnel-only space (ruling T14); the Local Railways build on
@@ -104,7 +114,11 @@ class TrackRules1854(BasicTrackRules):
 
     def check_lay(self, ctx: LayContext) -> TrackError | None:
         """§5.3.1: after a promotion "the tunnel may not overlie other track": no tile track
-        ends where a tunnel of the hex ends."""
+        ends where a tunnel of the hex ends. §5.3: small cities are never upgraded,
+        medium-sized ones from Phase 5 and never to brown (``cities.py``)."""
+        err = cities.lay_problem(ctx.coord, ctx.old_tile, ctx.new_tile, self.medium, self.promoting)
+        if err is not None:
+            return err
         ends = {e for pair in ctx.state.overlays.get(ctx.coord, ()) for e in pair}
         if ends & ctx.new_tile.exits(ctx.rotation):
             return TrackError(
@@ -125,7 +139,7 @@ class TrackRules1854(BasicTrackRules):
     def stop_cost(self, train: TrainSpec, stop: Stop) -> int:
         """§5.6: an n-train counts every station; a plus train ("1+", "2+", "3+") only the
         large ones, small stations (towns) being free."""
-        if stop.key == self.customs:
+        if stop.key in self.customs:
             return 0
         return 0 if train.kind.endswith("+") and stop.kind == TOWN else 1
 
@@ -143,7 +157,7 @@ class TrackRules1854(BasicTrackRules):
         W2)."""
         if any(s.hex in self.closed_stops for s in stops):
             return RouteError("Paris and Constantinople are not on this train's route", RULE_RUN)
-        if stops and self.customs in (stops[0].key, stops[-1].key):
+        if stops and {stops[0].key, stops[-1].key} & self.customs:
             return RouteError("a route passes the customs sign and does not end there", RULE_RUN)
         once = [s.hex for s in stops if s.hex in self.one_city]
         if len(once) != len(set(once)):
@@ -154,14 +168,15 @@ class TrackRules1854(BasicTrackRules):
         """Table 2: the Graz-Köflacher Bahn's +10 G on a route through Graz (ruling T6).
         §5.6: the Orient Express may start from Paris (beyond Zürich) or Constantinople
         (beyond Budapest): a route of it ending at Zürich or Budapest goes on to that city
-        when its range allows, adding its value (ruling T5)."""
+        when its range allows, adding its value (ruling T5); with room for one only, the
+        more valuable."""
         visited = {s.hex for s in stops}
         bonus = sum(amount for coord, amount in self.bonus.items() if coord in visited)
         if train.kind != ORIENT_EXPRESS or not stops:
             return bonus
         used = sum(self.stop_cost(train, s) for s in stops)
         beyond = {self.gateways[s.hex] for s in (stops[0], stops[-1]) if s.hex in self.gateways}
-        for _city, value in sorted(beyond):
+        for _city, value in sorted(beyond, key=lambda cv: (-cv[1], cv[0])):  # the best first
             if used < train.distance:
                 used += 1
                 bonus += value

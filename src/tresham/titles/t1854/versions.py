@@ -8,3 +8,8 @@ from typing import Final
 #: another person's company waits for the seller's answer; a free or forced acquisition
 #: ends the taker's turn; and the other fixes of that change.
 DEALS_VERSION: Final = 3
+
+#: The rulebook's own edition (docs/rulings/1854.md, D6): new games play on the original
+#: (2002) board and its 125 tiles, with medium-sized cities and double small cities; saves of
+#: the versions before it replay on the revised board they were played on.
+ORIGINAL_BOARD_VERSION: Final = 4
