@@ -174,7 +174,7 @@ def test_the_board_payload_of_every_title(title: str) -> None:
     assert set(payload["tiles"]) == set(game.state.map.supply)
     for tile_id, tile in payload["tiles"].items():
         assert len(tile["rotations"]) == 6
-        assert tile["color"] == CATALOGUE[tile_id].color
+        assert tile["color"] == game.state.map.catalogue[tile_id].color
     x0, y0, width, height = payload["viewbox"]
     for h in payload["hexes"]:
         assert x0 + RADIUS <= h["x"] <= x0 + width - RADIUS

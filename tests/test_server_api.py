@@ -136,7 +136,13 @@ def test_legal_actions_are_the_acting_seats_only(client: TestClient) -> None:
     assert mine["index"] == 0 and mine["actions"]
     assert all(a["entity"] == player for a in mine["actions"])
     other = next(p for p in PLAYERS if p != player)
-    assert legal(client, game_id, tokens[other]) == {"index": 0, "actions": [], "routes": None}
+    assert legal(client, game_id, tokens[other]) == {
+        "index": 0,
+        "actions": [],
+        "choices": [],
+        "step": "",
+        "routes": None,
+    }
     assert client.get(f"/api/games/{game_id}/legal").status_code == 403
     wrong = client.get(f"/api/games/{game_id}/legal", headers=auth("not-a-token"))
     assert wrong.status_code == 403

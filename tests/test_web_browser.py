@@ -245,10 +245,13 @@ def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
         _index, actions, _player = api.legal()
         if "par" in kinds(actions):
             row = table.locator(".action-row.par").first
-            row.locator("select").select_option(label="68")
+            row.locator("select").select_option(label="L.68")
             step(lambda row=row: row.locator("button").click())
         else:
-            step(lambda: table.locator(".action-row[data-group^='bid-'] button").first.click())
+            # the cheapest private is bought at its price: a button that says so
+            buy = table.locator("button.act-bid").first
+            assert buy.inner_text().startswith("Buy ")
+            step(lambda buy=buy: buy.click())
     state = api.state()
     assert all(c["owner"] in PLAYERS for c in state["companies"])
     parred = [c for c in state["corporations"] if c["parred"]]
@@ -256,7 +259,7 @@ def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
 
     # The stock round: start AFG with its home in C1 (a choice of the par dialog).
     row = table.locator(".action-row.par[data-corp='AFG']")
-    row.locator("select").select_option(label="68 (home C1)")
+    row.locator("select").select_option(label="L.68 in Trapani (C1)")
     step(lambda: row.locator("button").click())
     afg = next(c for c in api.state()["corporations"] if c["sym"] == "AFG")
     assert afg["parred"] and afg["home"] == "C1"
@@ -339,15 +342,16 @@ def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     assert table.locator(".slot.token text", has_text="AFG").count() == 2
 
     # The same table on a phone's screen: the page is no wider than the screen; the board,
-    # zoomed in so that hexes can be tapped, pans inside its box.
+    # zoomed in so that hexes can be tapped, pans and zooms inside its box (web/panzoom.js).
     phone = errors.watch(browser.new_page(viewport={"width": 390, "height": 844}))
     phone.goto(f"{server.url}/games/{game_id}")
     at_index(phone, after_undo["index"])
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    board_width = phone.locator("#board").bounding_box()["width"]
-    assert board_width > 2 * 390
+    assert phone.locator("#board-box").bounding_box()["width"] <= 390
+    assert phone.locator("#board .hex .hex-shape").first.bounding_box()["width"] >= 40
+    scale = float(phone.locator("#board").get_attribute("data-scale"))
     phone.click("#zoom-out")
-    assert phone.locator("#board").bounding_box()["width"] < board_width
+    assert float(phone.locator("#board").get_attribute("data-scale")) < scale
     phone.close()
     player_context.close()
     watcher_context.close()
@@ -667,8 +671,9 @@ class Smoke:
         raise AssertionError("the position was not reached")
 
     def start_rounds(self, kind: str) -> None:
-        """While the round is `kind`: click the first bid row (its lowest amount), a par
-        price when one is asked, else pass."""
+        """While the round is `kind`: buy the cheapest private at its price (or bid the
+        lowest amount where none is sold at a price), a par price when one is asked, else
+        pass."""
         for _ in range(80):
             if self.api.state()["round"]["kind"] != kind:
                 return
@@ -676,7 +681,11 @@ class Smoke:
             if "par" in kinds(actions):
                 self.click(self.page.locator(".action-row.par button").first)
             elif "bid" in kinds(actions):
-                self.click(self.page.locator(".action-row[data-group^='bid-'] button").first)
+                buy = self.page.locator("button.act-bid")
+                if buy.count():
+                    self.click(buy.first)
+                else:
+                    self.click(self.page.locator(".action-row[data-group^='bid-'] button").first)
             else:
                 self.click(self.page.locator(".act-pass").first)
         raise AssertionError(f"the {kind} round did not end")
@@ -842,7 +851,10 @@ def looking_at(page: Any, position: int | None) -> None:
 
 
 def sidebar_cash(page: Any) -> dict[str, int]:
-    return {p: int(page.inner_text(f'#players tr[data-player="{p}"] td.num')) for p in PLAYERS}
+    """Each player's cash as the sidebar shows it, in the title's money ("L.45")."""
+    shown = {p: page.inner_text(f'#players tr[data-player="{p}"] td.num') for p in PLAYERS}
+    assert all(text.startswith("L.") for text in shown.values()), shown
+    return {p: int(text.removeprefix("L.")) for p, text in shown.items()}
 
 
 def test_stepping_back_through_history_and_returning(browser: Any, server: ServerProcess) -> None:
@@ -1072,9 +1084,9 @@ def check_sheet(page: Any, state: dict[str, Any]) -> None:
     started = [c for c in state["corporations"] if c["parred"] or c["floated"]]
     for p in state["players"]:
         row = sheet["players"][p["name"]]
-        assert row["cash"] == str(p["cash"])
+        assert row["cash"] == f"L.{p['cash']}"  # 1849's money
         assert row["certs"] == f"{p['certificates']}/{p['certificate_limit']}"
-        assert row["worth"] == str(p["worth"])
+        assert row["worth"] == f"L.{p['worth']}"
         assert row["privates"] == ", ".join(p["companies"])
         shares = {
             c["sym"]: f"{p['shares'][c['sym']]}%" if c["sym"] in p["shares"] else ""
@@ -1091,7 +1103,7 @@ def check_sheet(page: Any, state: dict[str, Any]) -> None:
         assert (row["par"], row["price"], row["treasury"]) == (
             str(c["par_price"] or ""),
             "" if c["price"] is None else str(c["price"]),
-            str(c["cash"]),
+            f"L.{c['cash']}",
         )
         before, after = latest["prices_before"].get(c["sym"]), latest["prices"].get(c["sym"])
         assert row["move"] == ("" if before is None or after is None else str(after - before))

@@ -3,16 +3,15 @@ moves of the players bots play."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from tresham.core.actions import Action, Choose
+from tresham.core.actions import Action
 from tresham.core.game import Game
 from tresham.core.shares import POOL, treasury
-from tresham.offers import answer_text, offer_facts, waiting_text
+from tresham.offers import offer_facts, waiting_text
+from tresham.words import Words, round_label
 
 
 class Terminal:
@@ -36,10 +35,10 @@ class Terminal:
         g = self.game
         s = g.state
         c = self.console
-        rnd = s.round.kind if s.round else "-"
+        money = g.title.money
         c.rule(
-            f"[bold]{g.title.name}[/bold] · {rnd} round · phase {g.phase.name} · "
-            f"bank L.{s.bank.cash}{' (broken)' if s.bank.broken else ''}"
+            f"[bold]{g.title.name}[/bold] · {round_label(s)} · phase {g.phase.name} · "
+            f"bank {money(s.bank.cash)}{' (broken)' if s.bank.broken else ''}"
         )
         players = Table(title="Players", show_lines=False)
         for col in ("", "player", "cash", "certs", "privates", "loans"):
@@ -55,7 +54,7 @@ class Terminal:
             players.add_row(
                 mark,
                 self.who(p.name) + (" (out)" if p.bankrupt else ""),
-                f"L.{p.cash}",
+                money(p.cash),
                 certs,
                 privs,
                 str(p.loans or ""),
@@ -74,15 +73,16 @@ class Terminal:
             "privates",
         ):
             corps.add_column(col)
+        words = Words(g)
         for sym, corp in s.corps.items():
             if not corp.parred:
                 continue
             corps.add_row(
                 sym,
                 s.shares.president[sym] or "",
-                f"L.{s.market.price(sym)}" if sym in s.market else "",
-                f"L.{corp.cash}",
-                " ".join(corp.trains),
+                money(s.market.price(sym)) if sym in s.market else "",
+                money(corp.cash),
+                " ".join(words.train(t) for t in corp.trains),
                 f"{len(corp.placed)}/{corp.tokens}",
                 f"{s.shares.percent(treasury(sym), sym)}%",
                 f"{s.shares.percent(POOL, sym)}%",
@@ -97,7 +97,7 @@ class Terminal:
         depot = s.depot.purchasable(set(s.phases_reached))
         c.print(
             "Trains for sale: "
-            + ", ".join(f"{t.tid} L.{s.depot.types[t.kind].price}" for t in depot)
+            + ", ".join(f"{t.kind} {money(s.depot.types[t.kind].price)}" for t in depot)
         )
         placed = [f"{h}:{t}/{r}" for h, (t, r) in sorted(s.map.tiles.items())]
         if placed:
@@ -107,27 +107,26 @@ class Terminal:
 
     def show_bot_move(self, player: str, action: Action) -> None:
         """One line for a bot's move (before it is applied): who makes it (and its level),
-        and what it does."""
-        text = self.describe(action, offer_facts(self.game))
+        and what it does, in the words the table uses (tresham/words.py)."""
+        text = Words(self.game).text(action)
         self.console.print(f"[cyan]{escape(self.who(player))}:[/cyan] {escape(text)}")
 
-    @staticmethod
-    def describe(action: Action, offer: dict[str, Any] | None) -> str:
-        """An action in words (an answer to the offer waiting, as an answer)."""
-        if offer is not None and isinstance(action, Choose) and action.entity == offer["seller"]:
-            return answer_text(offer, action.choice)
-        return action.describe()
-
     def show_actions(self, actions: list[Action]) -> None:
-        """Number the legal actions of the entity to act."""
+        """Number the legal actions of the entity to act, each in words with what it
+        would do (tresham/words.py), under the step of the turn they belong to."""
         who = self.game.active_entity()
         player = self.game.acting_player()
         offer = offer_facts(self.game)
         if offer is not None:
             self.console.print(f"[bold yellow]Offer:[/bold yellow] {escape(waiting_text(offer))}")
+        words = Words(self.game)
+        step = words.step()[0]
         self.console.print(
-            f"[bold]{who}[/bold] to act ({player}). "
+            f"[bold]{who}[/bold] to act ({player}){f': {step}' if step else ''}. "
             "Type a number (and an amount for bids/prices), u=undo, q=quit."
         )
-        for i, a in enumerate(actions):
-            self.console.print(f"  {i:3}  {escape(self.describe(a, offer))}")
+        for i, choice in enumerate(words.choices(actions)):
+            effects = (
+                f"  [dim]({escape('; '.join(choice.effects))})[/dim]" if choice.effects else ""
+            )
+            self.console.print(f"  {i:3}  {escape(choice.text)}{effects}")

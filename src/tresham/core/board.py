@@ -68,12 +68,21 @@ def neighbor_xy(x: int, y: int, edge: int, layout: Layout) -> tuple[int, int]:
     return x + dx, y + dy
 
 
+def _terrain_kind(value: object) -> str:
+    """A hex's printed terrain kind from its board.json ``terrain`` (a name, or a list whose
+    first name counts); "" where none is named."""
+    if isinstance(value, list) and value:
+        return str(value[0])
+    return value if isinstance(value, str) else ""
+
+
 @dataclass(frozen=True)
 class HexDef:
     """One hex of the printed board.
 
     ``color``: white (buildable), yellow (preprinted, upgradable), gray (fixed track), blue
-    (port/sea), red (offboard). ``terrain_cost`` is the printed cost to build (0 if none).
+    (port/sea), red (offboard). ``terrain_cost`` is the printed cost to build (0 if none),
+    ``terrain`` the kind of terrain printed where the board names it ("mountain", "water").
     ``tile`` is the preprinted content at rotation 0 with absolute edges. ``impassable`` lists
     edges with an impassable border (no track may cross them).
     """
@@ -85,6 +94,7 @@ class HexDef:
     tile: TileDef
     name: str = ""
     terrain_cost: int = 0
+    terrain: str = ""
     impassable: frozenset[int] = frozenset()
     port: bool = False
 
@@ -221,6 +231,7 @@ class BoardDef:
                 tile=tile,
                 name=str(h.get("name") or ""),
                 terrain_cost=int(h.get("terrain_cost", 0)),
+                terrain=_terrain_kind(h.get("terrain")),
                 impassable=frozenset(int(e) for e in h.get("impassable", ())),
                 port=bool(h.get("port", False)),
             )

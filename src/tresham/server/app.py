@@ -67,6 +67,7 @@ from tresham.server.storage import SeatRecord, Storage
 from tresham.server.view import proposed_runs
 from tresham.server.webhooks import check_webhook_url
 from tresham.titles.registry import get_title, titles
+from tresham.words import Words
 
 log = logging.getLogger("tresham.server")
 
@@ -271,8 +272,10 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
     async def legal(
         game_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        """The legal actions of the seat (none when it is not the seat's turn), and what the
-        proposed runs earn when running trains is one of them (`routes`, else null)."""
+        """The legal actions of the seat (none when it is not the seat's turn), each in words
+        with its consequences (`choices`, one per action: see tresham/words.py), the step of
+        the turn they belong to (`step`), and what the proposed runs earn when running
+        trains is one of them (`routes`, else null)."""
         srv = server()
         live = await srv.registry.get(game_id)
         seat = _seat(live, authorization)
@@ -281,9 +284,12 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
             actions: list[Action] = []
             if live.game.acting_player() == seat.player:
                 actions = live.game.legal_actions()
+            words = Words(live.game)
             return {
                 "index": live.index,
                 "actions": [a.to_json() for a in actions],
+                "choices": [c.to_dict() for c in words.choices(actions)],
+                "step": words.step()[0] if actions else "",
                 "routes": proposed_runs(live.game, actions),
             }
 

@@ -6,8 +6,8 @@ Modelled here:
 - the hex grid of either orientation (flat-top: edges 0=S 1=SW 2=NW 3=N 4=NE 5=SE; pointy-top:
   0=SW 1=W 2=NW 3=NE 4=E 5=SE; see ``core/board.py``) as SVG coordinates: hex centres, the
   corners of a hex and the midpoints of its edges;
-- every hex's printed content (colour, name, terrain cost, impassable borders, port, its
-  preprinted tile) and every tile a game may lay (the supply's tiles) at each of its six
+- every hex's printed content (colour, name, terrain cost and its kind, impassable borders,
+  port, its preprinted tile) and every tile a game may lay (the supply's tiles) at each of its six
   rotations, as *tile drawings*: the SVG path of each piece of track (in the order of the
   tile's paths, whose indices a run's track names), its gauge and ends, and where each node
   (city, town, offboard, junction) sits with its revenue and token slots;
@@ -223,7 +223,36 @@ def tile_drawing(tile: TileDef, rotation: int, layout: Layout) -> dict[str, Any]
     return {"paths": paths, "nodes": drawn_nodes, "labels": list(tile.labels)}
 
 
-def _hex_drawing(board: BoardDef, h: HexDef) -> dict[str, Any]:
+#: The terrain kinds a title's board.json lists hex by hex (top-level lists of coordinates).
+TERRAIN_LISTS: Final = {"hills": "hill", "mountains": "mountain", "rivers": "river"}
+
+
+def terrain_kinds(board: BoardDef) -> dict[str, str]:
+    """What each costly hex's terrain is (mountain, hill, river, water...), from the board: a
+    hex's own printed kind (``HexDef.terrain``; 1854: mountain or water), the lists ``hills``,
+    ``mountains``, ``rivers`` (kept in ``board.extra``), or its cost when ``terrain_costs``
+    gives one kind that cost (1883: 10 is a river); else a mountain (1849)."""
+    kinds: dict[str, str] = {}
+    by_cost: dict[int, list[str]] = {}
+    costs = board.extra.get("terrain_costs")
+    if isinstance(costs, Mapping):
+        for kind, cost in costs.items():
+            by_cost.setdefault(int(cost), []).append(str(kind))
+    for key, kind in TERRAIN_LISTS.items():
+        for coord in board.extra.get(key, ()):
+            kinds.setdefault(str(coord), kind)
+    for coord, h in board.hexes.items():
+        if not h.terrain_cost:
+            continue
+        if h.terrain:
+            kinds[coord] = h.terrain
+        elif coord not in kinds:
+            same = by_cost.get(h.terrain_cost, [])
+            kinds[coord] = same[0] if len(same) == 1 else "mountain"
+    return {coord: kind for coord, kind in kinds.items() if coord in board.hexes}
+
+
+def _hex_drawing(board: BoardDef, h: HexDef, terrain: Mapping[str, str]) -> dict[str, Any]:
     """A hex's place and printed content."""
     x, y = hex_center(board.layout, h.x, h.y)
     return {
@@ -233,10 +262,16 @@ def _hex_drawing(board: BoardDef, h: HexDef) -> dict[str, Any]:
         "color": h.color,
         "name": h.name,
         "terrain_cost": h.terrain_cost,
+        "terrain": terrain.get(h.coord, "mountain") if h.terrain_cost else "",
         "impassable": sorted(h.impassable),
         "port": h.port,
         "flood": h.coord in board.extra.get("flood_hexes", ()),
         "fixed": h.fixed,
+        # 1854 (original board): a medium-sized city's ring, the permission shield's company,
+        # a customs sign on the hex's printed track (its stop is the tile's -10 node)
+        "medium_city": h.coord in board.extra.get("medium_cities", ()),
+        "shield": board.extra.get("shielded", {}).get(h.coord),
+        "customs": h.coord in board.extra.get("customs", {}),
         "tile": tile_drawing(h.tile, 0, board.layout),
     }
 
@@ -274,11 +309,15 @@ def tiles_drawings(
 
 
 def board_drawing(
-    board: BoardDef, catalogue: Mapping[str, TileDef], tile_ids: Iterable[str]
+    board: BoardDef,
+    catalogue: Mapping[str, TileDef],
+    tile_ids: Iterable[str],
 ) -> dict[str, Any]:
-    """The drawing data of a board and of the tiles `tile_ids` (at each rotation)."""
+    """The drawing data of a board and of the tiles `tile_ids` (at each rotation), with each
+    costly hex's terrain kind (terrain_kinds)."""
     layout = board.layout
-    hexes = [_hex_drawing(board, h) for h in board.hexes.values()]
+    kinds = terrain_kinds(board)
+    hexes = [_hex_drawing(board, h, kinds) for h in board.hexes.values()]
     xs = [h["x"] for h in hexes]
     ys = [h["y"] for h in hexes]
     margin = RADIUS + 4
@@ -311,9 +350,10 @@ def board_payload(game: Game) -> dict[str, Any]:
     phases and corporations."""
     state = game.state
     tile_ids = set(state.map.supply) | {t for t, _r in state.map.tiles.values()}
+    board = state.map.board
     return {
         "title": game.title.name,
-        **board_drawing(state.map.board, state.map.catalogue, tile_ids),
+        **board_drawing(board, state.map.catalogue, tile_ids),
         "phases": [
             {
                 "name": phase.name,

@@ -18,32 +18,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tresham.words import or_name, round_label
+
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
-
-
-def or_name(state: GameState) -> str:
-    """An operating round's short name, as 1849's and 1883's logs (and 18xx.games) give it:
-    the stock round it follows, and its number in the set ("3.2")."""
-    return f"{state.stock_round_no}.{state.or_in_set}"
-
-
-def round_label(state: GameState) -> str:
-    """The round a player would name: "Auction", "Stock round 2", "Operating round 3.1",
-    "First share round"; "Game over" once it is over."""
-    if state.finished:
-        return "Game over"
-    rnd = state.round
-    if rnd is None:
-        return "Setting up"
-    if rnd.kind == "stock":
-        return f"Stock round {state.stock_round_no}"
-    if rnd.kind == "operating":
-        return f"Operating round {or_name(state)}"
-    if rnd.kind == "auction":
-        return "Auction"
-    words = rnd.kind.replace("_", " ")
-    return (words if "round" in words else f"{words} round").capitalize()
 
 
 def _prices(game: Game) -> dict[str, int]:

@@ -24,7 +24,7 @@ from tresham.core.stock import player_certs
 from tresham.offers import offer_facts
 from tresham.routes import alternatives
 from tresham.routes.runs import runs_action
-from tresham.server.chronicle import round_label
+from tresham.words import end_words, round_label
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -62,6 +62,13 @@ def to_start(game: Game, extra: dict[str, Any]) -> list[str]:
         for sym in listed
         if not (s.corps[sym].parred or s.corps[sym].floated or s.corps[sym].closed)
     ]
+
+
+def currency(game: Game) -> dict[str, str]:
+    """How the title writes money, around the amount: ``{"before": "L.", "after": ""}``
+    (1849, 1883), ``{"before": "", "after": " G"}`` (1854)."""
+    before, after = game.title.money(1).split("1", 1)
+    return {"before": before, "after": after}
 
 
 def or_status(game: Game) -> dict[str, str]:
@@ -116,6 +123,8 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         "acting_player": g.acting_player(),
         "finished": finished,
         "end_reason": s.end_reason,
+        "end_words": end_words(s.end_reason),
+        "currency": currency(g),
         "end_trigger": s.end_trigger,
         "scores": g.title.scores(g) if finished else None,
         "raw_scores": g.title.raw_scores(g) if finished else None,
@@ -176,6 +185,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
                 "name": co.name,
                 "value": co.value,
                 "revenue": co.revenue,
+                "ability": g.title.company_ability(co.sym),
                 "owner": co.owner,
                 "closed": co.closed,
             }

@@ -13,6 +13,121 @@ const tileFill = (color) => FILL[color] || color;
 const SLOT_R = 10.5;
 export const RUN_COLORS = ["#e6194b", "#3c5ee6", "#f58231", "#911eb4", "#0fa3a3", "#8f6b00"];
 
+// ------------------------------------------------------------------ placing what a hex prints
+// Labels, revenue badges, terrain and markers go where nothing else is: a Placer knows the
+// discs already taken (samples of the track, the stops, what it placed) and picks, from a
+// list of candidate spots in order of preference, the first that is clear (else the clearest).
+
+/** Points along a tile path's `d` ("M x y L x y" or "M x y A r r 0 0 sweep x y"). */
+function pathSamples(d, step = 3) {
+  const nums = (d.match(/-?\d*\.?\d+(?:e-?\d+)?/gi) || []).map(Number);
+  const [x0, y0] = nums;
+  const out = [];
+  if (/A/i.test(d) && nums.length >= 9) {
+    const [r, , , , sweep, x1, y1] = nums.slice(2);
+    const mx = (x0 - x1) / 2;
+    const my = (y0 - y1) / 2;
+    const h2 = mx * mx + my * my;
+    const coef = Math.sqrt(Math.max(0, (r * r - h2) / h2)) * (sweep ? 1 : -1);
+    const cx = coef * my + (x0 + x1) / 2;
+    const cy = -coef * mx + (y0 + y1) / 2;
+    const a0 = Math.atan2(y0 - cy, x0 - cx);
+    let da = Math.atan2(y1 - cy, x1 - cx) - a0;
+    if (sweep && da < 0) da += 2 * Math.PI;
+    if (!sweep && da > 0) da -= 2 * Math.PI;
+    const n = Math.max(2, Math.ceil(Math.abs(da * r) / step));
+    for (let i = 0; i <= n; i++) out.push([cx + r * Math.cos(a0 + (da * i) / n), cy + r * Math.sin(a0 + (da * i) / n)]);
+  } else if (nums.length >= 4) {
+    const [x1, y1] = nums.slice(nums.length - 2);
+    const n = Math.max(1, Math.ceil(Math.hypot(x1 - x0, y1 - y0) / step));
+    for (let i = 0; i <= n; i++) out.push([x0 + ((x1 - x0) * i) / n, y0 + ((y1 - y0) * i) / n]);
+  }
+  return out;
+}
+
+class Placer {
+  constructor(inner = 43.3) {
+    this.inner = inner; // how far from the centre a placed disc may reach
+    this.taken = [];
+  }
+
+  take(x, y, r) { this.taken.push([x, y, r]); }
+
+  /** How clear a disc of radius r at (x, y) is (negative: it overlaps something). */
+  clearance(x, y, r) {
+    let best = this.inner - (Math.hypot(x, y) + r);
+    for (const [tx, ty, tr] of this.taken) best = Math.min(best, Math.hypot(x - tx, y - ty) - tr - r);
+    return best;
+  }
+
+  /** The first clear spot of `candidates` for a disc of radius r (else the clearest); taken. */
+  place(candidates, r) {
+    let best = null;
+    let bestScore = -Infinity;
+    for (const [x, y] of candidates) {
+      const score = this.clearance(x, y, r);
+      if (score >= 0.5) { best = [x, y]; break; }
+      if (score > bestScore) { best = [x, y]; bestScore = score; }
+    }
+    this.take(best[0], best[1], r);
+    return best;
+  }
+}
+
+/** Spots on a circle of `radius` around (x, y), `n` of them starting at `start` degrees. */
+function ring(x, y, radius, start, n = 12) {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    // alternate either side of the preferred angle: start, start+30, start-30, ...
+    const step = Math.ceil(i / 2) * (i % 2 ? 1 : -1) * (360 / n);
+    const a = ((start + step) * Math.PI) / 180;
+    out.push([x + radius * Math.cos(a), y + radius * Math.sin(a)]);
+  }
+  return out;
+}
+
+/** Shrink a text to `width` when it is longer (e.g. a five-letter name in a token). */
+function fitText(node, text, width) {
+  if (text.length >= 4) {
+    node.setAttribute("textLength", String(width));
+    node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return node;
+}
+
+// ------------------------------------------------------------------ markers, drawn as SVG
+/** A terrain sign of `kind` (mountain, hill, river, water) with the cost beside it. */
+function terrainSign(kind, cost, x, y) {
+  const g = svg("g", { class: `terrain terrain-${kind}`, "data-terrain": kind, transform: `translate(${x} ${y})` });
+  if (kind === "river" || kind === "water") {
+    const wave = (dy) => `M-9 ${dy} q2.25 -3 4.5 0 t4.5 0 t4.5 0 t4.5 0`;
+    g.append(svg("path", { d: `${wave(-2.5)} ${wave(2.5)}`, class: "terrain-waves" }));
+  } else if (kind === "hill") {
+    g.append(svg("path", { d: "M-9 4 Q-4.5 -7 0 -2 Q4.5 -7 9 4 Z", class: "terrain-shape" }));
+  } else {
+    g.append(svg("path", { d: "M-9 5 L-2 -7 L2 -1 L4 -4 L10 5 Z", class: "terrain-shape" }));
+    g.append(svg("path", { d: "M-4.3 -3 L-2 -7 L0.3 -3.6 Z", class: "terrain-snow" }));
+  }
+  g.append(svg("text", { x: 0, y: 15, "text-anchor": "middle", class: "terrain-cost" }, String(cost)));
+  return g;
+}
+
+/** A port's anchor. */
+function anchorSign(x, y) {
+  return svg("g", { class: "port", "data-marker": "port", transform: `translate(${x} ${y})` },
+    svg("circle", { r: 8.5, class: "marker-back" }),
+    svg("path", { class: "anchor", d: "M0 -4.2 V5.5 M-3.2 -1.8 H3.2 M-5 1.5 Q-4.5 5.6 0 5.8 Q4.5 5.6 5 1.5" }),
+    svg("circle", { cy: -5.3, r: 1.5, class: "anchor-ring" }));
+}
+
+/** A flood hex's water drop (1883). */
+function dropSign(x, y) {
+  return svg("g", { class: "flood", "data-marker": "flood", transform: `translate(${x} ${y})` },
+    svg("circle", { r: 8.5, class: "marker-back" }),
+    svg("path", { class: "drop", d: "M0 -6.5 C2.5 -3 5 -0.5 5 2.2 A5 5 0 0 1 -5 2.2 C-5 -0.5 -2.5 -3 0 -6.5 Z" }),
+    svg("path", { class: "drop-shine", d: "M-2.4 1.8 A2.6 2.6 0 0 0 -0.4 4.3" }));
+}
+
 function slotOffsets(n) {
   if (n <= 1) return [[0, 0]];
   if (n === 2) return [[-SLOT_R, 0], [SLOT_R, 0]];
@@ -32,10 +147,15 @@ function trackPath(d, gauge, extra = {}) {
   return g;
 }
 
-function revenueBadge(x, y, value) {
-  return svg("g", { class: "revenue", transform: `translate(${x} ${y})` },
-    svg("circle", { r: 8 }), svg("text", { "text-anchor": "middle", dy: "3.5" }, String(value)));
+const BADGE_R = 9;
+
+function revenueBadge(x, y, value, extra = "") {
+  return svg("g", { class: `revenue ${extra}`.trim(), transform: `translate(${x.toFixed(2)} ${y.toFixed(2)})` },
+    svg("circle", { r: BADGE_R }), svg("text", { "text-anchor": "middle", dy: "3.6" }, String(value)));
 }
+
+const PHASE_W = 19;
+const PHASE_H = 13;
 
 function phaseRevenues(node, phase, x, y) {
   const byPhase = node.revenue_by_phase;
@@ -45,23 +165,44 @@ function phaseRevenues(node, phase, x, y) {
     if (last && last.value === value) last.names.push(name);
     else values.push({ value, names: [name] });
   }
-  const width = 17;
+  const width = Math.min(PHASE_W, 78 / values.length);
   const g = svg("g", { class: "phase-revenues", transform: `translate(${x - (values.length * width) / 2} ${y})` });
   values.forEach((v, i) => {
     const current = v.names.includes(phase);
-    g.append(svg("rect", { x: i * width, y: 0, width, height: 12, class: current ? "phase-current" : "" }));
-    g.append(svg("text", { x: i * width + width / 2, y: 9.5, "text-anchor": "middle", class: current ? "phase-current" : "" }, String(v.value)));
+    g.append(svg("rect", { x: i * width, y: 0, width, height: PHASE_H, class: current ? "phase-current" : "" }));
+    g.append(svg("text", { x: i * width + width / 2, y: 10, "text-anchor": "middle", class: current ? "phase-current" : "" }, String(v.value)));
   });
-  return g;
+  return { g, width: values.length * width };
 }
 
-/** Draw a tile drawing (one rotation) into `g`; `ctx` gives the hex's tokens and the phase. */
+/** The radius a city of `slots` slots takes. */
+function cityRadius(slots) {
+  if (slots <= 1) return SLOT_R;
+  if (slots === 2) return 2 * SLOT_R;
+  return SLOT_R / Math.sin(Math.PI / slots) + SLOT_R;
+}
+
+/** Draw a tile drawing (one rotation) into `g`; `ctx` gives the hex's tokens and the phase.
+ * Returns the Placer holding what was drawn (for what the hex adds: terrain, markers). */
 export function drawTile(g, drawing, color, ctx = {}) {
   const { corners, coord, tokens = {}, reserved = {}, phase, colors = {}, legalSlots = {} } = ctx;
+  const placer = new Placer(ctx.inner || 42);
   if (corners) {
     g.append(svg("polygon", { points: corners.map((p) => p.join(",")).join(" "), fill: tileFill(color), class: "hex-shape" }));
   }
-  drawing.paths.forEach((p, i) => g.append(trackPath(p.d, p.gauge, { "data-path": i })));
+  drawing.paths.forEach((p, i) => {
+    g.append(trackPath(p.d, p.gauge, { "data-path": i }));
+    for (const [x, y] of pathSamples(p.d)) placer.take(x, y, 5.5);
+  });
+  for (const node of drawing.nodes) {
+    if (node.kind === "city") placer.take(node.x, node.y, cityRadius(node.slots) + 0.5);
+    else if (node.kind === "town") placer.take(node.x, node.y, 6.5);
+  }
+  if (ctx.keepClear) for (const [x, y, r] of ctx.keepClear) placer.take(x, y, r);
+  // One revenue for a tile whose stops all earn the same (e.g. Wien's three cities).
+  const earning = drawing.nodes.filter((n) => (n.kind === "city" || n.kind === "town") && n.revenue && !n.revenue_by_phase);
+  const shared = earning.length > 1 && earning.every((n) => n.revenue === earning[0].revenue);
+  const badges = [];
   drawing.nodes.forEach((node, i) => {
     if (node.kind === "city") {
       const key = `${coord}:${i}`;
@@ -72,15 +213,15 @@ export function drawTile(g, drawing, color, ctx = {}) {
       let reservedShown = false;
       offsets.forEach(([dx, dy], s) => {
         const corp = slots[s];
-        const slot = svg("g", { class: "slot", "data-slot": s, transform: `translate(${dx} ${dy})` });
+        const slot = svg("g", { class: "slot", "data-slot": s, transform: `translate(${dx.toFixed(2)} ${dy.toFixed(2)})` });
         slot.append(svg("circle", { r: SLOT_R, class: "slot-circle" }));
         if (corp) {
           slot.classList.add("token");
           slot.append(svg("circle", { r: SLOT_R - 1.5, fill: colors[corp] || "#555", class: "token-disc" }));
-          slot.append(svg("text", { "text-anchor": "middle", dy: "3", class: "token-text" }, corp));
+          slot.append(fitText(svg("text", { "text-anchor": "middle", dy: "2.8", class: "token-text" }, corp), corp, 15));
         } else if (!reservedShown && reserved[key]) {
           reservedShown = true;
-          slot.append(svg("text", { "text-anchor": "middle", dy: "3", class: "reserved" }, reserved[key]));
+          slot.append(fitText(svg("text", { "text-anchor": "middle", dy: "2.6", class: "reserved" }, reserved[key]), reserved[key], 16));
         }
         city.append(slot);
       });
@@ -90,26 +231,82 @@ export function drawTile(g, drawing, color, ctx = {}) {
         city.addEventListener("click", (e) => { e.stopPropagation(); legal(); });
       }
       g.append(city);
-      if (node.revenue_by_phase) g.append(phaseRevenues(node, phase, node.x, node.y + SLOT_R + 3));
-      else if (node.revenue) g.append(revenueBadge(node.x + (node.slots > 1 ? 2.4 : 1.5) * SLOT_R + 2, node.y - SLOT_R, node.revenue));
+      if (node.revenue_by_phase) {
+        const { g: row, width } = phaseRevenues(node, phase, node.x, node.y + SLOT_R + 3);
+        g.append(row);
+        placer.take(node.x, node.y + SLOT_R + 3 + PHASE_H / 2, width / 2);
+      } else if (node.revenue && !shared) badges.push({ node, around: cityRadius(node.slots) });
     } else if (node.kind === "town") {
       g.append(svg("circle", { cx: node.x, cy: node.y, r: 6, class: "town", "data-node": i }));
-      if (node.revenue_by_phase) g.append(phaseRevenues(node, phase, node.x, node.y + 8));
-      else if (node.revenue) g.append(revenueBadge(node.x + 13, node.y - 9, node.revenue));
+      if (node.revenue_by_phase) {
+        const { g: row, width } = phaseRevenues(node, phase, node.x, node.y + 8);
+        g.append(row);
+        placer.take(node.x, node.y + 8 + PHASE_H / 2, width / 2);
+      } else if (node.revenue && !shared) badges.push({ node, around: 6 });
     } else if (node.kind === "offboard") {
-      if (node.revenue_by_phase) g.append(phaseRevenues(node, phase, node.x, node.y - 6));
-      else g.append(revenueBadge(node.x, node.y, node.revenue));
+      if (node.revenue_by_phase) {
+        const { g: row, width } = phaseRevenues(node, phase, node.x, node.y - 6);
+        g.append(row);
+        placer.take(node.x - width / 4, node.y, width / 4 + 2);
+        placer.take(node.x + width / 4, node.y, width / 4 + 2);
+      } else {
+        // an off-board value sits on the stop itself, where its track ends
+        g.append(revenueBadge(node.x, node.y, node.revenue, "at-stop"));
+        placer.take(node.x, node.y, BADGE_R);
+      }
     }
   });
-  drawing.labels.forEach((label, i) => {
-    g.append(svg("text", { x: -30, y: -14 + 12 * i, class: "tile-label" }, label));
+  // Badges beside their stops (up and to the right first), clear of track and other stops.
+  for (const { node, around } of badges) {
+    const [x, y] = placer.place(ring(node.x, node.y, around + BADGE_R + 1, -45, 16), BADGE_R);
+    g.append(revenueBadge(x, y, node.revenue));
+  }
+  if (shared) {
+    const cx = earning.reduce((a, n) => a + n.x, 0) / earning.length;
+    const cy = earning.reduce((a, n) => a + n.y, 0) / earning.length;
+    const spots = [[cx, cy], ...ring(cx, cy, 14, -45, 12), ...ring(0, 0, 26, -45, 16)];
+    const [x, y] = placer.place(spots, BADGE_R);
+    g.append(revenueBadge(x, y, earning[0].revenue));
+  }
+  // Labels (e.g. Palermo's "P", "OO", 1883's "FS") in a free corner, up and to the left first.
+  drawing.labels.forEach((label) => {
+    const r = 5 + 3.5 * label.length;
+    const [x, y] = placer.place([...ring(0, 0, 29, -150, 12), ...ring(0, 0, 18, -150, 12)], r);
+    g.append(svg("text", { x: x.toFixed(2), y: (y + 4.5).toFixed(2), "text-anchor": "middle", class: "tile-label" }, label));
   });
+  return placer;
 }
 
 function impassableLine(corners, edge) {
   const a = corners[(edge + 5) % 6];
   const b = corners[edge];
   return svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "impassable" });
+}
+
+/** Where a hex's name goes (flat: along the bottom edge; pointy: low, above the corner). */
+const NAME_Y = { flat: 40, pointy: 39 };
+
+/** A hex's name as lines of at most ~12 letters, broken at spaces, "&" and "/". */
+function nameLines(name) {
+  const words = name.replace(/\//g, "/ ").split(/\s+/).filter(Boolean);
+  const lines = [];
+  for (const word of words) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && (last + " " + word).length <= 12 && !last.endsWith("/")) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.length > 2 ? [lines.slice(0, Math.ceil(lines.length / 2)).join(" "), lines.slice(Math.ceil(lines.length / 2)).join(" ")] : lines;
+}
+
+/** A hex's name, its last line on the hex's lower edge (the names are drawn over every hex). */
+function hexName(board, hex) {
+  const lines = nameLines(hex.name);
+  const text = svg("text", { x: hex.x, y: hex.y + (NAME_Y[board.layout] || 40), "text-anchor": "middle", class: "hex-name", "data-name-of": hex.coord });
+  lines.forEach((line, i) => {
+    const dy = i === 0 ? `${-1.05 * (lines.length - 1)}em` : "1.05em";
+    text.append(svg("tspan", { x: hex.x, dy }, line));
+  });
+  return text;
 }
 
 /** Everything a hex shows: its tile (laid, previewed or printed) and printed facts. */
@@ -129,22 +326,31 @@ function drawHex(board, hex, state, view, ui) {
     g.dataset.tile = laid[0];
     g.dataset.rotation = String(laid[1]);
   }
-  drawTile(g, drawing, color, {
+  const nameY = NAME_Y[board.layout] || 40;
+  const placer = drawTile(g, drawing, color, {
     corners: board.corners, coord: hex.coord, tokens: state.map.tokens, reserved: view.reserved,
     phase: state.phase, colors: view.colors, legalSlots: ui.tokenSlots || {},
+    inner: board.layout === "pointy" ? 40 : 42,
+    // keep the name's place (the lower edge) and the coordinate's clear
+    keepClear: hex.name ? [[0, nameY - 3, 9], [-13, nameY - 3, 7], [13, nameY - 3, 7]] : [],
   });
-  if (!laid && !preview) {
-    if (hex.terrain_cost) {
-      // A mountain with the cost beside it, at the top of the hex, clear of the stops.
-      g.append(svg("g", { class: "terrain", transform: "translate(-6 -31)" },
-        svg("path", { d: "M-7 5 L0 -6 L7 5 Z" }), svg("text", { x: 9, y: 4 }, String(hex.terrain_cost))));
-    }
+  // The printed terrain stays until a tile is laid (a preview shows what it would cost).
+  if (!laid && hex.terrain_cost) {
+    const kind = hex.terrain || "mountain";
+    const [x, y] = placer.place([[0, -27], [-14, -25], [14, -25], ...ring(0, 0, 26, -90, 12), ...ring(0, 0, 16, -90, 12)], 10);
+    g.append(terrainSign(kind, hex.terrain_cost, x, y - 3));
   }
-  if (hex.port) g.append(svg("text", { x: 18, y: 30, class: "port", "text-anchor": "middle" }, "⚓"));
-  if (hex.flood) g.append(svg("text", { x: 22, y: -22, class: "flood", "text-anchor": "middle" }, "💧"));
+  if (hex.port) {
+    const [x, y] = placer.place([[20, 24], ...ring(0, 0, 28, 40, 12)], 8.5);
+    g.append(anchorSign(x, y));
+  }
+  if (hex.flood) {
+    const [x, y] = placer.place([[22, -20], ...ring(0, 0, 28, -40, 12)], 8.5);
+    g.append(dropSign(x, y));
+  }
   hex.impassable.forEach((e) => g.append(impassableLine(board.corners, e)));
-  if (hex.name) g.append(svg("text", { y: 40, "text-anchor": "middle", class: "hex-name" }, hex.name));
-  g.append(svg("text", { x: -24, y: 30, class: "coord" }, hex.coord));
+  const [cx, cy] = board.layout === "pointy" ? [-27, 14] : [-30, 10];
+  g.append(svg("text", { x: cx, y: cy, class: "coord", "text-anchor": "middle" }, hex.coord));
   if (ui.lays && ui.lays[hex.coord]) g.classList.add("legal-hex");
   if (preview) g.classList.add("selected");
   return g;
@@ -202,10 +408,12 @@ function drawRuns(board, state, runs) {
   return layer;
 }
 
-/** (Re)draw the whole board into `root` (an <svg>). */
+/** (Re)draw the whole board into `root` (an <svg>). Its extent goes to `data-extent`; the
+ * viewBox too unless panzoom.js looks after it (`data-panzoom`). */
 export function drawBoard(root, board, state, view, ui, onHex) {
   root.replaceChildren();
-  root.setAttribute("viewBox", board.viewbox.join(" "));
+  if (root.dataset.panzoom !== "on") root.setAttribute("viewBox", board.viewbox.join(" "));
+  root.setAttribute("data-extent", board.viewbox.join(" "));
   const hexes = svg("g", { class: "hexes" });
   for (const hex of board.hexes) {
     const g = drawHex(board, hex, state, view, ui);
@@ -220,4 +428,8 @@ export function drawBoard(root, board, state, view, ui, onHex) {
   root.append(lines);
   root.append(drawOverlays(board, state));
   if (ui.runs) root.append(drawRuns(board, state, ui.runs));
+  // The names over everything (a neighbour drawn later would hide a name on the hex's edge).
+  const names = svg("g", { class: "hex-names" });
+  for (const hex of board.hexes) if (hex.name) names.append(hexName(board, hex));
+  root.append(names);
 }

@@ -26,6 +26,32 @@ function hexPoints() {
   return pts.join(" ");
 }
 
+/** The token of `corp`, `k`-th from the top of a stack of `n`: one alone is a disc; a stack
+ * is a column of labelled bars, the top one highest, so that none hides another. */
+function marketToken(corp, k, n, hex, colors) {
+  const fill = colors[corp] || "#555";
+  const label = (x, y, size, width) => {
+    const text = svg("text", { x, y, "text-anchor": "middle", class: "token-text", style: `font-size: ${size}px` }, corp);
+    if (corp.length >= 4) {
+      text.setAttribute("textLength", String(width));
+      text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+    return text;
+  };
+  if (n === 1) {
+    return svg("g", { class: "market-token", "data-corp": corp, transform: "translate(0 5)" },
+      svg("circle", { r: 10, fill }), label(0, 3, 7.5, 16));
+  }
+  const top = hex ? -3 : -6; // below the price
+  const room = hex ? 20 : 25;
+  const h = Math.min(10, room / n);
+  const w = hex ? 30 : 34;
+  const y = top + k * h;
+  return svg("g", { class: "market-token market-bar", "data-corp": corp, transform: `translate(0 ${y.toFixed(2)})` },
+    svg("rect", { x: -w / 2, y: 0, width: w, height: h - 0.6, rx: Math.min(4, h / 2), style: `fill: ${fill}; stroke: #fff; stroke-width: .6` }),
+    label(0, h * 0.5 + Math.min(7.5, h * 0.85) * 0.36, Math.min(7.5, h * 0.85).toFixed(2), Math.min(w - 6, 22)));
+}
+
 /** (Re)draw the market into `root` (an <svg>). */
 export function drawMarket(root, market, state, colors) {
   root.replaceChildren();
@@ -54,10 +80,7 @@ export function drawMarket(root, market, state, colors) {
     // Top of the stack first: draw from the bottom up so the top one is in front.
     [...stack].reverse().forEach((corp, i) => {
       const k = stack.length - 1 - i;
-      const token = svg("g", { class: "market-token", "data-corp": corp, transform: `translate(${k * 4 - 2} ${k * 5 + 5})` },
-        svg("circle", { r: 10, fill: colors[corp] || "#555" }),
-        svg("text", { "text-anchor": "middle", dy: "3", class: "token-text" }, corp));
-      cellG.append(token);
+      cellG.append(marketToken(corp, k, stack.length, hex, colors));
     });
     g.append(cellG);
   }));

@@ -64,6 +64,25 @@ async function refresh() {
   if (!present || fresh.index >= present.index) await show(fresh);
 }
 
+/** The words of a legal action (sent with it by the server: tresham/words.py): `text`, and
+ * the `effects` it would have. */
+function wordsOf(a) {
+  const i = legal.actions.indexOf(a);
+  return (legal.choices && legal.choices[i]) || { text: describe(a, state.offer), effects: [] };
+}
+
+/** The effects of a choice as a small line under it ("" when none). */
+function effectsLine(effects, attrs = {}) {
+  return effects.length ? el("p", { class: "effects", ...attrs }, effects.join(" · ")) : null;
+}
+
+/** A button for a legal action: its words, and what it would do below them. */
+function actionButton(a, extraClass = "") {
+  const { text, effects } = wordsOf(a);
+  return el("button", { class: `act act-${a.type}${extraClass}`, onclick: () => post(a), title: effects.join("\n") || null },
+    el("span", { class: "act-text" }, text), effects.length ? el("small", { class: "act-effects" }, effects.join(" · ")) : null);
+}
+
 async function loadLegal() {
   const token = actingToken();
   if (!token || state.finished || viewAt !== null) {
@@ -122,7 +141,7 @@ function amountRow(label, group, make, buttonText, id) {
   const lo = Math.min(...prices);
   const hi = Math.max(...prices);
   const input = el("input", { type: "number", min: lo, max: prices.length > 1 ? hi : null, value: lo, class: "amount", "aria-label": `${label}: amount` });
-  const range = prices.length > 1 ? `${lo}–${hi}` : `from ${lo}`;
+  const range = prices.length > 1 ? `${money(lo)}–${money(hi)}` : `from ${money(lo)}`;
   return el("div", { class: "action-row", "data-group": id },
     el("span", {}, `${label} (${range})`), input,
     el("button", { onclick: () => post(make(Number(input.value))) }, buttonText));
@@ -158,9 +177,12 @@ function renderActions(lays) {
     box.append(offerPanel(offer, legal.actions.filter((a) => answersOffer(a, offer))));
   } else if (!actingToken()) {
     box.append(el("p", { class: "waiting" }, held.length ? `Waiting for ${who}.` : `${who} to act. You are watching.`));
-  } else {
-    box.append(el("p", { class: "turn" }, `${who} to act:`));
   }
+  if (!offer && actingToken()) {
+    box.append(el("p", { class: "turn" }, `${who} to act${legal.step ? `: ${legal.step}` : ":"}`));
+  }
+  const auction = auctionPanel();
+  if (auction) box.append(auction);
   const actions = legal.actions.filter((a) => !answersOffer(a, offer));
   const rest = [];
   const byType = groupBy(actions, (a) => a.type);
@@ -168,26 +190,31 @@ function renderActions(lays) {
     if (type === "lay_tile") {
       box.append(layPanel(lays));
     } else if (type === "place_token") {
-      const row = el("div", { class: "action-row" }, el("span", {}, "Place a token: click a highlighted city, or "));
-      for (const a of group) row.append(el("button", { class: "token-choice", onclick: () => post(a) }, `${a.hex} city ${a.city}`));
+      const row = el("div", { class: "action-row" }, el("span", {}, "Place a station: click a highlighted city, or "));
+      for (const a of group) row.append(actionButton(a, " token-choice"));
       box.append(row);
     } else if (type === "run_routes") {
       box.append(runsPanel(group[0]));
     } else if (type === "par") {
       for (const [corp, options] of groupBy(group, (a) => a.corporation)) {
         const select = el("select", { "aria-label": `par price of ${corp}`, class: "par-price" });
-        options.forEach((a, i) => select.append(el("option", { value: i }, a.home ? `${a.price} (home ${a.home})` : String(a.price))));
+        options.forEach((a, i) => select.append(el("option", { value: i }, wordsOf(a).text.replace(`Start ${corp} at `, ""))));
+        const effects = el("p", { class: "effects" });
+        const explain = () => { effects.textContent = wordsOf(options[Number(select.value)]).effects.join(" · "); };
+        select.addEventListener("change", explain);
+        explain();
         box.append(el("div", { class: "action-row par", "data-corp": corp }, el("span", {}, `Start ${corp} at`), select,
-          el("button", { onclick: () => post(options[Number(select.value)]) }, "Start")));
+          el("button", { onclick: () => post(options[Number(select.value)]) }, "Start"), effects));
       }
     } else if (type === "bid") {
       for (const [company, options] of groupBy(group, (a) => a.company)) {
-        box.append(amountRow(`Bid on ${company}`, options, (price) => ({ ...options[0], price }), "Bid", `bid-${company}`));
+        if (wordsOf(options[0]).text.startsWith("Buy ")) rest.push(options[0]);
+        else box.append(amountRow(`Bid on ${company}`, options, (price) => ({ ...options[0], price }), "Bid", `bid-${company}`));
       }
     } else if (type === "buy_train" || type === "buy_company") {
       for (const [key, options] of groupBy(group, (a) => `${a.train || a.company}|${a.variant || ""}`)) {
         if (options.length === 1) rest.push(options[0]);
-        else box.append(amountRow(describe(options[0]).replace(/ for \d+$/, ""), options, (price) => ({ ...options[0], price }), "Buy", key));
+        else box.append(amountRow(wordsOf(options[0]).text.replace(/ for [^ ]+$/, ""), options, (price) => ({ ...options[0], price }), "Buy", key));
       }
     } else {
       rest.push(...group);
@@ -195,7 +222,7 @@ function renderActions(lays) {
   }
   const buttons = el("div", { class: "buttons" });
   for (const a of rest.filter((a) => a.type !== "pass").concat(rest.filter((a) => a.type === "pass"))) {
-    buttons.append(el("button", { class: `act act-${a.type}`, onclick: () => post(a) }, describe(a)));
+    buttons.append(actionButton(a));
   }
   box.append(buttons);
 }
@@ -223,16 +250,17 @@ function offerPanel(offer, answers) {
 function layPanel(lays) {
   const panel = el("div", { class: "lay-panel" });
   if (!ui.hex) {
-    panel.append(el("p", {}, `Lay track: click a highlighted hex (${Object.keys(lays).length} possible).`));
+    panel.append(el("p", {}, `Lay track: click a highlighted hex (${Object.keys(lays).length} possible); its cost shows before you lay.`));
     return panel;
   }
-  panel.append(el("p", {}, `Tiles for ${ui.hex} (click the hex again to rotate):`));
+  panel.append(el("p", {}, `Tiles for ${townOf(ui.hex, true)} (click the hex again to rotate):`));
   const strip = el("div", { class: "tile-strip" });
   for (const tile of tileChoices(lays[ui.hex])) {
     const first = lays[ui.hex].find((a) => a.tile === tile);
     const shown = tile === ui.tile ? selectedLay(lays).rotation : first.rotation;
-    const button = el("button", { class: `tile-choice${tile === ui.tile ? " chosen" : ""}`, "data-tile": tile, title: `tile ${tile}`, onclick: () => { ui.tile = tile; ui.rot = 0; render(); } },
-      miniTile(tile, shown), el("span", {}, tile));
+    const left = state.map.supply ? state.map.supply[tile] : undefined;
+    const button = el("button", { class: `tile-choice${tile === ui.tile ? " chosen" : ""}`, "data-tile": tile, title: `tile ${tile}${left === undefined ? "" : `: ${left} left`}`, onclick: () => { ui.tile = tile; ui.rot = 0; render(); } },
+      miniTile(tile, shown), el("span", {}, left === undefined ? tile : `${tile} (${left} left)`));
     strip.append(button);
   }
   panel.append(strip);
@@ -240,8 +268,10 @@ function layPanel(lays) {
   const count = lays[ui.hex].filter((a) => a.tile === ui.tile).length;
   panel.append(el("div", { class: "buttons" },
     el("button", { id: "rotate-tile", onclick: () => { ui.rot += 1; render(); }, disabled: count < 2 }, `Rotate (${(ui.rot % count) + 1}/${count})`),
-    el("button", { id: "lay-tile", class: "primary", onclick: () => post(chosen) }, `Lay ${chosen.tile} on ${chosen.hex}`),
+    el("button", { id: "lay-tile", class: "primary", onclick: () => post(chosen) }, wordsOf(chosen).text),
     el("button", { onclick: () => { ui = freshUi(); render(); } }, "Cancel")));
+  const effects = wordsOf(chosen).effects;
+  panel.append(el("p", { id: "lay-cost", class: "effects" }, effects.length ? effects.join(" · ") : "No cost."));
   return panel;
 }
 
@@ -288,10 +318,10 @@ function runsPanel(action) {
     });
     const select = el("select", { class: "run-choice", "data-train": train, "aria-label": `run of ${train}` });
     select.append(el("option", { value: -1 }, proposed
-      ? `${proposed.stops.join(" → ")}${earns ? ` (${earns.runs[train]})` : ""} — proposed`
+      ? `${stopsText(proposed.stops)}${earns ? ` (${money(earns.runs[train])})` : ""} — proposed`
       : "— (idle in the proposal)"));
     (earns ? earns.alternatives[train] || [] : []).forEach((alt, j) => {
-      select.append(el("option", { value: j }, `${alt.stops.join(" → ")} (${alt.revenue})`));
+      select.append(el("option", { value: j }, `${stopsText(alt.stops)} (${money(alt.revenue)})`));
     });
     const picked = ui.picked[train];
     select.value = String(picked !== undefined ? picked : -1);
@@ -300,7 +330,7 @@ function runsPanel(action) {
       render();
     });
     list.append(el("li", { style: `color:${RUN_COLORS[i % RUN_COLORS.length]}` },
-      el("label", {}, box, ` ${train}: `), select));
+      el("label", {}, box, ` ${trainName(train)}: `), select));
   });
   panel.append(list);
   const runs = chosenRuns(action);
@@ -309,7 +339,7 @@ function runsPanel(action) {
       .map((train) => chosenRun(action, train))
       .filter((run) => run !== null)
       .reduce((sum, run) => sum + run.revenue, 0);
-    panel.append(el("p", { id: "run-revenue", "data-revenue": total }, `Revenue: ${total}`));
+    panel.append(el("p", { id: "run-revenue", "data-revenue": total }, `Revenue: ${money(total)}`));
   }
   panel.append(el("button", { id: "run-routes", class: "primary", onclick: () => post({ ...action, runs }) },
     runs.length === action.runs.length ? "Run these routes" : `Run ${runs.length} train${runs.length === 1 ? "" : "s"}`));
@@ -335,7 +365,7 @@ function renderPlayers() {
   const rows = state.players.map((p) => el("tr", { "data-player": p.name, class: p.name === state.acting_player ? "acting" : "" },
     cell(p.name === state.priority ? "P" : "", { title: "priority deal" }),
     cell(playerLabel(p.name) + (p.bankrupt ? " (out)" : "") + (seats[p.name] ? " •" : ""), { class: "player-name" }),
-    cell(p.cash, { class: "num" }),
+    cell(money(p.cash), { class: "num" }),
     cell(Object.entries(p.shares).map(([s, v]) => `${s} ${v}%`).join(", ")),
     cell(p.companies.join(", ")),
     cell(p.loans || "")));
@@ -350,8 +380,8 @@ function renderCorporations(colors) {
   const rows = state.corporations.filter((c) => c.parred || c.floated).map((c) => el("tr", { "data-corp": c.sym, class: c.closed ? "closed" : "" },
     el("td", { title: c.name }, chip(c.sym, colors)),
     cell(c.president),
-    cell(c.price === null ? "" : `${c.price} (${c.par_price})`, { class: "num", title: "share price (par)" }),
-    cell(c.cash, { class: "num" }),
+    cell(c.price === null ? "" : `${money(c.price)} (${money(c.par_price)})`, { class: "num", title: "share price (par)" }),
+    cell(money(c.cash), { class: "num" }),
     cell(c.train_names.join(", ")),
     cell(`${c.placed.length}/${c.tokens}`),
     cell(`${c.treasury}%`, { class: "num" }),
@@ -367,22 +397,23 @@ function renderDepot() {
   const forSale = new Set(state.trains_for_sale.map((t) => t.kind));
   const trains = state.depot.map((t) => el("tr", { "data-train": t.kind, class: forSale.has(t.kind) ? "acting" : "" },
     cell(t.kind + (t.variants.length ? ` / ${t.variants.join(" / ")}` : "")),
-    cell(t.price, { class: "num" }),
+    cell(money(t.price), { class: "num" }),
     cell(`${t.left}/${t.count}`, { class: "num" }),
     cell(t.pool || "", { class: "num" }),
     cell(t.rusts_on || "")));
   const phases = board.phases.map((p) => el("tr", { class: p.name === state.phase ? "acting" : "" },
     cell(p.name), cell(p.on || ""), cell(p.train_limit, { class: "num" }), cell(p.tiles.join(", ")), cell(p.operating_rounds, { class: "num" })));
   $("depot").replaceChildren(
-    el("p", {}, `Phase ${state.phase}; bank ${state.bank.cash}${state.bank.broken ? " (broken)" : ""}`),
+    el("p", {}, `Phase ${state.phase}; bank ${money(state.bank.cash)}${state.bank.broken ? " (broken)" : ""}`),
     table(["train", "price", "left", "pool", "rusts on"], trains),
     table(["phase", "from", "train limit", "tiles", "ORs"], phases));
 }
 
 function renderPrivates() {
-  const rows = state.companies.map((c) => el("tr", { class: c.closed ? "closed" : "" },
-    cell(c.sym), cell(c.name), cell(c.value, { class: "num" }), cell(c.revenue, { class: "num" }), cell(c.closed ? "closed" : c.owner || "—")));
-  $("privates").replaceChildren(table(["", "private", "value", "revenue", "owner"], rows));
+  const rows = state.companies.map((c) => el("tr", { class: c.closed ? "closed" : "", "data-company": c.sym },
+    cell(c.sym), cell(c.name), cell(money(c.value), { class: "num" }), cell(money(c.revenue), { class: "num" }),
+    cell(c.closed ? "closed" : c.owner || "—"), cell(c.ability, { class: "ability" })));
+  $("privates").replaceChildren(table(["", "private", "value", "revenue", "owner", "what it does"], rows));
 }
 
 // ------------------------------------------------------------------ the spreadsheet
@@ -465,9 +496,57 @@ function renderSheet(colors) {
       : "Every corporation has started."));
 }
 
-/** An amount of money as the table shows it (the title's currency sign is not in the state). */
+/** An amount of money in the title's currency, as its players write it ("L.100", "100 G"). */
 function money(value) {
-  return value === null || value === undefined ? "" : String(value);
+  if (value === null || value === undefined) return "";
+  const c = state && state.currency ? state.currency : { before: "", after: "" };
+  return `${c.before}${value}${c.after}`;
+}
+
+/** A hex by its town's name ("Palermo"), with its coordinate if asked ("Palermo (C1)"). */
+function townOf(coord, withCoord = false) {
+  const h = board.hexes.find((x) => x.coord === coord);
+  const name = h && h.name ? h.name : "";
+  if (!name) return coord;
+  return withCoord ? `${name} (${coord})` : name;
+}
+
+/** A run's stops ("C1-0") by their towns' names. */
+function stopsText(stops) {
+  return stops.map((s) => townOf(s.slice(0, s.lastIndexOf("-")))).join(" – ");
+}
+
+/** A train by its name ("4H"), from the corporations' trains in the state. */
+function trainName(tid) {
+  for (const c of state.corporations) {
+    const i = c.trains.indexOf(tid);
+    if (i >= 0) return c.train_names[i];
+  }
+  return tid.replace(/-\d+$/, "");
+}
+
+/** The auction as every seat sees it: each private's bids, the leader, committed cash. */
+function auctionPanel() {
+  const r = state.round;
+  if (!r || !r.bids || !r.unsold) return null;
+  const rows = [];
+  const committed = {};
+  for (const company of r.unsold) {
+    const bids = Object.entries(r.bids[company] || {}).sort((a, b) => b[1] - a[1]);
+    for (const [player, price] of bids) committed[player] = (committed[player] || 0) + price;
+    const info = state.companies.find((c) => c.sym === company);
+    const lead = bids.length ? `${bids[0][0]} leads with ${money(bids[0][1])}` : "no bids";
+    const others = bids.slice(1).map(([p, v]) => `${p} ${money(v)}`).join(", ");
+    rows.push(el("tr", { "data-company": company, class: r.auctioning === company ? "acting" : "" },
+      el("td", { title: info ? info.ability : "" }, el("b", {}, company), info ? el("div", { class: "ability" }, `${info.name}: ${info.ability}`) : null),
+      cell(info ? money(info.value) : "", { class: "num" }),
+      cell(lead + (others ? `; ${others}` : ""), { class: "bids" })));
+  }
+  const cash = Object.entries(committed).map(([p, v]) => `${p} ${money(v)}`).join(", ");
+  return el("div", { id: "auction", class: "auction-panel" },
+    el("p", { class: "offer-head" }, r.auctioning ? `Auction of ${r.auctioning}` : "Private auction"),
+    table(["private", "price", "bids"], rows),
+    el("p", { class: "note" }, cash ? `Committed in bids: ${cash}` : "No cash committed in bids."));
 }
 
 // ------------------------------------------------------------------ the whole log
@@ -688,8 +767,8 @@ async function renderGameOver() {
   if (historyShown === state.index) return;
   historyShown = state.index;
   const scores = Object.entries(state.scores).sort((a, b) => b[1] - a[1]);
-  const list = el("ol", { id: "scores" }, ...scores.map(([name, score]) => el("li", {}, `${name}: ${score}`)));
-  box.replaceChildren(el("h2", {}, `Game over (${state.end_reason})`), list);
+  const list = el("ol", { id: "scores" }, ...scores.map(([name, score]) => el("li", {}, `${name}: ${money(score)}`)));
+  box.replaceChildren(el("h2", {}, `Game over: ${state.end_words || state.end_reason}`), list);
   const hist = await api(`/api/games/${encodeURIComponent(gameId)}/history`);
   const labels = hist.points.map((p) => p.label);
   const prices = {};
@@ -798,20 +877,20 @@ async function adoptSeatFromLink() {
   history.replaceState(null, "", location.pathname + location.search);
 }
 
-function setupZoom() {
-  let zoom = 1;
-  const apply = () => { $("board").style.width = `${zoom * 100}%`; };
-  $("zoom-in").addEventListener("click", () => { zoom = Math.min(4, zoom * 1.5); apply(); });
-  $("zoom-out").addEventListener("click", () => { zoom = Math.max(1, zoom / 1.5); apply(); });
-  // A phone starts zoomed in, so that hexes are big enough to tap (scroll to pan).
-  if (window.innerWidth < 800) {
-    zoom = 2.25;
-    apply();
+async function setupZoom() {
+  // Pan and zoom of the board by its viewBox (panzoom.js): wheel, drag, pinch, the buttons;
+  // it starts fitted to its area, and the "fit" button returns there.
+  const { panZoom } = await import("./panzoom.js");
+  let fit = $("zoom-fit");
+  if (!fit) {
+    fit = el("button", { id: "zoom-fit", "aria-label": "fit the board", title: "fit the whole board" }, "fit");
+    $("zoom-in").after(fit);
   }
+  panZoom($("board"), { zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), fit });
 }
 
 async function main() {
-  setupZoom();
+  await setupZoom();
   await adoptSeatFromLink();
   board = await api(`/api/games/${encodeURIComponent(gameId)}/board`);
   document.body.classList.add(`layout-${board.layout}`);

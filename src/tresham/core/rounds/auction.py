@@ -101,17 +101,20 @@ class WaterfallAuction(Round):
         if self.auctioning is None and c == self.unsold[0]:
             price = self.price(game, c)
             if action.price != price:
-                raise RuleError(f"{c} is bought at its price, L.{price}", self.rule)
+                raise RuleError(f"{c} is bought at its price, {game.title.money(price)}", self.rule)
             if self.max_bid(game, player, c) < price:
-                raise RuleError(f"cannot afford {c} (L.{price})", self.rule)
+                raise RuleError(f"cannot afford {c} ({game.title.money(price)})", self.rule)
             return
         lo, hi = self.min_bid(game, c), self.max_bid(game, player, c)
         if action.price < lo:
-            raise RuleError(f"a bid on {c} must be at least L.{lo}", self.rule)
+            raise RuleError(f"a bid on {c} must be at least {game.title.money(lo)}", self.rule)
         if (action.price - lo) % self.bid_unit:
-            raise RuleError(f"bids go up in steps of L.{self.bid_unit}", self.rule)
+            raise RuleError(f"bids go up in steps of {game.title.money(self.bid_unit)}", self.rule)
         if action.price > hi:
-            raise RuleError(f"bid of L.{action.price} exceeds uncommitted cash (L.{hi})", self.rule)
+            money = game.title.money
+            raise RuleError(
+                f"bid of {money(action.price)} exceeds uncommitted cash ({money(hi)})", self.rule
+            )
 
     # ---------------------------------------------------------------- changes
     def process(self, game: Game, action: Action) -> None:
@@ -120,7 +123,7 @@ class WaterfallAuction(Round):
             c = self.auctioning
             if isinstance(action, Bid):
                 self.bids[c][player] = action.price
-                game.log(f"{player} bids L.{action.price} for {c}")
+                game.log(f"{player} bids {game.title.money(action.price)} for {c}")
             else:
                 del self.bids[c][player]
                 game.log(f"{player} drops out of the auction for {c}")
@@ -137,7 +140,7 @@ class WaterfallAuction(Round):
                 self._resolve(game)
             else:
                 self.bids[action.company][player] = action.price
-                game.log(f"{player} bids L.{action.price} on {action.company}")
+                game.log(f"{player} bids {game.title.money(action.price)} on {action.company}")
                 self._advance_pointer()
             return
         self.passed.add(player)
@@ -155,7 +158,7 @@ class WaterfallAuction(Round):
         self.bids.pop(company, None)
         game.transfer(player, "bank", price)
         game.state.companies[company].owner = player
-        game.log(f"{player} buys {company} for L.{price}")
+        game.log(f"{player} buys {company} for {game.title.money(price)}")
         game.title.on_company_bought(game, company, player)
 
     def _resolve(self, game: Game) -> None:

@@ -111,9 +111,10 @@ class TrackStep(Step):
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         if isinstance(action, LayTile):
             cost = self.rules.lay(game, rnd, corp, action)
+            place = game.state.map.board.place(action.hex)
             game.log(
-                f"{corp} lays tile {action.tile} on {action.hex} "
-                f"(rotation {action.rotation}) for L.{cost}"
+                f"{corp} lays tile {action.tile} on {place} "
+                f"(rotation {action.rotation}) for {game.title.money(cost)}"
             )
             return not self.rules.more_lays(game, rnd, corp)
         return True
@@ -169,9 +170,12 @@ class RouteStep(Step):
         assert isinstance(action, RunRoutes)
         revenue = self.rules.runs_revenue(game, corp, action)
         rnd.turn["revenue"] = revenue
+        board = game.state.map.board
         for run in action.runs:
-            game.log(f"{corp} runs {run.train}: {'-'.join(run.stops)}")
-        game.log(f"{corp} earns L.{revenue}")
+            train = game.state.depot.trains[run.train]
+            stops = " \N{EN DASH} ".join(board.town(stop.rsplit("-", 1)[0]) for stop in run.stops)
+            game.log(f"{corp} runs its {train.variant or train.kind}: {stops}")
+        game.log(f"{corp} earns {game.title.money(revenue)}")
         return True
 
 
@@ -202,7 +206,7 @@ class DividendStep(Step):
         s.corps[corp].revenue_history.append(revenue)
         if action.kind == "withhold":
             game.transfer("bank", corp, revenue)
-            game.log(f"{corp} withholds L.{revenue}")
+            game.log(f"{corp} withholds {game.title.money(revenue)}")
             self.rules.move_price(game, corp, "left")
             return True
         price = s.market.price(corp)
@@ -211,7 +215,7 @@ class DividendStep(Step):
             if payee is not None:
                 paid = self.paid_percent(game, corp, holder, pct)
                 game.transfer("bank", payee, -(-revenue * paid // 100))
-        game.log(f"{corp} pays out L.{revenue}")
+        game.log(f"{corp} pays out {game.title.money(revenue)}")
         if self.rises(revenue, price):
             self.rules.move_price(game, corp, "right")
         return True
@@ -244,11 +248,12 @@ def buy_train(game: Game, corp: str, action: BuyTrain) -> str:
             pres = s.shares.president[corp]
             assert pres is not None
             game.transfer(pres, corp, shortfall)
-            game.log(f"{pres} contributes L.{shortfall}")
+            game.log(f"{pres} contributes {game.title.money(shortfall)}")
         game.transfer(corp, "bank", action.price)
     train.owner = corp
     c.trains.append(train.tid)
-    game.log(f"{corp} buys train {train.tid} for L.{action.price}")
+    name = action.variant or train.kind
+    game.log(f"{corp} buys a {name} train for {game.title.money(action.price)}")
     return train.kind
 
 

@@ -1,0 +1,203 @@
+"""Every legal action in a player's words, with its consequences (tresham/words.py; issue
+"The table players expect": "every decision with its consequence, in words a player uses").
+
+Positions come from seeded games of the easy bot; what the words say is checked against
+facts found another way: the board's printed terrain costs, the revenue being paid, the
+title's currency, the towns' names."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from tresham.bots.players import get_bot
+from tresham.core.actions import (
+    Action,
+    Bid,
+    Dividend,
+    LayTile,
+    Pass,
+    RunRoutes,
+    SellShares,
+)
+from tresham.core.game import Game
+from tresham.core.rounds.operating import OperatingRound
+from tresham.sim import new_game
+from tresham.words import Words, end_words
+
+
+def play_until(
+    title: str, found: Callable[[Game, list[Action]], bool], seed: int = 5, limit: int = 3000
+) -> tuple[Game, list[Action]]:
+    """A seeded game of easy bots, up to the first position whose legal actions satisfy
+    `found`."""
+    game = new_game(title, ["Ann", "Bob", "Cid"], seed, None)
+    bot = get_bot("easy")
+    for n in range(limit):
+        actions = game.legal_actions()
+        if found(game, actions):
+            return game, actions
+        game.apply(bot.choose(game, random.Random(n)))
+    raise AssertionError(f"no such position in {limit} actions")
+
+
+def test_the_cheapest_private_is_bought_the_others_bid_on() -> None:
+    """1849 summary, the private auction: the cheapest private is bought at its price, the
+    others are bid on; the table offers the first as a purchase, not a bid."""
+    game, actions = play_until("1849", lambda g, a: any(isinstance(x, Bid) for x in a))
+    words = Words(game)
+    bids = [a for a in actions if isinstance(a, Bid)]
+    cheapest = [a for a in bids if a.company == "SCE"]
+    assert [words.text(a) for a in cheapest] == ["Buy SCE for L.20"]
+    other = next(a for a in bids if a.company != "SCE")
+    assert words.text(other) == f"Bid L.{other.price} on {other.company}"
+    assert words.text(next(a for a in actions if isinstance(a, Pass))) == (
+        "Pass (the auction goes on)"
+    )
+
+
+def first_lay_on_terrain(title: str) -> tuple[Game, LayTile]:
+    """The first position of a seeded game where a corporation may build on a hex with a
+    printed terrain cost, and such a lay."""
+
+    def costly(g: Game, actions: list[Action]) -> bool:
+        return any(on_terrain(g, a) for a in actions)
+
+    game, actions = play_until(title, costly)
+    lay = next(a for a in actions if isinstance(a, LayTile) and on_terrain(game, a))
+    return game, lay
+
+
+def on_terrain(game: Game, action: Action) -> bool:
+    """Whether `action` lays the first tile on a hex with a printed terrain cost."""
+    return (
+        isinstance(action, LayTile)
+        and game.state.map.board.hexes[action.hex].terrain_cost > 0
+        and action.hex not in game.state.map.tiles
+    )
+
+
+@pytest.mark.parametrize("title", ["1849", "1883", "1854"])
+def test_a_lay_shows_its_cost_before_it_is_made(title: str) -> None:
+    """1849 §OR Lay track, 1883 §6.4.1, 1854 §5.3: a lay on a hex with terrain costs money;
+    the choice says who pays how much before the lay, and it is what the lay then costs
+    (as the game's log says once it is made)."""
+    game, lay = first_lay_on_terrain(title)
+    (choice,) = Words(game).choices([lay])
+    board = game.state.map.board
+    assert choice.text == f"Lay tile {lay.tile} on {board.place(lay.hex)}"
+    after = game.clone()
+    seen = len(after.state.events)
+    after.apply(lay)
+    (line,) = [e for e in after.state.events[seen:] if " lays tile " in e]
+    cost = line.rsplit(" for ", 1)[1]
+    if cost == game.title.money(0):
+        assert not any(e.startswith(f"{lay.entity} pays") for e in choice.effects)
+    else:
+        assert any(e.startswith(f"{lay.entity} pays {cost} (") for e in choice.effects)
+
+
+def test_1849_narrow_track_costs_a_quarter_of_the_terrain() -> None:
+    """1849 §OR Lay track: terrain is paid on every lay, in full when standard or dual track
+    is added, a quarter when only narrow track is: tile 73 (narrow) on Piazza Armerina
+    (I9, L.160) costs L.40, and the choice says so before the lay."""
+    game, lay = first_lay_on_terrain("1849")
+    assert (lay.hex, lay.tile) == ("I9", "73")
+    assert game.state.map.board.hexes["I9"].terrain_cost == 160
+    was = game.state.corps[lay.entity].cash
+    (choice,) = Words(game).choices([lay])
+    assert choice.effects == (f"{lay.entity} pays L.40 (L.{was} → L.{was - 40})",)
+
+
+def test_working_out_the_consequences_changes_nothing() -> None:
+    """Bad input changes nothing, and neither does looking: listing the choices of a position
+    (which plays each on a copy) leaves the game's state hash as it was."""
+    game, actions = play_until("1849", lambda g, a: any(isinstance(x, Dividend) for x in a))
+    before = game.state_hash()
+    events = list(game.state.events)
+    Words(game).choices(actions)
+    assert game.state_hash() == before
+    assert game.state.events == events
+
+
+def test_a_dividend_says_what_each_share_pays() -> None:
+    """1849 §OR Dividends: paid out, the revenue is divided among the ten shares; each
+    holder of a 10% share receives a tenth, and the share price moves; withheld, the
+    corporation keeps it all."""
+
+    def paying(g: Game, actions: list[Action]) -> bool:
+        rnd = g.state.round
+        return (
+            any(isinstance(x, Dividend) for x in actions)
+            and isinstance(rnd, OperatingRound)
+            and rnd.turn.get("revenue", 0) % 10 == 0
+            and any(
+                g.state.shares.percent(p.name, actions[0].entity)
+                and p.name != g.state.shares.president[actions[0].entity]
+                for p in g.state.players
+            )
+        )
+
+    game, actions = play_until("1849", paying)
+    rnd = game.state.round
+    assert isinstance(rnd, OperatingRound)
+    revenue = rnd.turn["revenue"]
+    words = Words(game)
+    by_kind = {
+        a.kind: c
+        for a, c in zip(actions, words.choices(actions), strict=True)
+        if isinstance(a, Dividend)
+    }
+    assert by_kind["payout"].text == "Pay out"
+    assert f"L.{revenue // 10} per 10% share" in by_kind["payout"].effects
+    corp = actions[0].entity
+    assert f"{corp} keeps L.{revenue}" in by_kind["withhold"].effects
+
+
+def test_a_sale_says_what_it_brings_and_where_the_price_goes() -> None:
+    """1849 §SR Selling: the seller receives the current price for each share, then the price
+    moves down; the choice says both before the sale."""
+    game, actions = play_until("1849", lambda g, a: any(isinstance(x, SellShares) for x in a))
+    sale = next(a for a in actions if isinstance(a, SellShares))
+    price = game.state.market.price(sale.corporation)
+    (choice,) = Words(game).choices([sale])
+    assert choice.text == f"Sell {sale.percent}% of {sale.corporation}" + (
+        " (with the last certificate)" if sale.last else ""
+    )
+    gain = price * sale.percent // 10
+    assert any(e.startswith(f"{sale.entity} receives L.{gain} ") for e in choice.effects)
+    assert any(e.startswith(f"{sale.corporation}'s share price falls") for e in choice.effects)
+
+
+@pytest.mark.parametrize("title", ["1849", "1883", "1854"])
+def test_runs_are_named_by_their_towns_and_trains(title: str) -> None:
+    """Runs read as players say them: the train's name and the towns it runs between, never
+    the engine's ids ("4H-0", "C1-0")."""
+    game, actions = play_until(
+        title, lambda g, a: any(isinstance(x, RunRoutes) and x.runs for x in a)
+    )
+    run = next(a for a in actions if isinstance(a, RunRoutes) and a.runs)
+    text = Words(game).text(run)
+    board = game.state.map.board
+    first = run.runs[0]
+    train = game.state.depot.trains[first.train]
+    assert text.startswith(f"{train.variant or train.kind}: {board.town(first.stops[0][:-2])}")
+    assert first.train not in text
+
+
+def test_1854_counts_in_gulden_and_names_its_steps() -> None:
+    """1854 counts in Gulden ("100 G"); a pass in the track step says it lays no track."""
+    game, actions = play_until("1854", lambda g, a: any(isinstance(x, LayTile) for x in a))
+    words = Words(game)
+    assert words.step() == ("Lay track", "Lay no track")
+    assert words.text(next(a for a in actions if isinstance(a, Pass))) == "Lay no track"
+    costs = [e for c in words.choices(actions) for e in c.effects]
+    assert costs and all(" G" in e and "L." not in e for e in costs)
+
+
+def test_end_reasons_in_words() -> None:
+    """A game's end, said as players would: "a share price reached the end of the market"."""
+    assert end_words("stock_market") == "a share price reached the end of the market"
+    assert end_words(None) == ""
