@@ -13,14 +13,19 @@ Rules of thumb:
   a few rounds of its revenue); bid on another only at the minimum and when it is cheap for
   what it pays; retract bids that were outbid.
 - **Stock round**: start a corporation when it holds no presidency or has money to spare, at
-  the highest par it can float; buy into its own corporations first (to keep control), then
-  the ones that earn most for their price; sell shares of corporations that earn nothing
-  (never its own presidency unless the corporation is doomed); pass when nothing helps.
-- **Operating round**: lay the cheapest tile that adds a city or town, else any cheap one;
-  place a station where the most revenue is; run the optimizer's runs; pay out unless the
-  treasury needs the money for a train it must buy; buy a train when the corporation has none,
-  or room and money and the train is of a newer type than its best; never buy a rival's train
-  by offer; issue shares only to afford a train it must have.
+  the highest par it can float, and never one that could not buy its first train with its
+  treasury and what its president can still put in; buy into its own corporations first (to
+  keep control), then the ones that earn most for their price; sell shares of corporations
+  that earn nothing (never its own presidency unless the corporation is doomed); pass when
+  nothing helps.
+- **Operating round**: lay a tile that adds a city or town (`medium` tries the best with the
+  optimizer, a corporation without a train as if it had its first); place a station where
+  the most revenue is; run the optimizer's runs; pay out unless the treasury needs the money
+  for a train it must buy, or one withheld revenue pays for the next, longer train in the
+  bank (which also brings the next phase on); buy a train when the corporation has none, or
+  room and money and the train is of a newer type than its best; never buy a rival's train
+  by offer; issue shares only to afford a train it must have or that next train, and never
+  so many that the price falls into closing.
 - **Prompts**: accept an offer only at its face value or more; discard the weakest train; take
   a first loan rather than leave, but leave rather than take a second; otherwise the first
   answer.
@@ -59,24 +64,30 @@ from tresham.core.deals import ACCEPT, DECLINE
 from tresham.core.errors import RuleError
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
+from tresham.core.rules_protocols import TrainSpec
+from tresham.routes import solve
 
 #: Action types whose candidates `medium` plays on a search copy.
 LOOKAHEAD = (BuyShares, SellShares, Par, Dividend, IssueShares, RedeemShares, Pass)
 #: How many of the best-scored candidates `medium` looks ahead on.
 LOOKAHEAD_WIDTH = 6
-#: How many of the best-scored lays and stations `medium` tries with the optimizer.
-BUILD_WIDTH = 24
 #: Scores at or below this are never looked ahead on (the rules of thumb rule them out).
 VETO = -10.0
+#: A best score at or above this is played without looking ahead (a rule of thumb that
+#: plans beyond the next step, such as saving for a train, which an evaluation of the
+#: position after one action cannot see).
+SURE = 50.0
 
 
 @dataclass
 class HeuristicBot:
-    """A rule-of-thumb player; `noise` (easy) picks among the near-best at random."""
+    """A rule-of-thumb player; `noise` (easy) picks among the near-best at random;
+    `build_width` of the best-scored lays and stations are tried with the optimizer."""
 
     name: str
     noise: float
     lookahead: bool
+    build_width: int
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The bot's action for the entity to act."""
@@ -88,10 +99,11 @@ class HeuristicBot:
         me = game.acting_player() or ""
         scored = [(self._score(game, me, a), i, a) for i, a in enumerate(actions)]
         scored.sort(key=lambda t: (-t[0], t[1]))
-        if self.lookahead:
-            best = self._build_ahead(game, scored) or self._look_ahead(game, me, scored)
-            if best is not None:
-                return best
+        best = self._build_ahead(game, scored)
+        if best is None and self.lookahead and scored[0][0] < SURE:
+            best = self._look_ahead(game, me, scored)
+        if best is not None:
+            return best
         if self.noise > 0:
             top = scored[0][0]
             near = [a for s, _, a in scored if s >= top - self.noise * max(1.0, abs(top))]
@@ -101,21 +113,21 @@ class HeuristicBot:
     # ------------------------------------------------------------------ lookahead
     def _build_ahead(self, game: Game, scored: list[tuple[float, int, Action]]) -> Action | None:
         """Among the best-scored tile lays and stations, the one after which the operating
-        corporation's trains earn most (the optimizer's runs on a search copy), less a tenth
-        of what it costs; None when neither is to choose."""
-        cands = [a for _, _, a in scored if isinstance(a, LayTile | PlaceToken)][:BUILD_WIDTH]
-        if len(cands) < 2:
+        corporation's trains earn most (the optimizer's runs on a search copy; a corporation
+        without a train as if it had the cheapest on sale), less a tenth of what it costs;
+        None when neither is to choose."""
+        cands = [a for _, _, a in scored if isinstance(a, LayTile | PlaceToken)]
+        cands = cands[: self.build_width]
+        if len(cands) < 2 or cands[0].entity not in game.state.corps:
             return None
         corp = cands[0].entity
-        if corp not in game.state.corps or not game.state.corps[corp].trains:
-            return None
         best: tuple[float, Action] | None = None
         for action in cands:
             work = game.search_copy()
             cash = work.state.corps[corp].cash
             try:
                 work.apply_known(action)
-                revenue = work.title.best_routes(work, corp).revenue
+                revenue = _earning_power(work, corp)
             except Exception:
                 continue
             value = revenue - (cash - work.state.corps[corp].cash) / 10
@@ -189,7 +201,27 @@ def _par(game: Game, me: str, a: Action) -> float:
     )
     if presides >= 2 or game.player(me).cash < _reserve(game, me) + 2 * a.price:
         return -5.0  # each presidency may cost a train out of its own pocket
+    if not _can_fund_a_train(game, me, a):
+        return 2 * VETO  # it would close on its first train, taking the president's money
     return (30.0 if presides == 0 else 8.0) + a.price / 20
+
+
+def _can_fund_a_train(game: Game, me: str, a: Par) -> bool:
+    """Whether a corporation started by `a` that floats at once could buy the cheapest train
+    with its treasury and the shares its president can still buy into it (beyond the
+    president's reserve for its other corporations). True when it does not float at once
+    (others' purchases fund it first)."""
+    reserve = _reserve(game, me)
+    work = game.search_copy()
+    try:
+        work.apply_known(a)
+    except Exception:
+        return False
+    corp = work.state.corps[a.corporation]
+    if not corp.floated:
+        return True
+    spare = max(0, work.player(me).cash - reserve)
+    return corp.cash + spare >= _cheapest_train(work)
 
 
 def _buy(game: Game, me: str, a: Action) -> float:
@@ -277,13 +309,48 @@ def _dividend(game: Game, me: str, a: Action) -> float:
     revenue = int(rnd.turn.get("revenue", 0)) if isinstance(rnd, OperatingRound) else 0
     cheapest = _cheapest_train(game)
     room = len(c.trains) < game.phase.limit(c.kind)
-    # withhold to save for a train it must have, or when the revenue buys a second one
+    # withhold to save for a train it must have, or when the revenue buys a second one or
+    # the next, longer train (which also brings the next phase on)
     must = not c.trains or _trains_rust_soon(game, corp)
     second = room and len(c.trains) < 2 and cheapest <= c.cash + revenue
+    goal = _train_goal(game, corp)
+    if goal is not None and c.cash < goal <= c.cash + revenue:
+        return SURE if a.kind == "withhold" else 1.0
     needs = c.cash < cheapest and (must or second)
     if a.kind == "payout":
         return 1.0 if needs else 5.0
     return 3.0 if needs else 0.5
+
+
+def _earning_power(game: Game, corp: str) -> int:
+    """The optimizer's revenue for `corp`'s trains now; for a corporation without a train, as
+    if it had the cheapest train on sale (what its first train will run)."""
+    s = game.state
+    if s.corps[corp].trains:
+        return game.title.best_routes(game, corp).revenue
+    on_sale = s.depot.purchasable(set(s.phases_reached))
+    if not on_sale:
+        return 0
+    train = min(on_sale, key=lambda t: s.depot.types[t.kind].price)
+    _, rules = game.title.route_inputs(game, corp)
+    spec = TrainSpec(train.tid, train.kind, s.depot.types[train.kind].distance)
+    return solve(s.map, corp, [spec], rules).revenue
+
+
+def _train_goal(game: Game, corp: str) -> int | None:
+    """The price of the next train in the bank when `corp`, which owns trains, should save
+    for it: it has room for it, and it runs farther than its best or its own trains rust on
+    it (None: no such train)."""
+    s = game.state
+    c = s.corps[corp]
+    bank = s.depot.in_bank()
+    if not c.trains or not bank or len(c.trains) >= game.phase.limit(c.kind):
+        return None
+    ttype = s.depot.types[bank[0].kind]
+    best = max(s.depot.types[s.depot.trains[t].kind].distance for t in c.trains)
+    if ttype.distance > best or _trains_rust_soon(game, corp):
+        return ttype.price
+    return None
 
 
 def _cheapest_train(game: Game) -> int:
@@ -395,11 +462,33 @@ def _choose(game: Game, me: str, a: Action) -> float:
 
 
 def _issue(game: Game, me: str, a: Action) -> float:
-    """Issue only to afford a train it has not got."""
-    c = game.state.corps[a.entity]
+    """Issue only to afford a train: one it has not got, or the next, longer train when the
+    fewest shares that pay for it suffice; never so many that the price drops into closing."""
+    s = game.state
+    c = s.corps[a.entity]
     if isinstance(a, IssueShares):
-        return 4.0 if not c.trains and c.cash < _cheapest_train(game) else -3.0
+        if _closes(game, a):
+            return 2 * VETO
+        if not c.trains:
+            return 4.0 if c.cash < _cheapest_train(game) else -3.0
+        goal = _train_goal(game, a.entity)
+        if goal is None or c.cash >= goal or a.entity not in s.market:
+            return -3.0
+        proceeds = s.market.price(a.entity) * a.percent // c.share_unit
+        return SURE - a.percent / 10 if c.cash + proceeds >= goal else -3.0
     return -1.0
+
+
+def _closes(game: Game, a: Action) -> bool:
+    """Whether the acting corporation closes when `a` is played (its price falls into a
+    closing zone), tried on a search copy."""
+    work = game.search_copy()
+    try:
+        work.apply_known(a)
+    except Exception:
+        return True
+    c = work.state.corps.get(a.entity)
+    return c is None or c.closed or not c.parred
 
 
 def _buy_company(game: Game, me: str, a: Action) -> float:
@@ -454,5 +543,5 @@ TITLE_ACTIONS: dict[str, float] = {
     "place_bus": 3.0,
 }
 
-EASY = HeuristicBot("easy", noise=0.15, lookahead=False)
-MEDIUM = HeuristicBot("medium", noise=0.0, lookahead=True)
+EASY = HeuristicBot("easy", noise=0.15, lookahead=False, build_width=0)
+MEDIUM = HeuristicBot("medium", noise=0.0, lookahead=True, build_width=24)
