@@ -101,7 +101,18 @@ def test_false_means_off() -> None:
 
 def test_every_title_declares_its_options() -> None:
     for name, expected in (
-        ("1849", {"rng", "rule_set", "delay_ift", "reduced_4p_corps"}),
+        (
+            "1849",
+            {
+                "rng",
+                "rule_set",
+                "delay_ift",
+                "reduced_4p_corps",
+                "acquiring_station_tokens",
+                "bonds",
+                "electric_dreams",
+            },
+        ),
         ("1883", {"rng", "no_events", "bombs_away", "mandatory_sefta"}),
         ("1854", {"rng"}),
     ):

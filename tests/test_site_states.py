@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from shared_files import EXPORT_27939, SITE_GAMES, needs_shared
+from shared_files import EXPORT_27939, SITE_GAMES, needs_shared, site_exports
 from tresham.cli import main
 from tresham.io.site_export import ImportFailure, effective_actions, effective_log
 from tresham.io.site_import import StateDivergence, import_export
@@ -31,8 +31,9 @@ SPREAD = 10
 
 
 def exports_with_states() -> list[Path]:
-    """Every export of ``../shared/reference/18xx-games/<title>/`` with a states file."""
-    return [p for p in sorted(SITE_GAMES.glob("*/*.json")) if states_path(p) is not None]
+    """Every export of ``../shared/reference/18xx-games/<title>/`` (and of ``pending/`` that
+    now plays) with a states file."""
+    return [p for p in site_exports() if states_path(p) is not None]
 
 
 def load_27939() -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -54,8 +54,9 @@ def check_invariants(game: Game, total_cash: int) -> list[str]:
         if p.cash < 0:
             out.append(f"{p.name} has negative cash {p.cash}")
     discarding = {e for k, e in s.pending if k == "discard"}
+    owing = {e for k, e in s.pending if k == "debt"}  # e.g. 1849's unpaid bond interest
     for sym, c in s.corps.items():
-        if c.cash < 0:
+        if c.cash < 0 and sym not in owing:
             out.append(f"{sym} has negative cash {c.cash}")
         if c.unplaced_tokens < 0:
             out.append(f"{sym} placed more tokens than it owns")

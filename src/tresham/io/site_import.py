@@ -46,6 +46,7 @@ from tresham.core.errors import NotYourTurnError, RuleError
 from tresham.core.game import Game
 from tresham.core.shares import POOL, treasury
 from tresham.io.site_export import (
+    CHAT,
     ImportFailure,
     SiteExport,
     changes_nothing,
@@ -63,6 +64,8 @@ from tresham.io.site_states import (
 from tresham.titles.registry import get_title
 
 ADAPTERS = {"1849": "tresham.titles.t1849.site_import"}
+#: The key marking an entry of the import's log as one of the site's recorded auto actions.
+AUTO = "auto"
 MAX_ALIGNING_PASSES = 8
 
 Progress = Callable[[int, int], None]
@@ -126,6 +129,11 @@ class SiteAdapter(Protocol):
         """What the player loses at the end for loans taken (the site's ``penalty``)."""
         ...
 
+    def skips_pass(self, ctx: SiteContext, action: dict[str, Any]) -> bool:
+        """Whether a site pass (an auto action is marked ``AUTO``) is of a step tresham does
+        not play at this point, so it changes nothing."""
+        ...
+
 
 @dataclass
 class ImportResult:
@@ -140,6 +148,9 @@ class ImportResult:
     #: With a states file: the lines compared, and the first difference (None: none).
     state_lines_compared: int | None = None
     first_divergence: Divergence | None = None
+    #: The chat (``message`` actions): who wrote each line, its text, and how many actions
+    #: were in force then.
+    chat: list[tuple[str, str, int]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         """The JSON summary `tresham import-18xx --json` prints."""
@@ -169,14 +180,16 @@ class ImportResult:
 
     def differences_from_site(self) -> list[str]:
         """How the imported game's end differs from the export's (empty: identical). An
-        unfinished export is compared on nothing."""
+        unfinished export is compared on nothing; the end's reason only where the export
+        names one."""
         if self.export.status != "finished":
             return []
         summary = self.summary()
         out = []
         if not summary["finished"]:
             out.append("the game has not ended")
-        if summary["game_end_reason"] != self.export.game_end_reason:
+        reason = self.export.game_end_reason
+        if reason is not None and summary["game_end_reason"] != reason:
             out.append(
                 f"game_end_reason {summary['game_end_reason']!r}, "
                 f"site {self.export.game_end_reason!r}"
@@ -286,7 +299,7 @@ def import_export(
         log.append(entry)
         line_of.append(n)
         for auto in entry.get("auto_actions") or []:
-            log.append({**auto, "id": entry.get("id")})
+            log.append({**auto, "id": entry.get("id"), AUTO: True})
             line_of.append(n)
     ctx = SiteContext(game, export, log)
     checks: list[RouteCheck] | None = [] if check_routes else None
@@ -297,6 +310,10 @@ def import_export(
     for i, site_action in enumerate(log):
         if progress is not None:
             progress(i, len(log))
+        if site_action["type"] == CHAT:
+            writer = str(site_action.get("entity", ""))
+            text = str(site_action.get("message", ""))
+            result.chat.append((names.get(writer, writer), text, len(game.actions)))
         if i not in ctx.claimed:
             ctx.index = i
             _import_one(ctx, adapter, site_action, checks)
@@ -324,7 +341,8 @@ def _import_one(
         return
     try:
         if kind == "pass":
-            _site_pass(ctx, site_action)
+            if not adapter.skips_pass(ctx, site_action):
+                _site_pass(ctx, site_action)
             return
         if kind == "run_routes" and checks is not None:
             checks.append(_check_routes(ctx, site_action))

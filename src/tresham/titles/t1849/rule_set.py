@@ -19,6 +19,11 @@ RULE_SETS: Final = (SUMMARY, SITE)
 # The summary's step order and the site's (ruling S4: issuing comes after buying trains).
 STEPS_SUMMARY: Final = ("track", "token", "routes", "dividend", "issue", "trains", "companies")
 STEPS_SITE: Final = ("track", "token", "routes", "dividend", "trains", "issue", "companies")
+# The optional rules' steps (``variant_steps.py``), where the site plays them: buying a token
+# and an E-token after the dividend; the bond's interest, then the bond, before the last
+# chance to buy a private.
+AFTER_DIVIDEND: Final = (("acquiring_station_tokens", "buy_token"), ("electric_dreams", "e_token"))
+BEFORE_COMPANIES: Final = (("bonds", "interest"), ("bonds", "bond"))
 # Ruling S2: the site lays brown tiles from the first 10H (the summary: 12H).
 SITE_BROWN_FROM: Final = "10H"
 
@@ -34,3 +39,16 @@ def rule_set(options: dict[str, Any]) -> str:
 def site_rules(options: dict[str, Any]) -> bool:
     """Whether the game plays by 18xx.games' rules."""
     return rule_set(options) == SITE
+
+
+def operating_steps(options: dict[str, Any]) -> tuple[str, ...]:
+    """The steps of an operating turn: the rule set's, with those of the optional rules
+    played (none when no option is on, so such games play as before)."""
+    steps = list(STEPS_SITE if site_rules(options) else STEPS_SUMMARY)
+    after = [step for option, step in AFTER_DIVIDEND if options.get(option)]
+    before = [step for option, step in BEFORE_COMPANIES if options.get(option)]
+    at = steps.index("dividend") + 1
+    steps[at:at] = after
+    at = steps.index("companies")
+    steps[at:at] = before
+    return tuple(steps)

@@ -30,10 +30,17 @@ from tresham.core.stock import (
 )
 from tresham.core.title import Title, title_data
 from tresham.core.trains import Depot, Phase, TrainType
-from tresham.titles.t1849 import map_glue, rule_set
+from tresham.titles.t1849 import map_glue, rule_set, variants
 from tresham.titles.t1849.market_rules import Movement1849
-from tresham.titles.t1849.rule_set import RULE_SETS, STEPS_SITE, STEPS_SUMMARY, site_rules
+from tresham.titles.t1849.rule_set import RULE_SETS, operating_steps, site_rules
 from tresham.titles.t1849.steps import STEP_OBJECTS, anytime_actions
+from tresham.titles.t1849.variant_steps import (
+    DEBT,
+    VARIANT_STEPS,
+    debt_actions,
+    debt_process,
+)
+from tresham.titles.t1849.variant_steps import action_words as variant_action_words
 from tresham.titles.t1849.versions import DEALS_VERSION
 
 if TYPE_CHECKING:
@@ -68,7 +75,7 @@ class Title1849(Title):
     older_rules = frozenset({1})  # before deals needed both sides
     privates_count_toward_limit = True
     extra_buys_after_par = 2
-    step_objects = STEP_OBJECTS
+    step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}
     anytime_types = frozenset({"buy_company", "use_company"})
     declared_options = (
         OptionSpec(
@@ -81,6 +88,26 @@ class Title1849(Title):
         ),
         OptionSpec("delay_ift", bool, False, "IFT is not among the first three corporations"),
         OptionSpec("reduced_4p_corps", bool, False, "4 players play with 5 corporations"),
+        OptionSpec(
+            variants.BUY_TOKENS,
+            bool,
+            False,
+            "from phase 6H a corporation may buy another's station token (rulebook §14.1)",
+        ),
+        OptionSpec(
+            variants.BONDS,
+            bool,
+            False,
+            "from phase 8H a corporation may issue a single L.500 bond, L.50 interest each "
+            "OR (rulebook §14.2)",
+        ),
+        OptionSpec(
+            variants.ELECTRIC,
+            bool,
+            False,
+            "E-trains and E-tokens from phase 12H; only with the other two variants "
+            "(rulebook §14.3)",
+        ),
     )
 
     def __init__(self) -> None:
@@ -90,6 +117,10 @@ class Title1849(Title):
             for p in self.data["phases"]
         ]
         self.market_def = Market.load("tresham.titles.t1849", "data/market.json")
+
+    def action_words(self, game: Game, action: Action, words: Any) -> str | None:
+        """The optional rules' own actions in a player's words."""
+        return variant_action_words(game, action, words)
 
     # ================================================================ deals
     def deals_need_consent(self, game: Game) -> bool:
@@ -120,6 +151,7 @@ class Title1849(Title):
         n = len(game.player_names)
         five = self.five_corporations(game)
         site = site_rules(game.options)
+        variants.check_options(game.options)
         rng = game.new_rng()
         order = rng.permutation([c["sym"] for c in d["corporations"]])
         if game.options.get("delay_ift") and order.index("IFT") < 3:
@@ -159,6 +191,7 @@ class Title1849(Title):
                     t["available_on"],
                 )
                 for t in d["trains"]
+                if t.get("option") is None or game.options.get(t["option"])
             ]
         )
         market = MarketState(self.market_def, Movement1849())
@@ -191,6 +224,9 @@ class Title1849(Title):
             "cert_limit": cert_limit,
             "p1_free_at": 0 if site else 5,
         }
+        played = variants.initial(game.options)
+        if played is not None:
+            state.extra["variants"] = played
         return state
 
     # ================================================================ sequence
@@ -248,7 +284,7 @@ class Title1849(Title):
         self.pay_private_revenue(game)
         floated = [c for c, corp in s.corps.items() if corp.floated and not corp.closed]
         order = s.market.operating_order(floated)
-        steps = STEPS_SITE if site_rules(game.options) else STEPS_SUMMARY
+        steps = operating_steps(game.options)
         return OperatingRound(game, order, list(steps), f"{SUMMARY} §OR")
 
     def pay_private_revenue(self, game: Game) -> None:
@@ -561,6 +597,7 @@ class Title1849(Title):
         if s.extra["rsa_corp"] == sym:
             s.extra["rsa_corp"] = None
         s.extra["cnm_port"].pop(sym, None)
+        variants.forget(game, sym)
         s.shares.remove_corporation(sym)
         if sym in s.market:
             s.market.remove(sym)
@@ -696,6 +733,8 @@ class Title1849(Title):
             return [Choose(entity, "loan"), Choose(entity, "leave")]
         if kind == "swap":
             return [Choose(entity, SWAP_ONE_20), Choose(entity, SWAP_TWO_10)]
+        if kind == DEBT:
+            return debt_actions(game, entity)
         return prompt_actions(game, kind, entity)
 
     def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
@@ -720,6 +759,9 @@ class Title1849(Title):
                 for c in tens[:2]:
                     s.shares.move(c.cid, entity)
                 game.log(f"{entity} takes two 10% certificates of {sym} instead of the 20%")
+            return
+        if kind == DEBT:
+            debt_process(game, entity, action)
             return
         if kind == "loan":
             assert isinstance(action, Choose)
@@ -763,12 +805,14 @@ class Title1849(Title):
 
     def raw_scores(self, game: Game) -> dict[str, int]:
         """Cash plus shares at market, minus L.750 per loan, not floored (1849 §Endgame); the
-        "18xx.games" rule set adds player-owned privates at face value (ruling S5)."""
+        "18xx.games" rule set adds player-owned privates at face value (ruling S5); with the
+        bonds variant, minus L.100 per share of a corporation whose bond is out (§14.2)."""
         return self._worth(game, privates=site_rules(game.options))
 
     def scores(self, game: Game) -> dict[str, int]:
         """The summary's score under either rule set: cash plus shares at market, minus L.750
-        per loan, floored at 0 (1849 §Endgame; ruling R6)."""
+        per loan (and the bonds variant's L.100 per share of a corporation whose bond is
+        out), floored at 0 (1849 §Endgame; ruling R6)."""
         return {k: max(0, v) for k, v in self._worth(game, privates=False).items()}
 
     def _worth(self, game: Game, *, privates: bool) -> dict[str, int]:
@@ -780,7 +824,7 @@ class Title1849(Title):
                 # ruling R26: a player who left holds nothing; only their loans still count
                 out[p.name] = -LOAN_PENALTY * p.loans
                 continue
-            value = p.cash - LOAN_PENALTY * p.loans
+            value = p.cash - LOAN_PENALTY * p.loans - variants.bond_penalty(game, p.name)
             if privates:
                 value += sum(
                     c.value for c in s.companies.values() if c.owner == p.name and not c.closed

@@ -8,6 +8,13 @@ has as options. Translation, where 1849 on the site differs in form from tresham
   hex when SMS is used. "Pass" declines SMS for the turn, which tresham does not ask.
 - ``run_routes``: each route is re-traced on tresham's map from its hex chains and its revenue
   recomputed; a difference from the site's recorded revenue fails the import.
+- The optional rules (``variants.py``): ``take_loan``/``payoff_loan`` issue and repay a bond,
+  ``payoff_debt`` is the president covering unpaid interest, ``choose`` "Buy E-Token for …"
+  buys an E-token, ``buy_token`` names the city and slot of the token bought (tresham names
+  its owner). The site's token-buying step passes by itself (an auto action of a
+  corporation) where nothing can be bought, even before phase 6H, and after a purchase;
+  tresham skips that step then, so those passes change nothing. ``electric_dreams`` brings
+  the other two variants, as on the site since it follows §14.3.
 """
 
 from __future__ import annotations
@@ -16,23 +23,39 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import Action, Choose, Par, RunRoutes, UseCompany
 from tresham.core.errors import RouteError
+from tresham.core.rounds.operating import OperatingRound
 from tresham.io.site_export import ImportFailure, SiteExport
-from tresham.io.site_import import SiteContext, site_city, started_on_site, translate_common
+from tresham.io.site_import import (
+    AUTO,
+    SiteContext,
+    site_city,
+    started_on_site,
+    translate_common,
+)
 from tresham.routes import Run, run_from_connections
 from tresham.routes.runs import runs_action
-from tresham.titles.t1849 import map_glue
+from tresham.titles.t1849 import map_glue, variants
+from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, PayDebt, RepayBond
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import LOAN_PENALTY, SWAP_ONE_20, SWAP_TWO_10
+from tresham.titles.t1849.variant_steps import DEBT, BuyTokenStep
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
 
 # The site's optional rules that tresham has, and the option each sets.
-SITE_OPTIONS: Final = {"delay_ift": "delay_ift", "reduced_4p_corps": "reduced_4p_corps"}
+SITE_OPTIONS: Final = {
+    "delay_ift": "delay_ift",
+    "reduced_4p_corps": "reduced_4p_corps",
+    "acquiring_station_tokens": variants.BUY_TOKENS,
+    "bonds": variants.BONDS,
+    "electric_dreams": variants.ELECTRIC,
+}
 # The site's words for the loan prompt's answers.
 LOAN_CHOICES: Final = {"Take L.500 loan": "loan", "Leave game": "leave"}
 SMS_CLOSE: Final = "Close SMS"
 SMS_DECLINE: Final = "Pass"
+E_TOKEN_CHOICE: Final = "Buy E-Token for "
 
 
 class Adapter1849:
@@ -45,11 +68,27 @@ class Adapter1849:
         options: dict[str, Any] = {"rule_set": SITE, "rng": SITE}
         for rule in export.optional_rules:
             options[SITE_OPTIONS[rule]] = True
+        if options.get(variants.ELECTRIC):
+            options[variants.BONDS] = options[variants.BUY_TOKENS] = True
         return options
 
     def penalty(self, game: Game, player: str) -> int:
         """L.750 for each L.500 loan taken (1849 §Trouble; the site's ``penalty``)."""
         return LOAN_PENALTY * game.player(player).loans
+
+    def skips_pass(self, ctx: SiteContext, action: dict[str, Any]) -> bool:
+        """A corporation's auto pass is the site's token-buying step passing by itself: it
+        changes nothing unless tresham waits in its own token-buying step."""
+        if not action.get(AUTO) or action.get("entity_type") != "corporation":
+            return False
+        rnd = ctx.game.state.round
+        waiting = (
+            isinstance(rnd, OperatingRound)
+            and not ctx.game.state.pending
+            and not rnd.finished(ctx.game)
+            and rnd.steps[rnd.step] == BuyTokenStep.name
+        )
+        return not waiting
 
     def translate(self, ctx: SiteContext, action: dict[str, Any]) -> list[Action]:
         kind = action["type"]
@@ -59,7 +98,33 @@ class Adapter1849:
             return self._choose(ctx, action)
         if kind == "run_routes":
             return [self._runs(ctx, action)]
+        if kind == "take_loan":
+            return [IssueBond(ctx.entity(action))]
+        if kind == "payoff_loan":
+            return [RepayBond(ctx.entity(action))]
+        if kind == "payoff_debt":
+            return [PayDebt(self._debtor(ctx))]
+        if kind == "buy_token":
+            return [self._buy_token(ctx, action)]
         return translate_common(ctx, action)
+
+    def _debtor(self, ctx: SiteContext) -> str:
+        """The corporation whose unpaid interest is being covered."""
+        for kind, entity in ctx.game.state.pending:
+            if kind == DEBT:
+                return entity
+        raise ImportFailure("no corporation owes interest now")
+
+    def _buy_token(self, ctx: SiteContext, action: dict[str, Any]) -> BuyStationToken:
+        """The token in the site's city and slot."""
+        corp = ctx.entity(action)
+        hex_, city = site_city(ctx, str(action["city"]))
+        slots = ctx.game.state.map.slots(hex_, city)
+        slot = int(action["slot"])
+        seller = slots[slot] if slot < len(slots) else None
+        if seller is None:
+            raise ImportFailure(f"field slot: no token in slot {slot} of {hex_}")
+        return BuyStationToken(corp, hex_, city, seller, int(action["price"]))
 
     def _par(self, ctx: SiteContext, action: dict[str, Any]) -> Par:
         player = ctx.entity(action)
@@ -79,6 +144,8 @@ class Adapter1849:
             return [UseCompany(entity, "SMS", target)]
         if choice == SMS_DECLINE:
             return []
+        if choice.startswith(E_TOKEN_CHOICE):
+            return [BuyEToken(entity)]
         if choice in LOAN_CHOICES:
             return [Choose(entity, LOAN_CHOICES[choice])]
         if choice in (SWAP_ONE_20, SWAP_TWO_10):

@@ -35,7 +35,8 @@ from tresham.core.rounds.steps import (
 )
 from tresham.core.shares import POOL, Certificate, treasury
 from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool, treasury_certs
-from tresham.titles.t1849 import map_glue
+from tresham.core.trains import Train
+from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.operating import OPERATING
 
 if TYPE_CHECKING:
@@ -64,6 +65,40 @@ def issue_bundles(game: Game, corp: str) -> list[list[Certificate]]:
     if lasts:
         bundles.append(tens + lasts)
     return bundles
+
+
+def issue(game: Game, corp: str, percent: int) -> None:
+    """Issue `percent` of the treasury's certificates to the pool: the bank pays market value
+    and the price drops a row per 10% (1849 §OR Issuing)."""
+    bundle = next(b for b in issue_bundles(game, corp) if sum(x.percent for x in b) == percent)
+    for cert in bundle:
+        game.state.shares.move(cert.cid, POOL)
+    value = bundle_price(game, corp, percent)
+    game.transfer("bank", corp, value)
+    game.log(f"{corp} issues {percent}% for L.{value}")
+    _title(game).move_price(game, corp, "down", percent // 10)
+
+
+def emergency_sale(game: Game, pres: str, sale: SellShares) -> None:
+    """The president sells to the pool to raise money for the corporation; the price drops a
+    row per 10% (1849 §Trouble)."""
+    sell_to_pool(game, pres, sale.corporation, sale.percent, sale.last)
+    game.log(f"{pres} sells {sale.percent}% of {sale.corporation} (emergency)")
+    _title(game).move_price(game, sale.corporation, "down", sale.percent // 10)
+
+
+def president_sales(game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
+    """Emergency sales by the president: corporations that have operated, the pool within
+    50%, never giving up this corporation's presidency, and never more than needed: a bundle
+    only if the next smaller one would not cover the shortfall (rule details §5.10)."""
+    s = game.state
+    operated = [sym for sym, oc in s.corps.items() if not oc.closed and oc.operated > 0]
+    return [
+        SellShares(corp, sym, pct, last)
+        for sym, pct, last in emergency_bundles(
+            game, pres, corp, operated, shortfall, POOL_CAP, keep=20
+        )
+    ]
 
 
 class IssueStep(Step):
@@ -98,15 +133,7 @@ class IssueStep(Step):
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         s = game.state
         if isinstance(action, IssueShares):
-            bundle = next(
-                b for b in issue_bundles(game, corp) if sum(x.percent for x in b) == action.percent
-            )
-            for cert in bundle:
-                s.shares.move(cert.cid, POOL)
-            value = bundle_price(game, corp, action.percent)
-            game.transfer("bank", corp, value)
-            game.log(f"{corp} issues {action.percent}% for L.{value}")
-            _title(game).move_price(game, corp, "down", action.percent // 10)
+            issue(game, corp, action.percent)
         elif isinstance(action, RedeemShares):
             pool = s.shares.held(POOL, corp)
             cert = next((x for x in pool if not x.last), pool[0])
@@ -133,19 +160,29 @@ class TrainStep(Step):
         limit = game.phase.limit(game.state.corps[corp].kind)
         return len(game.state.corps[corp].trains) < limit
 
+    def bank_trains(self, game: Game, corp: str) -> list[Train]:
+        """The trains the bank sells `corp` now (E-trains only with an E-token)."""
+        s = game.state
+        return [
+            t
+            for t in s.depot.purchasable(set(s.phases_reached))
+            if variants.may_own(game, corp, t.kind)
+        ]
+
     def must_buy(self, game: Game, corp: str) -> bool:
         """A trainless corporation with a route must own a train."""
         s = game.state
         if s.corps[corp].trains:
             return False
-        if not s.depot.purchasable(set(s.phases_reached)):
+        if not self.bank_trains(game, corp):
             return False
         return map_glue.has_route(game, corp)
 
-    def cheapest(self, game: Game) -> tuple[str, int] | None:
-        """The cheapest train the bank sells now."""
+    def cheapest(self, game: Game, corp: str) -> tuple[str, int] | None:
+        """The cheapest train the bank sells `corp` now (an E-train only to a corporation
+        with an E-token, as the site's ``min_depot_train_no_e_token``)."""
         s = game.state
-        trains = s.depot.purchasable(set(s.phases_reached))
+        trains = self.bank_trains(game, corp)
         if not trains:
             return None
         t = min(trains, key=lambda t: (s.depot.types[t.kind].price, s.depot.order.index(t.tid)))
@@ -157,7 +194,7 @@ class TrainStep(Step):
         if not self._room(game, corp):
             return []
         out: list[Action] = []
-        for t in s.depot.purchasable(set(s.phases_reached)):
+        for t in self.bank_trains(game, corp):
             price = s.depot.types[t.kind].price
             if price <= c.cash:
                 out.append(BuyTrain(corp, t.tid, price))
@@ -166,11 +203,13 @@ class TrainStep(Step):
                 if other == corp or oc.closed:
                     continue
                 for tid in oc.trains:
+                    if not variants.may_own(game, corp, s.depot.trains[tid].kind):
+                        continue
                     out.append(BuyTrain(corp, tid, 1))
                     if c.cash > 1:
                         out.append(BuyTrain(corp, tid, c.cash))
         if self.must_buy(game, corp):
-            cheap = self.cheapest(game)
+            cheap = self.cheapest(game, corp)
             assert cheap is not None
             if cheap[1] > c.cash:
                 pres = s.shares.president[corp]
@@ -179,7 +218,7 @@ class TrainStep(Step):
                 shortfall = cheap[1] - c.cash - game.player(pres).cash
                 if shortfall > 0:
                     out = [a for a in out if not (isinstance(a, BuyTrain) and a.train == cheap[0])]
-                    out.extend(self._sales(game, corp, pres, shortfall))
+                    out.extend(president_sales(game, corp, pres, shortfall))
                     if not out or self._cannot_raise(game, corp, pres, shortfall):
                         out.append(Bankrupt(corp))
             return out
@@ -187,24 +226,10 @@ class TrainStep(Step):
             out.append(Pass(corp))
         return out
 
-    def _sales(self, game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
-        """Emergency sales by the president: corporations that have operated, the pool
-        within 50%, never giving up this corporation's presidency, and never more than
-        needed: a bundle only if the next smaller one would not cover the shortfall (rule
-        details §5.10)."""
-        s = game.state
-        operated = [sym for sym, oc in s.corps.items() if not oc.closed and oc.operated > 0]
-        return [
-            SellShares(corp, sym, pct, last)
-            for sym, pct, last in emergency_bundles(
-                game, pres, corp, operated, shortfall, POOL_CAP, keep=20
-            )
-        ]
-
     def _largest_sales(self, game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
         """The most the president may sell in each corporation, in operating order."""
         best: dict[str, SellShares] = {}
-        for a in self._sales(game, corp, pres, shortfall):
+        for a in president_sales(game, corp, pres, shortfall):
             if a.corporation not in best or a.percent > best[a.corporation].percent:
                 best[a.corporation] = a
         return [best[sym] for sym in game.state.market.operating_order(best)]
@@ -218,6 +243,10 @@ class TrainStep(Step):
         return raised < shortfall
 
     def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        if isinstance(action, BuyTrain):
+            train = game.state.depot.trains.get(action.train)
+            if train is not None and not variants.may_own(game, corp, train.kind):
+                raise RuleError(f"{corp} needs an E-token to buy an E-train", variants.RULE_E)
         if isinstance(action, BuyTrain) and check_train_from_corporation(
             game, corp, action, self._room(game, corp), self.rule
         ):
@@ -234,11 +263,11 @@ class TrainStep(Step):
             # legal sale in each corporation, then all the president's cash
             pres = s.shares.president[corp]
             assert pres is not None
-            cheap = self.cheapest(game)
+            cheap = self.cheapest(game, corp)
             assert cheap is not None
             shortfall = cheap[1] - s.corps[corp].cash - game.player(pres).cash
             for sale in self._largest_sales(game, corp, pres, shortfall):
-                self._emergency_sale(game, pres, sale)
+                emergency_sale(game, pres, sale)
             game.transfer(pres, corp, game.player(pres).cash)
             title.close_corporation(game, corp)
             self._after_failure(game, pres)
@@ -246,7 +275,7 @@ class TrainStep(Step):
         if isinstance(action, SellShares):
             pres = s.shares.president[corp]
             assert pres is not None
-            self._emergency_sale(game, pres, action)
+            emergency_sale(game, pres, action)
             return False
         assert isinstance(action, BuyTrain)
         kind = buy_train(game, corp, action)
@@ -255,11 +284,6 @@ class TrainStep(Step):
             game.log("RSA closes: its corporation bought a train")
         title.on_train_bought(game, kind)
         return False
-
-    def _emergency_sale(self, game: Game, pres: str, sale: SellShares) -> None:
-        sell_to_pool(game, pres, sale.corporation, sale.percent, sale.last)
-        game.log(f"{pres} sells {sale.percent}% of {sale.corporation} (emergency)")
-        _title(game).move_price(game, sale.corporation, "down", sale.percent // 10)
 
     def _after_failure(self, game: Game, pres: str) -> None:
         """A president left with no stock quits or takes a L.500 loan (1849 §Trouble)."""

@@ -20,7 +20,9 @@ Built from plain data, no game object. The rules modelled, from the rules summar
   between the earthquake and the next stock round.
 - Trains count hex edges crossed (summary "OR Run trains"); a stop-to-stop segment may not mix
   narrow and standard (gauge changes only at a town or city); a narrow segment costs 2 per
-  edge, others 1; the R6H reverses it (standard 2, narrow or dual 1).
+  edge, others 1; the R6H reverses it (standard 2, narrow or dual 1). The E-train (variant
+  electric_dreams, §14.3) runs any distance on standard and dual track only, and counts
+  Messina, Palermo, Catania and Siracusa twice.
 - A run needs two cities, or a city and a town; ports do not count toward that. At most two
   ports, each only as an end of the run.
 - Gray cities (C1, E1, M9) and Calabria (C15) pay by phase band (4H-6H / 8H-10H / 12H-16H);
@@ -57,8 +59,12 @@ MESSINA: Final = "B14"
 CNM_BONUS: Final = 20
 #: Trains whose distance doubles on standard gauge instead of narrow.
 REVERSED_TRAINS: Final = frozenset({"R6H"})
-#: Trains that may not use narrow gauge (the electric_dreams option's E train).
-NO_NARROW_TRAINS: Final = frozenset({"E"})
+#: The electric_dreams option's E-train (§14.3).
+E_TRAIN: Final = "E"
+#: Trains that may not use narrow gauge (the E-train).
+NO_NARROW_TRAINS: Final = frozenset({E_TRAIN})
+#: The E-train counts Messina, Palermo, Catania and Siracusa twice (electric_dreams, §14.3).
+DOUBLE_FOR_E: Final = frozenset({"B14", "C5", "H12", "M13"})
 
 RULE_LAY: Final = "1849 §OR Lay track"
 RULE_RUN: Final = "1849 §OR Run trains"
@@ -201,8 +207,12 @@ class TrackRules1849:
         return 0
 
     def stop_revenue(self, train: TrainSpec, stop: Stop) -> int:
-        """The printed/tile value, or the phase band's value for gray cities and Calabria."""
-        return stop.info.revenue_in(self.phase)
+        """The printed/tile value, or the phase band's value for gray cities and Calabria;
+        twice that for an E-train in Messina, Palermo, Catania and Siracusa (§14.3)."""
+        value = stop.info.revenue_in(self.phase)
+        if train.kind == E_TRAIN and stop.hex in DOUBLE_FOR_E:
+            return 2 * value
+        return value
 
     def check_run(
         self,
