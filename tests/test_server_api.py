@@ -92,7 +92,7 @@ def test_a_new_game_has_a_link_per_seat_and_a_public_state(client: TestClient) -
     assert {t["kind"] for t in s["trains_for_sale"]} <= {t["kind"] for t in s["depot"]}
     assert client.get(f"/games/{data['id']}").status_code == 200
     assert client.get("/api/titles").json()[0]["title"] == "1849"
-    assert data["id"] in [g["id"] for g in client.get("/api/games").json()]
+    assert data["id"] not in [g["id"] for g in client.get("/api/games").json()]  # private
 
 
 @pytest.mark.parametrize(

@@ -38,7 +38,7 @@ with warnings.catch_warnings():
     from starlette.websockets import WebSocketDisconnect
 
 PLAYERS = ["Ann", "Bob", "Cid"]
-GAME = {"title": "1849", "players": PLAYERS, "seed": 7}
+GAME = {"title": "1849", "players": PLAYERS, "seed": 7, "public": True}  # listed
 NO_FIELD = "-"  # the error names no field
 ANY_FIELD = "*"  # the error may or may not name one
 JSON = {"content-type": "application/json"}
@@ -150,7 +150,7 @@ CREATE_CASES: list[tuple[Any, int, str]] = [
     *wrong_types("title", [None, True, 1849, 18.49, [], {}, ["1849"]]),
     *wrong_types("players", [None, True, 3, "Ann", {}, {"0": "Ann"}]),
     ({**GAME, "players": [1, "Bob", "Cid"]}, 422, "players[0]"),
-    ({**GAME, "players": ["Ann", None, "Cid"]}, 422, "players[1]"),
+    ({**GAME, "players": ["Ann", True, "Cid"]}, 422, "players[1]"),  # null: an open seat
     ({**GAME, "players": ["Ann", "Bob", ["Cid"]]}, 422, "players[2]"),
     ({**GAME, "players": ["Ann", "Bob", {"name": "Cid"}]}, 422, "players[2]"),
     *wrong_types("seed", [True, False, 7.0, 7.5, "7", [7], {}]),

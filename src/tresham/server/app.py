@@ -24,7 +24,7 @@ from typing import Annotated, Any
 import anyio
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -38,14 +38,20 @@ from tresham.core.game_spec import SetupError
 from tresham.io.save import FORMAT, from_save, new_game, to_save
 from tresham.server.board_view import board_payload
 from tresham.server.bodies import (
+    AddBot,
     BotSeat,
     CreateGame,
+    GameIds,
+    JoinGame,
+    Listing,
+    PostChat,
     PostEntry,
     invalid,
     json_body,
     parse_json,
     validate,
 )
+from tresham.server.chat import ChatRooms, saved_chat, site_chat
 from tresham.server.config import ServerConfig
 from tresham.server.errors import (
     ApiError,
@@ -58,12 +64,14 @@ from tresham.server.errors import (
     refused,
 )
 from tresham.server.history import game_history
-from tresham.server.live import LiveGame
+from tresham.server.limits import RateLimit
+from tresham.server.live import LiveGame, token_hash
 from tresham.server.notify import PgListener
 from tresham.server.page import page, web_root
 from tresham.server.past import past_of
 from tresham.server.registry import Registry, seat_url
-from tresham.server.storage import SeatRecord, Storage
+from tresham.server.seats import Seats, check_open_game, describe, new_host, summary
+from tresham.server.storage import ChatLine, GameRecord, Hosting, SeatRecord, Storage
 from tresham.server.view import proposed_runs
 from tresham.server.webhooks import check_webhook_url
 from tresham.titles.registry import get_title, titles
@@ -134,11 +142,15 @@ class BodyLimit:
 # ---------------------------------------------------------------------- the app
 @dataclass
 class Server:
-    """What the routes use: the storage and the live games."""
+    """What the routes use: the storage, the live games, their seats and chat, and the
+    limit of joins."""
 
     config: ServerConfig
     storage: Storage
     registry: Registry
+    seats: Seats
+    chat: ChatRooms
+    joins: RateLimit
 
 
 def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
@@ -154,7 +166,15 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
             else await asyncio.to_thread(Storage, config.database_url)
         )
         registry = Registry(store, config)
-        holder["server"] = Server(config, store, registry)
+        window = config.rate_window
+        holder["server"] = Server(
+            config,
+            store,
+            registry,
+            Seats(registry),
+            ChatRooms(registry, RateLimit("chat lines", config.chat_limit, window)),
+            RateLimit("joins", config.join_limit, window),
+        )
         listener = None
         if store.is_postgres:
             listener = PgListener(store.conninfo(), registry.on_news, registry.on_reconnect)
@@ -215,12 +235,17 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
 
     @app.get("/api/games")
     async def list_games() -> list[dict[str, Any]]:
-        """The most recent games."""
-        rows = await server().registry.run(server().storage.list_games)
-        return [
-            {"id": r.id, "title": r.title, "players": r.players, "finished": r.finished}
-            for r in rows
-        ]
+        """The most recent public games not finished (private ones are never listed)."""
+        srv = server()
+        rows = await srv.registry.run(lambda: srv.storage.list_games(public_only=True))
+        return [summary(r) for r in rows]
+
+    @app.post("/api/games/mine", openapi_extra=json_body(GameIds, "the games' ids"))
+    async def my_games(request: Request) -> list[dict[str, Any]]:
+        """The games of these ids (those whose seats a browser holds), with whose turn it
+        is in each."""
+        body = validate(GameIds, parse_json(await request.body()))
+        return await server().seats.mine(body.ids)
 
     @app.post(
         "/api/games",
@@ -232,11 +257,18 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         body = validate(CreateGame, parse_json(await request.body()))
         srv = server()
         seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
-        game = await srv.registry.run(new_game, body.title, body.players, seed, body.options)
+        if body.open_seats or None in body.players:
+            return await _waiting(srv, body, seed, request)
+        players = [p for p in body.players if p is not None]
+        game = await srv.registry.run(new_game, body.title, players, seed, body.options)
         bots = _bot_levels(body.bots, game.player_names)
         if body.webhook is not None and (problem := check_webhook_url(body.webhook)):
             raise BadRequest(problem, "webhook", "webhook")
-        return await _created(srv, game, request, bots=bots, webhook=body.webhook)
+        host, hosting = new_host(body.public, body.spectator_chat)
+        answer = await _created(
+            srv, game, request, bots=bots, webhook=body.webhook, hosting=hosting
+        )
+        return {**answer, "host_token": host}
 
     @app.post(
         IMPORT_PATH,
@@ -250,9 +282,12 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         },
     )
     async def import_game(request: Request) -> dict[str, Any]:
-        """Start a game from a tresham save or an 18xx.games export (the file as the body)."""
-        game = await server().registry.run(_imported, await request.body())
-        return await _created(server(), game, request)
+        """Start a game from a tresham save or an 18xx.games export (the file as the body),
+        with its chat."""
+        game, chat = await server().registry.run(_imported, await request.body())
+        host, hosting = new_host(False, False)
+        answer = await _created(server(), game, request, hosting=hosting, chat=chat)
+        return {**answer, "host_token": host}
 
     @app.get("/api/games/{game_id}")
     async def game_state(game_id: str, at: str | None = None) -> Response:
@@ -332,10 +367,12 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/export")
     async def export(game_id: str) -> dict[str, Any]:
-        """The save file (the actions in force)."""
+        """The save file (the actions in force), with the game's chat."""
         srv = server()
         live = await srv.registry.get(game_id)
-        return await srv.registry.read(live, lambda: to_save(live.game))
+        save = await srv.registry.read(live, lambda: to_save(live.game))
+        chat = await srv.chat.lines(game_id)
+        return {**save, "chat": [line.to_json() for line in chat]}
 
     @app.websocket("/api/games/{game_id}/ws")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
@@ -377,6 +414,11 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
             with contextlib.suppress(Exception):
                 await websocket.close(code=1013, reason="too slow: reconnect")
 
+    @app.websocket("/api/games/{game_id}/chat/ws")
+    async def chat_socket(websocket: WebSocket, game_id: str) -> None:
+        """The game's chat: every line so far, then each new one."""
+        await server().chat.serve(websocket, game_id)
+
     @app.websocket("/{path:path}")
     async def no_socket(websocket: WebSocket, path: str) -> None:
         """Any other websocket address: accepted, then closed with 4404 (a close during the
@@ -406,16 +448,106 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         live = await srv.registry.get(game_id)
         return await srv.registry.read(live, lambda: game_history(live.game, live.chronicle))
 
+    @app.get("/api/games/{game_id}/seating")
+    async def seating(game_id: str) -> dict[str, Any]:
+        """Who sits at the game (so far, while it waits for players), how many seats it has,
+        and how it is hosted."""
+        return describe(await server().seats.record(game_id))
+
+    @app.post(
+        "/api/games/{game_id}/join",
+        status_code=201,
+        openapi_extra=json_body(JoinGame, "the name to sit under"),
+    )
+    async def join(request: Request, game_id: str) -> dict[str, Any]:
+        """Take a free seat of a waiting game: the answer holds the seat's token (409: no
+        seat is free, or the name sits there already)."""
+        srv = server()
+        srv.joins.check(_address(request))
+        body = validate(JoinGame, parse_json(await request.body()))
+        base = srv.config.public_url or str(request.base_url)
+        return await srv.seats.join(game_id, body.name, base)
+
+    @app.post("/api/games/{game_id}/leave")
+    async def leave(
+        game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Free the seat whose token the request carries, before the game starts."""
+        return await server().seats.leave(game_id, authorization)
+
+    @app.post("/api/games/{game_id}/start")
+    async def start(
+        game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Start a waiting game with the players seated (the host's token)."""
+        return await server().seats.start(game_id, authorization)
+
+    @app.post(
+        "/api/games/{game_id}/bots",
+        status_code=201,
+        openapi_extra=json_body(AddBot, "the bot's name and level"),
+    )
+    async def add_bot(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Seat a bot at a waiting game (the host's token)."""
+        body = validate(AddBot, parse_json(await request.body()))
+        return await server().seats.add_bot(game_id, authorization, body.player, body.level)
+
+    @app.post(
+        "/api/games/{game_id}/listing",
+        openapi_extra=json_body(Listing, "whether the game is listed; whether spectators chat"),
+    )
+    async def listing(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Whether the game is listed for strangers and its spectators may chat (the host's
+        token)."""
+        body = validate(Listing, parse_json(await request.body()))
+        return await server().seats.listing(
+            game_id, authorization, body.public, body.spectator_chat
+        )
+
+    @app.get("/api/games/{game_id}/chat")
+    async def chat_lines(game_id: str) -> dict[str, Any]:
+        """Every line of the game's chat."""
+        return {"lines": [line.to_json() for line in await server().chat.lines(game_id)]}
+
+    @app.post(
+        "/api/games/{game_id}/chat",
+        status_code=201,
+        openapi_extra=json_body(PostChat, "the line, and a spectator's name"),
+    )
+    async def post_chat(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Write a line of chat: a seat (its token), or a spectator where the host allows."""
+        body = validate(PostChat, parse_json(await request.body()))
+        line = await server().chat.post(
+            game_id, authorization, body.text, body.name, _address(request)
+        )
+        return line.to_json()
+
     @app.get("/", response_class=HTMLResponse)
     async def lobby() -> HTMLResponse:
         """The lobby: start a game, open one."""
         return HTMLResponse(page("lobby.html"))
 
     @app.get("/games/{game_id}", response_class=HTMLResponse)
-    async def table(game_id: str) -> HTMLResponse:
-        """The browser table of a game (its seat token, if any, in the fragment)."""
+    async def table(game_id: str) -> Response:
+        """The browser table of a game (its seat token, if any, in the fragment); a game
+        waiting for players sends the browser to its join page."""
+        record = await server().seats.record(game_id)
+        if not record.hosting.started:
+            return RedirectResponse(f"/games/{game_id}/join", status_code=303)
         await server().registry.get(game_id)
         return HTMLResponse(page("table.html"))
+
+    @app.get("/games/{game_id}/join", response_class=HTMLResponse)
+    async def join_page(game_id: str) -> HTMLResponse:
+        """A game's join link: the lobby, showing the game's seats and a name to sit under."""
+        await server().seats.record(game_id)
+        return HTMLResponse(page("lobby.html"))
 
     @app.get("/games/{game_id}/tiles", response_class=HTMLResponse)
     async def tile_sheet(game_id: str) -> HTMLResponse:
@@ -436,9 +568,13 @@ async def _created(
     *,
     bots: dict[str, str] | None = None,
     webhook: str | None = None,
+    hosting: Hosting | None = None,
+    chat: list[ChatLine] | None = None,
 ) -> dict[str, Any]:
     base = srv.config.public_url or str(request.base_url)
-    live, seats = await srv.registry.create(game, bots=bots, webhook=webhook, base_url=base)
+    live, seats = await srv.registry.create(
+        game, bots=bots, webhook=webhook, base_url=base, hosting=hosting, chat=chat or ()
+    )
     return {
         "id": live.record.id,
         "seats": [
@@ -452,6 +588,40 @@ async def _created(
             for s in seats
         ],
     }
+
+
+async def _waiting(srv: Server, body: CreateGame, seed: int, request: Request) -> dict[str, Any]:
+    """Store a game with seats left open: it waits for players to join."""
+    named, wanted = check_open_game(body.title, body.players, body.open_seats, seed, body.options)
+    bots = _bot_levels(body.bots, named)
+    if body.webhook is not None and (problem := check_webhook_url(body.webhook)):
+        raise BadRequest(problem, "webhook", "webhook")
+    host, hosting = new_host(body.public, body.spectator_chat, wanted)
+    tokens = {p: secrets.token_urlsafe(24) for p in named if p not in bots}
+    record = GameRecord(
+        id=secrets.token_hex(6),
+        title=body.title,
+        rules_version=get_title(body.title).rules_version,
+        seed=seed,
+        options=dict(body.options),
+        players=[],
+        seats=[
+            SeatRecord(p, None, True, bots[p])
+            if p in bots
+            else SeatRecord(p, token_hash(tokens[p]))
+            for p in named
+        ],
+        webhook=body.webhook,
+        base_url=srv.config.public_url or str(request.base_url),
+        hosting=hosting,
+    )
+    base = srv.config.public_url or str(request.base_url)
+    return await srv.seats.create(record, host, base, tokens)
+
+
+def _address(request: Request) -> str:
+    """The client's address (what joins are counted by)."""
+    return request.client.host if request.client is not None else "unknown"
 
 
 #: What reading a malformed save or export may raise besides the engine's errors.
@@ -486,8 +656,9 @@ def _bot_levels(bots: list[BotSeat], players: list[str]) -> dict[str, str]:
     return levels
 
 
-def _imported(raw: bytes) -> Game:
-    """The game of a tresham save or an 18xx.games export, from the body (worker thread)."""
+def _imported(raw: bytes) -> tuple[Game, list[ChatLine]]:
+    """The game of a tresham save or an 18xx.games export, from the body, and its chat
+    (worker thread)."""
     from tresham.io.site_export import ImportFailure
     from tresham.io.site_import import import_export
 
@@ -496,7 +667,8 @@ def _imported(raw: bytes) -> Game:
         raise BadRequest("the body must be a tresham save or an 18xx.games export (an object)")
     if data.get("format") == FORMAT:
         try:
-            return from_save(data)
+            game = from_save(data)
+            return game, saved_chat(data, len(game.actions))
         except SetupError as exc:
             raise refused(exc, "the save cannot be set up: ") from None
         except RuleError as exc:
@@ -508,7 +680,8 @@ def _imported(raw: bytes) -> Game:
                 f"not a valid tresham save: {_described(exc)}", "save format"
             ) from None
     try:
-        return import_export(data).game
+        result = import_export(data)
+        return result.game, site_chat(result.chat)
     except ImportFailure as exc:
         setup = exc.__context__
         if exc.action_id is None and isinstance(setup, SetupError):

@@ -85,11 +85,17 @@ BOT_SEAT_SCHEMA: dict[str, Any] = {
 
 
 class CreateGame(BaseModel):
-    """`POST /api/games`. The engine checks the title, names, seed and options."""
+    """`POST /api/games`. The engine checks the title, names, seed and options. A seat left
+    to fill is a null in `players`, or one of `open_seats` more after them."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     title: str
-    players: list[str]
+    players: list[str | None] = Field(
+        default_factory=list, description="the players' names; null: a seat left open"
+    )
+    open_seats: int = Field(default=0, ge=0, le=16, description="seats left open after these")
+    public: bool = Field(default=False, description="listed for strangers to join or watch")
+    spectator_chat: bool = Field(default=False, description="spectators may chat")
     seed: int | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     bots: list[Annotated[BotSeat, WithJsonSchema(BOT_SEAT_SCHEMA)]] = Field(
@@ -98,6 +104,46 @@ class CreateGame(BaseModel):
         f"(at the default level, {DEFAULT_LEVEL})",
     )
     webhook: str | None = None
+
+
+class JoinGame(BaseModel):
+    """`POST /api/games/{id}/join`: the name to sit under (checked as players' names are)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str
+
+
+class AddBot(BaseModel):
+    """`POST /api/games/{id}/bots` (the host): a bot for a free seat."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    player: str
+    level: str | None = None
+
+
+class Listing(BaseModel):
+    """`POST /api/games/{id}/listing` (the host): whether the game is listed for strangers,
+    and whether spectators may chat (an absent field: unchanged)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    public: bool | None = None
+    spectator_chat: bool | None = None
+
+
+class PostChat(BaseModel):
+    """`POST /api/games/{id}/chat`: a line of chat; a spectator (no seat token) names
+    itself."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    text: str
+    name: str | None = None
+
+
+class GameIds(BaseModel):
+    """`POST /api/games/mine`: the games a browser holds seats of (or hosts)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    ids: list[str] = Field(max_length=100)
 
 
 class PostEntry(BaseModel):

@@ -56,7 +56,9 @@ class ServerConfig:
     `max_live_games`: idle games beyond this many are dropped from memory (reloaded from the
     log when asked for again). `public_url`: the address put in seat links and webhook
     messages (default: the address a request came to). `worker_threads`: how many threads
-    run the database and engine work.
+    run the database and engine work. `join_limit` and `chat_limit`: how many joins one
+    address, and how many chat lines one seat (or spectator's address), may send in
+    `rate_window` seconds.
     """
 
     database_url: str
@@ -69,6 +71,9 @@ class ServerConfig:
     max_live_games: int = 1000
     public_url: str | None = None
     worker_threads: int = 2
+    join_limit: int = 10
+    chat_limit: int = 5
+    rate_window: float = 10.0
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> ServerConfig:

@@ -74,6 +74,19 @@ class Stale(ApiError):
     status = 409
 
 
+class Conflict(ApiError):
+    """The game is not in the state the request needs: no free seat, the name is taken, it
+    has started or has not (409)."""
+
+    status = 409
+
+
+class TooMany(ApiError):
+    """Too many requests of one kind from one client or seat in a while (429)."""
+
+    status = 429
+
+
 class Unplayable(ApiError):
     """The stored game cannot be rebuilt by this server (another rules version) (410)."""
 

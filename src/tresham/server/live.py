@@ -45,6 +45,16 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def seat_for_token(seats: list[SeatRecord], token: str) -> SeatRecord | None:
+    """The seat of `seats` whose token this is (every seat compared, in constant time)."""
+    digest = token_hash(token)
+    found = None
+    for seat in seats:
+        if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+            found = seat
+    return found
+
+
 @dataclass(frozen=True)
 class TakeBack:
     """An undo or redo asked for by the seat of `entity`."""
@@ -232,12 +242,7 @@ class LiveGame:
     # ------------------------------------------------------------------ seats and rules
     def seat_for_token(self, token: str) -> SeatRecord | None:
         """The seat whose token this is."""
-        digest = token_hash(token)
-        found = None
-        for seat in self.seats:
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
-                found = seat
-        return found
+        return seat_for_token(self.seats, token)
 
     def is_bot(self, player: str | None) -> bool:
         """Whether a bot holds this player's seat."""

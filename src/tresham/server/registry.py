@@ -31,9 +31,17 @@ from tresham.core.errors import RuleError, quote
 from tresham.core.game import Game
 from tresham.server.bots import BotDriver, bot_action
 from tresham.server.config import ServerConfig
-from tresham.server.errors import ApiError, NotFound, Stale, Unavailable
+from tresham.server.errors import ApiError, Conflict, NotFound, Stale, Unavailable
 from tresham.server.live import Entry, LiveGame, parse_entry, token_hash
-from tresham.server.storage import GameRecord, IndexTaken, LogRow, SeatRecord, Storage
+from tresham.server.storage import (
+    ChatLine,
+    GameRecord,
+    Hosting,
+    IndexTaken,
+    LogRow,
+    SeatRecord,
+    Storage,
+)
 from tresham.server.view import public_state
 from tresham.server.webhooks import WebhookSender, turn_message
 
@@ -124,6 +132,12 @@ class Registry:
         record = self.storage.game(game_id)
         if record is None:
             raise NotFound(f"no game {quote(game_id)}", "game")
+        if not record.hosting.started:
+            raise Conflict(
+                f"game {game_id} has not started: {len(record.seats)} of "
+                f"{record.hosting.seats_wanted} seats are taken",
+                "seats",
+            )
         return LiveGame.rebuild(record, self.storage.entries(game_id), public_state)
 
     def _remember(self, live: LiveGame) -> None:
@@ -153,9 +167,12 @@ class Registry:
         bots: Mapping[str, str] | Iterable[str] | None = None,
         webhook: str | None = None,
         base_url: str | None = None,
+        hosting: Hosting | None = None,
+        chat: Iterable[ChatLine] = (),
     ) -> tuple[LiveGame, list[NewSeat]]:
-        """Store a game built here (new, or imported with its actions) and make it live.
-        `bots`: the level of each player a bot plays, or their names (the default level)."""
+        """Store a game built here (new, or imported with its actions and chat) and make it
+        live. `bots`: the level of each player a bot plays, or their names (the default
+        level)."""
         levels = (
             dict(bots) if isinstance(bots, Mapping) else dict.fromkeys(bots or (), DEFAULT_LEVEL)
         )
@@ -181,13 +198,21 @@ class Registry:
             webhook=webhook,
             base_url=base_url,
             finished=game.state.finished,
+            hosting=hosting or Hosting(),
         )
         live = await self.run(LiveGame.adopt, record, game, public_state)
-        await self.run(self.storage.create_game, record, live.rows)
+        await self.run(self.storage.create_game, record, live.rows, list(chat))
         self._remember(live)
         self.bots.poke(record.id)
         self._tell_turn(live, live.game.acting_player())
         return live, seats
+
+    async def begin(self, game_id: str) -> LiveGame:
+        """Make a game live that has just started (its bots play, its webhook hears whose
+        turn it is)."""
+        live = await self.get(game_id)
+        self._tell_turn(live, live.game.acting_player())
+        return live
 
     # ------------------------------------------------------------------ reading
     async def refresh(self, live: LiveGame) -> None:

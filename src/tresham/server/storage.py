@@ -13,9 +13,17 @@ first write (so it never has to upgrade a read snapshot, which SQLite refuses un
 concurrency).
 
 The tables are created on first use. A database made by an older version gets the columns it
-lacks when a server opens it (:data:`ADDED_COLUMNS`: nullable, so its rows stay as they were):
-a bot seat stored before bots had levels has no level, and plays as the bot of that time did
-(:data:`LEGACY_BOT_LEVEL`).
+lacks when a server opens it (:data:`ADDED_COLUMNS`: nullable, so its rows stay as they were),
+and the indexes (:data:`ADDED_INDEXES`): a bot seat stored before bots had levels has no level,
+and plays as the bot of that time did (:data:`LEGACY_BOT_LEVEL`); a game stored before games
+had open seats is started, private and has no host (:class:`Hosting`).
+
+A game with open seats is stored before it starts: its seats fill as people join (one row
+each; the key (game, seat) and the unique (game, player) let one join take a seat and a name,
+whatever the race), and when it starts its players are written in their seating order. Each
+change to a waiting game first updates the game's row, so that joins, leaves and the start of
+one game take turns (a row lock on PostgreSQL, the one writer on SQLite). Chat lines are kept
+beside the log (:data:`chat_table`), never in it: they change nothing in the game.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,25 +46,31 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
     create_engine,
+    delete,
     event,
     func,
     insert,
     inspect,
+    or_,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 CHANNEL = "tresham_log"
+#: The advisory lock PostgreSQL processes take while creating the tables.
+SCHEMA_LOCK = 0x7E5A4A
 
 metadata = MetaData()
 
@@ -73,6 +87,11 @@ games_table = Table(
     Column("base_url", Text, nullable=True),
     Column("finished", Boolean, nullable=False, default=False),
     Column("created", Float, nullable=False),
+    Column("started", Boolean, nullable=True),
+    Column("seats_wanted", Integer, nullable=True),
+    Column("public", Boolean, nullable=True),
+    Column("host_hash", String(64), nullable=True),
+    Column("spectator_chat", Boolean, nullable=True),
 )
 
 seats_table = Table(
@@ -84,6 +103,21 @@ seats_table = Table(
     Column("token_hash", String(64), nullable=True),
     Column("bot", Boolean, nullable=False),
     Column("bot_level", String(32), nullable=True),
+)
+
+#: A name sits once at a game (what stops two racing joins taking one name).
+seat_names = Index("tresham_seats_player", seats_table.c.game_id, seats_table.c.player, unique=True)
+
+chat_table = Table(
+    "tresham_chat",
+    metadata,
+    Column("game_id", String(32), ForeignKey("tresham_games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("player", Text, nullable=False),
+    Column("spectator", Boolean, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Integer, nullable=False),
+    Column("created", Float, nullable=False),
 )
 
 log_table = Table(
@@ -99,7 +133,17 @@ log_table = Table(
 
 #: Columns added since the first version of the tables: a database that lacks one gets it
 #: when opened (each is nullable).
-ADDED_COLUMNS: tuple[Column[Any], ...] = (seats_table.c.bot_level,)
+ADDED_COLUMNS: tuple[Column[Any], ...] = (
+    seats_table.c.bot_level,
+    games_table.c.started,
+    games_table.c.seats_wanted,
+    games_table.c.public,
+    games_table.c.host_hash,
+    games_table.c.spectator_chat,
+)
+
+#: Indexes added since the first version of the tables (made when a database lacks them).
+ADDED_INDEXES: tuple[Index, ...] = (seat_names,)
 
 #: The level of a bot seat stored without one (before bots had levels, every server bot
 #: was the random bot).
@@ -114,6 +158,20 @@ class IndexTaken(Exception):
     """Another writer appended this game's log entry at this index first."""
 
 
+class SeatRefused(Exception):
+    """A seat of a waiting game cannot be taken, left or the game started: `reason` is one
+    of :data:`SEAT_REASONS`."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+#: Why a waiting game refuses: no such game; it has started; no seat is free; the name sits
+#: there already; the token holds no seat of it.
+SEAT_REASONS = ("missing", "started", "full", "name", "no seat")
+
+
 @dataclass(frozen=True)
 class SeatRecord:
     """One seat: the player's name, the hash of its secret token (None for a bot), and for a
@@ -126,8 +184,23 @@ class SeatRecord:
 
 
 @dataclass(frozen=True)
+class Hosting:
+    """How a game is hosted: whether it has started (a game with open seats waits until
+    they fill or its host starts it), how many seats it has then (None: it was made full),
+    whether strangers see it listed, whether spectators may chat, and the hash of its host's
+    secret token (None: no host, as in a game stored before games had hosts)."""
+
+    started: bool = True
+    seats_wanted: int | None = None
+    public: bool = False
+    spectator_chat: bool = False
+    host_hash: str | None = None
+
+
+@dataclass(frozen=True)
 class GameRecord:
-    """What a game is, apart from its log."""
+    """What a game is, apart from its log (and its chat). A game waiting for players has
+    no `players` yet, and `seats` are those taken so far."""
 
     id: str
     title: str
@@ -139,6 +212,31 @@ class GameRecord:
     webhook: str | None = None
     base_url: str | None = None
     finished: bool = False
+    hosting: Hosting = Hosting()
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """A chat message: its number in the game's chat, who wrote it (a seat's player, or a
+    spectator's chosen name), its text, and the log index it was written at."""
+
+    index: int
+    player: str
+    text: str
+    at: int
+    spectator: bool = False
+    created: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The line as the API gives it."""
+        return {
+            "index": self.index,
+            "player": self.player,
+            "spectator": self.spectator,
+            "text": self.text,
+            "at": self.at,
+            "created": self.created,
+        }
 
 
 @dataclass(frozen=True)
@@ -153,13 +251,15 @@ class LogRow:
 
 @dataclass
 class GameSummary:
-    """A line of the game list."""
+    """A line of the game list: `players` are the seats taken so far, in seat order (in the
+    order they were taken while the game waits)."""
 
     id: str
     title: str
     players: list[str]
     finished: bool
     created: float
+    hosting: Hosting = Hosting()
 
 
 def sqlalchemy_url(url: str) -> URL:
@@ -192,6 +292,31 @@ def _seat(player: str, token: str | None, bot: bool, level: str | None) -> SeatR
     return SeatRecord(player, token, True, level or LEGACY_BOT_LEVEL)
 
 
+def _hosting(row: Any) -> Hosting:
+    """A game row's hosting (a row stored before games had hosts: started, private)."""
+    return Hosting(
+        started=row.started is None or bool(row.started),
+        seats_wanted=row.seats_wanted,
+        public=bool(row.public),
+        spectator_chat=bool(row.spectator_chat),
+        host_hash=row.host_hash,
+    )
+
+
+def _seat_rows(game_id: str, seats: Iterable[SeatRecord]) -> list[dict[str, Any]]:
+    return [
+        {
+            "game_id": game_id,
+            "seat": i,
+            "player": seat.player,
+            "token_hash": seat.token_hash,
+            "bot": seat.bot,
+            "bot_level": seat.bot_level if seat.bot else None,
+        }
+        for i, seat in enumerate(seats)
+    ]
+
+
 class Storage:
     """Games and logs in one database."""
 
@@ -217,12 +342,31 @@ class Storage:
         if not self.is_postgres:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
-            metadata.create_all(self.engine)
+            self._create_tables()
             self._add_missing_columns()
+            self._add_missing_indexes()
         except Exception as exc:
             self.engine.dispose()
             reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
             raise StorageError(f"cannot open the database {self.describe()}: {reason}") from None
+
+    def _create_tables(self) -> None:
+        """Create the tables the database lacks. On PostgreSQL, processes starting at once
+        take turns (an advisory lock): two creating one table would collide; on SQLite the
+        loser of that race looks again (a few times) and finds the table there."""
+        if not self.is_postgres:
+            for attempt in range(5):
+                try:
+                    metadata.create_all(self.engine)
+                    return
+                except OperationalError:  # created meanwhile, or a snapshot gone stale
+                    if attempt == 4:
+                        raise
+                    time.sleep(0.05 * (attempt + 1))
+            return
+        with self.engine.begin() as conn:
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+            metadata.create_all(conn)
 
     def _add_missing_columns(self) -> None:
         """Add the columns of :data:`ADDED_COLUMNS` that the database lacks (one made by an
@@ -246,6 +390,25 @@ class Storage:
                 if column.name not in present:
                     raise
 
+    def _add_missing_indexes(self) -> None:
+        """Make the indexes of :data:`ADDED_INDEXES` that the database lacks (the loser of
+        a race between starting processes finds the index there)."""
+        for index in ADDED_INDEXES:
+            assert index.table is not None
+            table = index.table.name
+            with self.engine.connect() as conn:
+                present = {i["name"] for i in inspect(conn).get_indexes(table)}
+            if index.name in present:
+                continue
+            try:
+                with self._write_lock, self.engine.begin() as conn:
+                    index.create(conn, checkfirst=True)
+            except DBAPIError:
+                with self.engine.connect() as conn:
+                    present = {i["name"] for i in inspect(conn).get_indexes(table)}
+                if index.name not in present:
+                    raise
+
     def describe(self) -> str:
         """The database's URL, without a password."""
         return self.url.set(drivername=self.url.get_backend_name()).render_as_string()
@@ -260,9 +423,13 @@ class Storage:
         self.engine.dispose()
 
     # ------------------------------------------------------------------ writes
-    def create_game(self, record: GameRecord, rows: list[LogRow]) -> None:
-        """Store a new game, its seats and its first log entries (an import's) at once."""
+    def create_game(
+        self, record: GameRecord, rows: list[LogRow], chat: Iterable[ChatLine] = ()
+    ) -> None:
+        """Store a new game, its seats, its first log entries and chat lines (an import's)
+        at once."""
         now = time.time()
+        hosting = record.hosting
         with self._write_lock, self.engine.begin() as conn:
             conn.execute(
                 insert(games_table).values(
@@ -276,24 +443,20 @@ class Storage:
                     base_url=record.base_url,
                     finished=record.finished,
                     created=now,
+                    started=hosting.started,
+                    seats_wanted=hosting.seats_wanted,
+                    public=hosting.public,
+                    spectator_chat=hosting.spectator_chat,
+                    host_hash=hosting.host_hash,
                 )
             )
-            conn.execute(
-                insert(seats_table),
-                [
-                    {
-                        "game_id": record.id,
-                        "seat": i,
-                        "player": seat.player,
-                        "token_hash": seat.token_hash,
-                        "bot": seat.bot,
-                        "bot_level": seat.bot_level if seat.bot else None,
-                    }
-                    for i, seat in enumerate(record.seats)
-                ],
-            )
+            if record.seats:
+                conn.execute(insert(seats_table), _seat_rows(record.id, record.seats))
             if rows:
                 conn.execute(insert(log_table), [self._row_values(record.id, r, now) for r in rows])
+            lines = [self._chat_values(record.id, line, now) for line in chat]
+            if lines:
+                conn.execute(insert(chat_table), lines)
 
     def append(self, game_id: str, row: LogRow, apply: Callable[[], bool]) -> None:
         """Append `row` to the log, calling `apply` (which applies it in memory and says
@@ -329,23 +492,164 @@ class Storage:
             {"channel": CHANNEL, "payload": f"{game_id} {index}"},
         )
 
+    # ------------------------------------------------------------------ waiting games
+    def _hold(self, conn: Connection, game_id: str, waiting: bool = True) -> None:
+        """Begin a change of a game (of a waiting one, if `waiting`) by updating its row: the
+        changes of one game take turns from here to the commit. Raises SeatRefused
+        ("missing", "started")."""
+        held = conn.execute(
+            update(games_table)
+            .where(games_table.c.id == game_id)
+            .where(games_table.c.started.is_(False) if waiting else true())
+            .values(title=games_table.c.title)
+        )
+        if held.rowcount == 0:
+            exists = conn.execute(
+                select(games_table.c.id).where(games_table.c.id == game_id)
+            ).first()
+            raise SeatRefused("missing" if exists is None else "started")
+
+    def join_seat(self, game_id: str, seat: SeatRecord) -> GameRecord:
+        """Give `seat` the first free seat of a waiting game; returns the game as it is now.
+        Raises SeatRefused ("missing", "started", "full", "name")."""
+        for _attempt in range(3):
+            try:
+                with self._write_lock, self.engine.begin() as conn:
+                    self._hold(conn, game_id)
+                    record = self._record(conn, game_id)
+                    assert record is not None
+                    if any(s.player == seat.player for s in record.seats):
+                        raise SeatRefused("name")
+                    taken = {
+                        r.seat
+                        for r in conn.execute(
+                            select(seats_table.c.seat).where(seats_table.c.game_id == game_id)
+                        )
+                    }
+                    free = [n for n in range(record.hosting.seats_wanted or 0) if n not in taken]
+                    if not free:
+                        raise SeatRefused("full")
+                    values = _seat_rows(game_id, [seat])[0]
+                    conn.execute(insert(seats_table).values({**values, "seat": free[0]}))
+                    return self._record(conn, game_id) or record
+            except IntegrityError:
+                continue  # another join took the seat or the name first: look again
+        raise SeatRefused("full")
+
+    def leave_seat(self, game_id: str, token_hash: str) -> str:
+        """Free the seat of a waiting game whose token hash this is; returns its player.
+        Raises SeatRefused ("missing", "started", "no seat")."""
+        with self._write_lock, self.engine.begin() as conn:
+            self._hold(conn, game_id)
+            row = conn.execute(
+                select(seats_table.c.player).where(
+                    seats_table.c.game_id == game_id, seats_table.c.token_hash == token_hash
+                )
+            ).first()
+            if row is None:
+                raise SeatRefused("no seat")
+            conn.execute(
+                delete(seats_table).where(
+                    seats_table.c.game_id == game_id, seats_table.c.token_hash == token_hash
+                )
+            )
+            return str(row.player)
+
+    def start_game(
+        self, game_id: str, arrange: Callable[[GameRecord], list[SeatRecord]]
+    ) -> GameRecord:
+        """Start a waiting game: `arrange` puts its seats in their seating order (or raises,
+        and nothing changes); they become its players. Returns the started game. Raises
+        SeatRefused ("missing", "started")."""
+        with self._write_lock, self.engine.begin() as conn:
+            self._hold(conn, game_id)
+            record = self._record(conn, game_id)
+            assert record is not None
+            seats = arrange(record)
+            players = [s.player for s in seats]
+            conn.execute(delete(seats_table).where(seats_table.c.game_id == game_id))
+            conn.execute(insert(seats_table), _seat_rows(game_id, seats))
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id)
+                .values(started=True, players=json.dumps(players))
+            )
+            started = self._record(conn, game_id)
+            assert started is not None
+            return started
+
+    def set_listing(
+        self, game_id: str, public: bool | None = None, spectator_chat: bool | None = None
+    ) -> None:
+        """Change whether a game is listed and whether its spectators may chat (None:
+        unchanged)."""
+        values: dict[str, Any] = {}
+        if public is not None:
+            values["public"] = public
+        if spectator_chat is not None:
+            values["spectator_chat"] = spectator_chat
+        if values:
+            with self._write_lock, self.engine.begin() as conn:
+                conn.execute(update(games_table).where(games_table.c.id == game_id).values(values))
+
+    # ------------------------------------------------------------------ chat
+    def add_chat(self, game_id: str, line: ChatLine) -> ChatLine:
+        """Add a chat line to a game (its number is the next one; `line.index` is ignored);
+        returns it as stored. Raises SeatRefused ("missing")."""
+        now = time.time()
+        with self._write_lock, self.engine.begin() as conn:
+            self._hold(conn, game_id, waiting=False)
+            last = conn.execute(
+                select(func.max(chat_table.c.idx)).where(chat_table.c.game_id == game_id)
+            ).scalar_one()
+            number = 0 if last is None else int(last) + 1
+            stored = ChatLine(number, line.player, line.text, line.at, line.spectator, now)
+            conn.execute(insert(chat_table).values(self._chat_values(game_id, stored, now)))
+        return stored
+
+    def chat(self, game_id: str, start: int = 0) -> list[ChatLine]:
+        """The game's chat lines from number `start` on, in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(chat_table)
+                .where(chat_table.c.game_id == game_id, chat_table.c.idx >= start)
+                .order_by(chat_table.c.idx)
+            ).all()
+        return [ChatLine(r.idx, r.player, r.text, r.at, bool(r.spectator), r.created) for r in rows]
+
+    @staticmethod
+    def _chat_values(game_id: str, line: ChatLine, now: float) -> dict[str, Any]:
+        return {
+            "game_id": game_id,
+            "idx": line.index,
+            "player": line.player,
+            "spectator": line.spectator,
+            "text": line.text,
+            "at": line.at,
+            "created": line.created or now,
+        }
+
     # ------------------------------------------------------------------ reads
     def game(self, game_id: str) -> GameRecord | None:
         """The game's record, or None if there is no such game."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
-            if row is None:
-                return None
-            seats = conn.execute(
-                select(
-                    seats_table.c.player,
-                    seats_table.c.token_hash,
-                    seats_table.c.bot,
-                    seats_table.c.bot_level,
-                )
-                .where(seats_table.c.game_id == game_id)
-                .order_by(seats_table.c.seat)
-            ).all()
+            return self._record(conn, game_id)
+
+    @staticmethod
+    def _record(conn: Connection, game_id: str) -> GameRecord | None:
+        row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+        if row is None:
+            return None
+        seats = conn.execute(
+            select(
+                seats_table.c.player,
+                seats_table.c.token_hash,
+                seats_table.c.bot,
+                seats_table.c.bot_level,
+            )
+            .where(seats_table.c.game_id == game_id)
+            .order_by(seats_table.c.seat)
+        ).all()
         return GameRecord(
             id=row.id,
             title=row.title,
@@ -357,6 +661,7 @@ class Storage:
             webhook=row.webhook,
             base_url=row.base_url,
             finished=bool(row.finished),
+            hosting=_hosting(row),
         )
 
     def entries(self, game_id: str, start: int = 0) -> list[LogRow]:
@@ -378,11 +683,12 @@ class Storage:
         return int(count)
 
     def games_with_bots(self) -> list[str]:
-        """Ids of unfinished games in which a bot has a seat."""
+        """Ids of unfinished, started games in which a bot has a seat."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(games_table.c.id)
                 .where(games_table.c.finished.is_(False))
+                .where(or_(games_table.c.started.is_(None), games_table.c.started.is_(True)))
                 .where(
                     games_table.c.id.in_(
                         select(seats_table.c.game_id).where(seats_table.c.bot.is_(True))
@@ -391,21 +697,26 @@ class Storage:
             ).all()
         return [r.id for r in rows]
 
-    def list_games(self, limit: int = 100) -> list[GameSummary]:
-        """The most recently created games, newest first."""
+    def list_games(
+        self, limit: int = 100, *, public_only: bool = False, ids: Iterable[str] | None = None
+    ) -> list[GameSummary]:
+        """The most recently created games, newest first: only the unfinished public ones
+        if `public_only`, only those of `ids` if given."""
+        query = select(games_table).order_by(games_table.c.created.desc()).limit(limit)
+        if public_only:
+            query = query.where(games_table.c.public.is_(True), games_table.c.finished.is_(False))
+        if ids is not None:
+            query = query.where(games_table.c.id.in_(list(ids)))
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(
-                    games_table.c.id,
-                    games_table.c.title,
-                    games_table.c.players,
-                    games_table.c.finished,
-                    games_table.c.created,
-                )
-                .order_by(games_table.c.created.desc())
-                .limit(limit)
-            ).all()
+            rows = conn.execute(query).all()
+            seated: dict[str, list[str]] = {r.id: [] for r in rows}
+            for seat in conn.execute(
+                select(seats_table.c.game_id, seats_table.c.player)
+                .where(seats_table.c.game_id.in_(list(seated)))
+                .order_by(seats_table.c.game_id, seats_table.c.seat)
+            ):
+                seated[seat.game_id].append(seat.player)
         return [
-            GameSummary(r.id, r.title, json.loads(r.players), bool(r.finished), r.created)
+            GameSummary(r.id, r.title, seated[r.id], bool(r.finished), r.created, _hosting(r))
             for r in rows
         ]

@@ -1,0 +1,48 @@
+"""Rate limits: how many requests of one kind a key (a client's address, a seat) may make in a
+sliding window. Each server process counts its own requests; a refusal is a 429 that says when
+to try again."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from collections.abc import Callable
+
+from tresham.server.errors import TooMany
+
+#: Past this many keys, the keys whose requests are all out of the window are forgotten.
+PRUNE_AT = 10_000
+
+
+class RateLimit:
+    """At most `count` requests per key in any `window` seconds (`what` names them in the
+    refusal)."""
+
+    def __init__(
+        self, what: str, count: int, window: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.what = what
+        self.count = count
+        self.window = window
+        self.clock = clock
+        self._seen: dict[str, deque[float]] = {}
+
+    def check(self, key: str) -> None:
+        """Count a request of `key`; raise TooMany (nothing counted) if it is over the
+        limit."""
+        now = self.clock()
+        times = self._seen.setdefault(key, deque())
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if len(times) >= self.count:
+            wait = math.ceil(times[0] + self.window - now)
+            raise TooMany(
+                f"too many {self.what}: at most {self.count} in {self.window:g} seconds; "
+                f"try again in {wait} s",
+                "rate limit",
+                retry_after=wait,
+            )
+        times.append(now)
+        if len(self._seen) > PRUNE_AT:
+            self._seen = {k: v for k, v in self._seen.items() if v and v[-1] > now - self.window}
