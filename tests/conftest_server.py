@@ -138,19 +138,32 @@ class PgCluster:
 
 # ---------------------------------------------------------------------- server processes
 class ServerProcess:
-    """A `tresham serve` process on a free port of 127.0.0.1."""
+    """A `tresham serve` process on 127.0.0.1: on a free port, or on `port` (a server
+    started again where the browsers that knew the old one look for it)."""
 
-    def __init__(self, db_url: str, workdir: Path, extra_env: dict[str, str] | None = None):
+    def __init__(
+        self,
+        db_url: str,
+        workdir: Path,
+        extra_env: dict[str, str] | None = None,
+        port: int = 0,
+    ):
         self.db_url = db_url
+        self.port = port
         self.workdir = workdir
-        self.env = {**os.environ, "TRESHAM_BOT_DELAY": "0", **(extra_env or {})}
+        self.env = {
+            **os.environ,
+            "TRESHAM_BOT_DELAY": "0",
+            "TRESHAM_UNDO_GRACE": "0",
+            **(extra_env or {}),
+        }
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
         self.log = workdir / f"server-{uuid.uuid4().hex[:6]}.log"
 
     def start(self, timeout: float = 60.0) -> ServerProcess:
         """Start and wait until it answers."""
-        command = [sys.executable, "-m", "tresham.cli", "serve", "--port", "0"]
+        command = [sys.executable, "-m", "tresham.cli", "serve", "--port", str(self.port)]
         command += ["--db", self.db_url]
         with self.log.open("w") as err:
             self.proc = subprocess.Popen(
@@ -282,6 +295,17 @@ def play(client: Any, game_id: str, tokens: dict[str, str], moves: int, seed: in
         assert answer.status_code == 200, answer.text
         index = answer.json()["index"]
     return index
+
+
+def play_until_turn(
+    client: Any, game_id: str, tokens: dict[str, str], player: str, seed: int = 0
+) -> int:
+    """Make legal moves (as `play`, one seed a move from `seed` on) until it is `player`'s
+    turn; returns the next seed."""
+    while client.get(f"/api/games/{game_id}").json()["acting_player"] != player:
+        play(client, game_id, tokens, 1, seed=seed)
+        seed += 1
+    return seed
 
 
 # ---------------------------------------------------------------------- kill -9 during a burst

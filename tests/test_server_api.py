@@ -30,7 +30,13 @@ PLAYERS = ["Ann", "Bob", "Cid"]
 
 
 def make_client(db_url: str, **config: Any) -> TestClient:
-    settings = {"bot_delay": 0.0, "webhook_timeout": 0.5, "webhook_backoff": 0.05, **config}
+    settings = {
+        "bot_delay": 0.0,
+        "undo_grace": 0.0,
+        "webhook_timeout": 0.5,
+        "webhook_backoff": 0.05,
+        **config,
+    }
     return TestClient(create_app(ServerConfig(database_url=db_url, **settings)))
 
 
@@ -374,6 +380,46 @@ def test_bots_take_their_turns(client: TestClient) -> None:
     assert moves == 6
     seats = {e["seat"] for e in client.get(f"/api/games/{game_id}/log").json()["entries"]}
     assert seats == {"Ann", "Bob", "Cid"}
+
+
+def test_a_bot_gives_a_person_time_to_take_their_move_back(sqlite_url: str) -> None:
+    """After a person's move gives the turn to a bot, the bot waits the undo grace: the
+    person may still take the move back, and then the bot does not move; once the grace is
+    over, it moves (issue "The table players expect": bots give humans time)."""
+    with make_client(sqlite_url, undo_grace=1.5) as client:
+        game_id, tokens = create(client, bots=["Bob", "Cid"])
+        first = legal(client, game_id, tokens["Ann"])
+        post = {"index": first["index"], "action": first["actions"][-1]}
+        assert (
+            client.post(
+                f"/api/games/{game_id}/actions", json=post, headers=auth(tokens["Ann"])
+            ).status_code
+            == 200
+        )
+        s = state(client, game_id)
+        assert s["acting_player"] == "Bob" and s["undo"] == "Ann"
+        time.sleep(0.5)  # well within the grace: the bot waits
+        assert state(client, game_id)["index"] == first["index"] + 1
+        undo = {"index": first["index"] + 1, "action": {"type": "undo"}}
+        assert (
+            client.post(
+                f"/api/games/{game_id}/actions", json=undo, headers=auth(tokens["Ann"])
+            ).status_code
+            == 200
+        )
+        time.sleep(2.0)  # past the grace: Ann is to act again, the bots have nothing to do
+        s = state(client, game_id)
+        assert s["acting_player"] == "Ann" and s["index"] == first["index"] + 2
+        # moved again, and left alone: the bot moves once the grace is over
+        assert (
+            client.post(
+                f"/api/games/{game_id}/actions",
+                json={**post, "index": s["index"]},
+                headers=auth(tokens["Ann"]),
+            ).status_code
+            == 200
+        )
+        wait_for_index(client, game_id, s["index"] + 2, seconds=10)
 
 
 def test_a_game_of_bots_plays_by_itself(client: TestClient) -> None:

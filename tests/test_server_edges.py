@@ -88,7 +88,7 @@ def edge(
     else:
         cluster: PgCluster = request.getfixturevalue("pg_cluster")
         url = cluster.new_database()
-    config = ServerConfig(database_url=url, bot_delay=0.0, webhook_timeout=0.5)
+    config = ServerConfig(database_url=url, bot_delay=0.0, undo_grace=0.0, webhook_timeout=0.5)
     with TestClient(create_app(config)) as client:
         answer = client.post("/api/games", json=GAME)
         assert answer.status_code == 201, answer.text

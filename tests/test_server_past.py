@@ -36,7 +36,7 @@ EVERY = 25
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     url = f"sqlite:///{tmp_path_factory.mktemp('past') / 'past.sqlite3'}"
-    with TestClient(create_app(ServerConfig(database_url=url, bot_delay=0.0))) as c:
+    with TestClient(create_app(ServerConfig(database_url=url, bot_delay=0.0, undo_grace=0.0))) as c:
         yield c
 
 

@@ -1,7 +1,8 @@
 """Real `tresham serve` processes: a server killed with kill -9 mid-game restarts with the game
 intact (SQLite and PostgreSQL), and two servers sharing one PostgreSQL act as one: a move
 posted to one reaches the other's websocket clients live, and simultaneous posts of the same
-index to both give one 200 and one 409."""
+index to both give one 200 and one 409; chat lines and a seat's webhook reach every process
+too."""
 
 from __future__ import annotations
 
@@ -14,14 +15,17 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from conftest_server import (
     PgCluster,
+    Receiver,
     ServerProcess,
     auth,
     burst_until_killed,
     play,
+    play_until_turn,
     problems_after_restart,
 )
 from tresham.io.save import from_save
@@ -196,3 +200,62 @@ def test_many_games_at_once(sqlite_url: str, tmp_path: Path, servers: list[Serve
             assert shown["index"] == index == 12
             game = from_save(client.get(f"/api/games/{game_id}/export").json())
             assert game.state_hash() == shown["state_hash"]
+
+
+def test_chat_and_seat_webhooks_reach_every_server_on_one_postgresql(
+    pg_cluster: PgCluster, pg_url: str, tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """A chat line posted to either of two servers reaches the chat listeners of both, once
+    each and in order (PostgreSQL NOTIFY, as log entries do); a listener that comes later gets
+    every line so far. A seat's webhook set through one server is called when a move posted
+    to the other gives that seat the turn."""
+    a = start(servers, pg_url, tmp_path)
+    b = start(servers, pg_url, tmp_path)
+    receiver = Receiver()
+    with (
+        httpx.Client(base_url=a.url, timeout=30) as on_a,
+        httpx.Client(base_url=b.url, timeout=30) as on_b,
+        connect(f"{a.ws_url}/api/games/nope/chat/ws", open_timeout=10) as nowhere,
+    ):
+        with pytest.raises(ConnectionClosed) as closed:
+            nowhere.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+        game_id, tokens = new_game(on_a)
+        chat = f"/api/games/{game_id}/chat"
+        with (
+            connect(f"{a.ws_url}{chat}/ws", open_timeout=10) as ws_a,
+            connect(f"{b.ws_url}{chat}/ws", open_timeout=10) as ws_b,
+        ):
+            for ws in (ws_a, ws_b):
+                assert json.loads(ws.recv(timeout=10)) == {"type": "chat", "lines": []}
+            posted = []
+            for i, (client, player) in enumerate(
+                [(on_a, "Ann"), (on_b, "Bob"), (on_b, "Cid"), (on_a, "Bob")]
+            ):
+                answer = client.post(chat, json={"text": f"line {i}"}, headers=auth(tokens[player]))
+                assert answer.status_code == 201, answer.text
+                posted.append(answer.json())
+            assert [line["index"] for line in posted] == [0, 1, 2, 3]
+            for ws in (ws_a, ws_b):
+                heard: list[dict[str, Any]] = []
+                while len(heard) < len(posted):
+                    message = json.loads(ws.recv(timeout=10))
+                    assert message["type"] == "chat"
+                    heard += message["lines"]
+                assert heard == posted
+                with pytest.raises(TimeoutError):
+                    ws.recv(timeout=0.5)  # each line once
+        with connect(f"{b.ws_url}{chat}/ws", open_timeout=10) as late:
+            assert json.loads(late.recv(timeout=10))["lines"] == posted
+
+        # Bob's webhook, set through B; the moves are posted to A
+        hook = on_b.put(
+            f"/api/games/{game_id}/seat/webhook",
+            json={"url": receiver.url},
+            headers=auth(tokens["Bob"]),
+        )
+        assert hook.status_code == 200
+        play_until_turn(on_a, game_id, tokens, "Bob")
+        call = receiver.next_call()
+        assert call["tresham"]["player"] == "Bob" and call["tresham"]["game"] == game_id
+    receiver.close()

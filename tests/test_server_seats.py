@@ -2,13 +2,15 @@
 full or the name is taken), racing joins (exactly one wins each seat and each name, on SQLite
 and on PostgreSQL, held by the database's constraints), leaving, the host's start and bots,
 private and public listing, "your games" with whose turn it is, and chat (limits, escaping,
-never in the state or its hash, stored, exported and imported); a database of the version
-before open seats gets their columns and index."""
+never in the state or its hash, stored, exported and imported); a seat's own webhook (set,
+read and cleared with its token only, checked, called on its turns, kept when its game
+starts); a database of the version before open seats gets their columns and index."""
 
 from __future__ import annotations
 
 import copy
 import json
+import queue
 import threading
 import warnings
 from collections.abc import Iterator
@@ -30,7 +32,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from conftest_server import auth, play
+from conftest_server import Receiver, auth, play, play_until_turn
 from shared_files import EXPORT_27939, needs_shared
 from tresham.server import ServerConfig, create_app
 from tresham.server.live import token_hash
@@ -53,7 +55,7 @@ XSS = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
 
 
 def make_client(db_url: str, **config: Any) -> TestClient:
-    settings = {"bot_delay": 0.0, "join_limit": 100, "chat_limit": 100, **config}
+    settings = {"bot_delay": 0.0, "undo_grace": 0.0, "join_limit": 100, "chat_limit": 100, **config}
     return TestClient(create_app(ServerConfig(database_url=db_url, **settings)))
 
 
@@ -479,8 +481,11 @@ def test_a_database_before_open_seats_gets_their_columns_and_index(db_url: str) 
         with engine.connect() as conn:
             indexes = {i["name"] for i in inspect(conn).get_indexes("tresham_seats")}
             columns = {c["name"] for c in inspect(conn).get_columns("tresham_games")}
+            seat_columns = {c["name"] for c in inspect(conn).get_columns("tresham_seats")}
         assert "tresham_seats_player" in indexes
         assert {"started", "seats_wanted", "public", "host_hash", "spectator_chat"} <= columns
+        assert "webhook" in seat_columns  # a seat's own webhook
+        assert storage.turn_webhooks("old", "Ann") == []
         storage.create_game(waiting_record(), [])
         storage.join_seat("w1", SeatRecord("Ann", None, True, "easy"))
         with pytest.raises(SeatRefused):
@@ -488,3 +493,61 @@ def test_a_database_before_open_seats_gets_their_columns_and_index(db_url: str) 
     finally:
         storage.close()
         engine.dispose()
+
+
+# ---------------------------------------------------------------------- a seat's webhook
+def test_a_seat_sets_and_clears_its_own_webhook(client: TestClient) -> None:
+    """A seat's webhook: set and read only with that seat's token, checked as a game's
+    webhook is, called on that seat's turns only (the game has no webhook of its own), kept
+    when a waiting game starts, and cleared with null."""
+    receiver = Receiver()
+    try:
+        gid, tokens, host = started_game(client)
+        url = f"/api/games/{gid}/seat/webhook"
+        bob = auth(tokens["Bob"])
+        assert client.get(url, headers=bob).json() == {"player": "Bob", "webhook": None}
+        put = client.put(url, json={"url": receiver.url}, headers=bob)
+        assert put.status_code == 200 and put.json() == {"player": "Bob", "webhook": receiver.url}
+        assert client.get(url, headers=bob).json()["webhook"] == receiver.url
+        # another seat sees its own (none), nobody else sees any
+        ann = client.get(url, headers=auth(tokens["Ann"])).json()
+        assert ann == {"player": "Ann", "webhook": None}
+        assert client.get(url).status_code == 403
+        assert client.get(url, headers=auth(host)).status_code == 403
+        assert client.put(url, json={"url": receiver.url}, headers=auth(host)).status_code == 403
+        assert client.get("/api/games/nope/seat/webhook", headers=bob).status_code == 404
+        for bad in ("ftp://x", "javascript:alert(1)", "http://a b", "http://", "x" * 2001, ""):
+            refused = client.put(url, json={"url": bad}, headers=bob)
+            assert refused.status_code == 422 and refused.json()["field"] == "url", bad
+        assert client.put(url, json={"url": 5}, headers=bob).status_code == 422
+        assert client.put(url, json={}, headers=bob).status_code == 422
+        assert client.get(url, headers=bob).json()["webhook"] == receiver.url  # unchanged
+
+        # Bob's turns are announced to Bob's receiver, nobody else's
+        seed = play_until_turn(client, gid, tokens, "Bob")
+        call = receiver.next_call()
+        assert call["tresham"]["player"] == "Bob" and call["tresham"]["game"] == gid
+        assert "Bob: your turn" in call["content"]
+        while client.get(f"/api/games/{gid}").json()["acting_player"] == "Bob":
+            play(client, gid, tokens, 1, seed=seed)
+            seed += 1
+        with pytest.raises(queue.Empty):
+            receiver.calls.get(timeout=0.5)
+
+        cleared = client.put(url, json={"url": None}, headers=bob)
+        assert cleared.status_code == 200 and cleared.json()["webhook"] is None
+        play_until_turn(client, gid, tokens, "Bob", seed)
+        with pytest.raises(queue.Empty):
+            receiver.calls.get(timeout=0.5)
+
+        # set while the game waits for players, kept when it starts
+        waiting = open_game(client)
+        ann_seat = join(client, waiting["id"], "Ann").json()
+        hook = f"/api/games/{waiting['id']}/seat/webhook"
+        answer = client.put(hook, json={"url": receiver.url}, headers=auth(ann_seat["token"]))
+        assert answer.status_code == 200
+        assert join(client, waiting["id"], "Bob").json()["started"] is True
+        kept = client.get(hook, headers=auth(ann_seat["token"])).json()
+        assert kept == {"player": "Ann", "webhook": receiver.url}
+    finally:
+        receiver.close()

@@ -403,8 +403,9 @@ def test_an_offer_is_answered_at_the_table(browser: Any, server: ServerProcess) 
         assert waiting == "Waiting for Bob, CTL's president, to accept or decline."
         assert page.locator("#offer button").count() == 0
     assert bob.inner_text("#offer .turn") == "Bob, you answer for CTL:"
-    assert bob.inner_text(".offer-accept") == "Accept: sell 4H to IFT for L.1"
-    assert bob.inner_text(".offer-decline") == "Decline"
+    assert bob.inner_text(".offer-accept .act-text") == "Accept: sell 4H to IFT for L.1"
+    assert "IFT pays L.1" in bob.inner_text(".offer-accept .act-effects")
+    assert bob.inner_text(".offer-decline .act-text") == "Decline"
     assert bob.locator("#actions button").count() == 2  # the answers, nothing else
     bob.screenshot(path=str(ARTIFACTS / "offer.png"))
     watcher.locator("#actions").screenshot(path=str(ARTIFACTS / "offer-waiting.png"))
@@ -418,7 +419,7 @@ def test_an_offer_is_answered_at_the_table(browser: Any, server: ServerProcess) 
 
     # offered again, for L.40, Bob accepts: IFT has the train, CTL the money
     state = offer(cid, 40)
-    assert bob.inner_text(".offer-accept") == "Accept: sell 4H to IFT for L.40"
+    assert bob.inner_text(".offer-accept .act-text") == "Accept: sell 4H to IFT for L.40"
     cash = {c["sym"]: c["cash"] for c in state["corporations"]}
     state = step(bob, lambda page: page.click(".offer-accept"))
     assert state["offer"] is None and state["acting_player"] == "Cid"
@@ -786,7 +787,7 @@ def test_a_1854_game_at_the_table(browser: Any, server: ServerProcess) -> None:
 
 # ---------------------------------------------------------------------- history, log, sheet
 def bot_game(actions: int, seed: int = 7) -> Game:
-    """1849 played by easy bots for `actions` actions (or to its end: 716 at seed 7)."""
+    """1849 played by easy bots for `actions` actions (or to its end)."""
     game = new_game("1849", PLAYERS, seed)
     while len(game.actions) < actions and not game.state.finished:
         game.apply(bot_action(game, len(game.actions), "easy"))
@@ -949,10 +950,10 @@ def test_stepping_back_through_history_and_returning(browser: Any, server: Serve
 
 
 def test_the_whole_log_of_a_long_game(browser: Any, server: ServerProcess) -> None:
-    """A whole game (over 400 entries: eight pages and more; an undo and a redo among them): every entry is in the log,
-    a page at a time, once each, in order, under the headings of its rounds, with the
-    event lines the API gives; undo and redo name the entry they take back or bring again;
-    an entry links to the position after it."""
+    """A whole game (over 400 entries, eight pages and more; an undo and a redo among them):
+    every entry is in the log, a page at a time, once each, in order, under the headings of
+    its rounds, with the event lines the API gives; undo and redo name the entry they take
+    back or bring again; an entry links to the position after it."""
     whole = len(bot_game(10_000).actions)
     played = Played(server, whole - 26)
     played.move()

@@ -5,7 +5,8 @@ under a name made of markup, shown as text everywhere); the game starts by itsel
 each sees "(your turn)" in the page title when the turn is theirs, and is notified when away;
 they chat; the creator, a spectator, sees the chat but cannot post until the game allows
 spectators. Also: the lobby offers every option of every title, lists your games with your turn
-highlighted, and imports a save. Screenshots of the lobby (1366x768) go to tests/artifacts/.
+highlighted, and imports a save; a seat sets and clears its turn webhook from the table's chat
+panel. Screenshots of the lobby (1366x768) go to tests/artifacts/.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from conftest_server import ServerProcess, auth
+from conftest_server import Receiver, ServerProcess, auth, play_until_turn
 from test_web_browser import ARTIFACTS, WAIT_MS, Errors, chromium_path
 
 INJECTED = "Ann<img src=x onerror=pwned=1>"
@@ -224,3 +225,62 @@ def test_the_lobby_offers_every_option_and_imports(browser: Any, server: ServerP
     assert page.inner_text("#chat-lines .chat-text") == "hi"
     path.unlink()
     assert errors.seen == []
+
+
+def test_a_seat_sets_its_webhook_at_the_table(browser: Any, server: ServerProcess) -> None:
+    """The chat panel's webhook control: a seat opens it, the server's check refuses a URL
+    that is not http(s) (the message shown), a good one is saved and called on the seat's
+    turn, it is shown again after a reload, and cleared; a spectator has no such control."""
+    errors = Errors()
+    receiver = Receiver()
+    api = httpx.Client(base_url=server.url, timeout=30)
+    try:
+        body = {"title": "1849", "players": ["Ann", "Bob", "Cid"], "seed": 7}
+        created = api.post("/api/games", json=body).json()
+        game_id = created["id"]
+        tokens = {s["player"]: s["token"] for s in created["seats"]}
+        hook = f"/api/games/{game_id}/seat/webhook"
+        page = person(browser, errors)
+        page.goto(next(s["url"] for s in created["seats"] if s["player"] == "Bob"))
+        page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
+        assert page.is_visible("#webhook-box")
+        assert "Bob" in page.inner_text("#webhook-box summary")
+        page.click("#webhook-box summary")
+        page.wait_for_selector("#webhook-note:has-text('No webhook')", timeout=WAIT_MS)
+
+        page.fill("#webhook-url", "ftp://example.com/hook")
+        page.click("#webhook-save")
+        page.wait_for_selector("#webhook-note.error", timeout=WAIT_MS)
+        assert "http://" in page.inner_text("#webhook-note")
+        assert api.get(hook, headers=auth(tokens["Bob"])).json()["webhook"] is None
+
+        page.fill("#webhook-url", receiver.url)
+        page.click("#webhook-save")
+        page.wait_for_selector("#webhook-note:has-text('Saved')", timeout=WAIT_MS)
+        assert api.get(hook, headers=auth(tokens["Bob"])).json()["webhook"] == receiver.url
+        play_until_turn(api, game_id, tokens, "Bob")
+        call = receiver.next_call()
+        assert call["tresham"]["player"] == "Bob" and "Bob: your turn" in call["content"]
+
+        page.reload()
+        page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
+        page.click("#webhook-box summary")
+        page.wait_for_function(
+            f"document.getElementById('webhook-url').value === {json.dumps(receiver.url)}",
+            timeout=WAIT_MS,
+        )
+        page.screenshot(path=str(ARTIFACTS / "table-webhook.png"))
+        page.click("#webhook-clear")
+        page.wait_for_selector("#webhook-note:has-text('Cleared')", timeout=WAIT_MS)
+        assert page.input_value("#webhook-url") == ""
+        assert api.get(hook, headers=auth(tokens["Bob"])).json()["webhook"] is None
+
+        watcher = person(browser, errors)
+        watcher.goto(f"{server.url}/games/{game_id}")
+        watcher.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
+        assert watcher.is_visible("#chat-box") and watcher.is_hidden("#webhook-box")
+    finally:
+        receiver.close()
+        api.close()
+    # the refused URL's 422 is the one error the browser reports
+    assert all("status of 422" in seen for seen in errors.seen), errors.seen

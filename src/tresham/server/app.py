@@ -21,8 +21,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-import anyio
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -46,6 +45,7 @@ from tresham.server.bodies import (
     Listing,
     PostChat,
     PostEntry,
+    SeatWebhook,
     invalid,
     json_body,
     parse_json,
@@ -56,7 +56,6 @@ from tresham.server.config import ServerConfig
 from tresham.server.errors import (
     ApiError,
     BadRequest,
-    Forbidden,
     SafeJSONResponse,
     TooLarge,
     Unavailable,
@@ -65,13 +64,28 @@ from tresham.server.errors import (
 )
 from tresham.server.history import game_history
 from tresham.server.limits import RateLimit
-from tresham.server.live import LiveGame, token_hash
+from tresham.server.live import LiveGame, pump, token_hash
 from tresham.server.notify import PgListener
 from tresham.server.page import page, web_root
 from tresham.server.past import past_of
 from tresham.server.registry import Registry, seat_url
-from tresham.server.seats import Seats, check_open_game, describe, new_host, summary
-from tresham.server.storage import ChatLine, GameRecord, Hosting, SeatRecord, Storage
+from tresham.server.seats import (
+    Seats,
+    check_open_game,
+    describe,
+    new_host,
+    summary,
+    token_seat,
+)
+from tresham.server.storage import (
+    CHANNEL,
+    CHAT_CHANNEL,
+    ChatLine,
+    GameRecord,
+    Hosting,
+    SeatRecord,
+    Storage,
+)
 from tresham.server.view import proposed_runs
 from tresham.server.webhooks import check_webhook_url
 from tresham.titles.registry import get_title, titles
@@ -177,7 +191,17 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         )
         listener = None
         if store.is_postgres:
-            listener = PgListener(store.conninfo(), registry.on_news, registry.on_reconnect)
+            chat = holder["server"].chat
+
+            def on_reconnect() -> None:
+                registry.on_reconnect()
+                chat.on_reconnect()
+
+            listener = PgListener(
+                store.conninfo(),
+                {CHANNEL: registry.on_news, CHAT_CHANNEL: chat.on_news},
+                on_reconnect,
+            )
             await listener.start()
         await registry.resume_bots()
         try:
@@ -185,6 +209,7 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         finally:
             if listener is not None:
                 await listener.stop()
+            await holder["server"].chat.close()
             await registry.close()
             store.close()
 
@@ -262,8 +287,7 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         players = [p for p in body.players if p is not None]
         game = await srv.registry.run(new_game, body.title, players, seed, body.options)
         bots = _bot_levels(body.bots, game.player_names)
-        if body.webhook is not None and (problem := check_webhook_url(body.webhook)):
-            raise BadRequest(problem, "webhook", "webhook")
+        _check_webhook(body.webhook)
         host, hosting = new_host(body.public, body.spectator_chat)
         answer = await _created(
             srv, game, request, bots=bots, webhook=body.webhook, hosting=hosting
@@ -393,26 +417,9 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         try:
             await websocket.send_text(live.state_message())
             live.publish()
-            async with anyio.create_task_group() as tasks:
-
-                async def forward() -> None:
-                    while (message := await sub.queue.get()) is not None:
-                        await websocket.send_text(message)
-                    tasks.cancel_scope.cancel()  # a listener too slow to keep up
-
-                async def drain() -> None:  # what the client sends is ignored
-                    with contextlib.suppress(WebSocketDisconnect):
-                        while (await websocket.receive())["type"] != "websocket.disconnect":
-                            pass
-                    tasks.cancel_scope.cancel()
-
-                tasks.start_soon(forward)
-                tasks.start_soon(drain)
+            await pump(websocket, sub)
         finally:
             live.unsubscribe(sub)
-        if sub.dropped:
-            with contextlib.suppress(Exception):
-                await websocket.close(code=1013, reason="too slow: reconnect")
 
     @app.websocket("/api/games/{game_id}/chat/ws")
     async def chat_socket(websocket: WebSocket, game_id: str) -> None:
@@ -440,6 +447,25 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         """The player whose seat token the request carries."""
         live = await server().registry.get(game_id)
         return {"player": _seat(live, authorization).player}
+
+    @app.get("/api/games/{game_id}/seat/webhook")
+    async def seat_webhook(
+        game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The webhook of the seat whose token the request carries (null: none)."""
+        return await server().seats.webhook(game_id, authorization)
+
+    @app.put(
+        "/api/games/{game_id}/seat/webhook",
+        openapi_extra=json_body(SeatWebhook, "the URL to call on the seat's turns, or null"),
+    )
+    async def set_seat_webhook(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Set or clear (null) the webhook the server calls when it becomes this seat's
+        turn (Discord and Slack incoming webhooks read its message)."""
+        body = validate(SeatWebhook, parse_json(await request.body()))
+        return await server().seats.set_webhook(game_id, authorization, body.url)
 
     @app.get("/api/games/{game_id}/history")
     async def history(game_id: str) -> dict[str, Any]:
@@ -594,8 +620,7 @@ async def _waiting(srv: Server, body: CreateGame, seed: int, request: Request) -
     """Store a game with seats left open: it waits for players to join."""
     named, wanted = check_open_game(body.title, body.players, body.open_seats, seed, body.options)
     bots = _bot_levels(body.bots, named)
-    if body.webhook is not None and (problem := check_webhook_url(body.webhook)):
-        raise BadRequest(problem, "webhook", "webhook")
+    _check_webhook(body.webhook)
     host, hosting = new_host(body.public, body.spectator_chat, wanted)
     tokens = {p: secrets.token_urlsafe(24) for p in named if p not in bots}
     record = GameRecord(
@@ -710,13 +735,13 @@ def _described(exc: Exception) -> str:
 
 def _seat(live: LiveGame, authorization: str | None) -> SeatRecord:
     """The seat whose token the request carries (`Authorization: Bearer <token>`)."""
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise Forbidden("a seat token is needed: Authorization: Bearer <token>", "seat")
-    seat = live.seat_for_token(token.strip())
-    if seat is None:
-        raise Forbidden("this is not a seat token of this game", "seat")
-    return seat
+    return token_seat(live.seats, authorization)
+
+
+def _check_webhook(url: str | None) -> None:
+    """Raise BadRequest (field ``webhook``) unless `url` is None or can be a webhook."""
+    if url is not None and (problem := check_webhook_url(url)):
+        raise BadRequest(problem, "webhook", "webhook")
 
 
 LOG_POSITION = re.compile(r"[0-9]{1,18}")
@@ -743,9 +768,19 @@ def _database_error(exc: SQLAlchemyError) -> Unavailable:
 
 
 def _add_error_handlers(app: FastAPI) -> None:
+    def missing_page(request: Request, status: int) -> Response | None:
+        """A page (not the API, not a static file) that a browser asks for (it accepts HTML)
+        and that is not there gets a page a person can read, with the way back to the lobby;
+        None for everything else (the API's JSON error)."""
+        path = request.url.path
+        wants_page = "text/html" in request.headers.get("accept", "")
+        if status != 404 or not wants_page or path.startswith(("/api/", "/web/")):
+            return None
+        return HTMLResponse(page("missing.html"), status_code=404)
+
     @app.exception_handler(ApiError)
-    async def api_error(_request: Request, exc: ApiError) -> Response:
-        return error_response(exc)
+    async def api_error(request: Request, exc: ApiError) -> Response:
+        return missing_page(request, exc.status) or error_response(exc)
 
     @app.exception_handler(RuleError)
     async def rule_error(_request: Request, exc: RuleError) -> Response:
@@ -756,7 +791,10 @@ def _add_error_handlers(app: FastAPI) -> None:
         return error_response(invalid(exc.errors()))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        missing = missing_page(request, exc.status_code)
+        if missing is not None:
+            return missing
         body = {"error": str(exc.detail), "rule": "request"}
         return SafeJSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 

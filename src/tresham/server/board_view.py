@@ -19,13 +19,20 @@ Track geometry: a path between two edges is a straight line (opposite edges) or 
 tangent to both edges' normals (neighbouring edges: radius R/2; edges two apart: 3R/2), so
 every piece of track meets a hex border at the edge's midpoint, square to the border. A town
 on a two-edge path sits on that curve's midpoint; a tile's only stop sits at the centre; the
-stops of a tile with several sit off the centre toward their edges.
+stops of a tile with several sit off the centre toward their edges. Where those places would
+make two stops overlap (two cities joined to the same side, as 1854's 461 and 462; two towns
+on crossing straights, as 55; Wien's 451), the stops are moved apart (``_spread``): each town
+along its own track, each city to the nearest free place, keeping every stop clear of the
+straight track that leads to another; a two-slot city off the centre of a tile with several
+stops lies across its direction from the centre (its ``angle``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from functools import cache
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.board import BoardDef, HexDef, Layout
@@ -43,6 +50,14 @@ APOTHEM: Final = RADIUS * math.sqrt(3) / 2
 EDGE0_ANGLE: Final[dict[str, float]] = {"flat": 90.0, "pointy": 120.0}
 #: How far from the centre (as a share of the apothem) the stops of a many-stop tile sit.
 OFFSET_SHARE: Final = 0.55
+#: A token slot's radius (web/board.js SLOT_R) and a town's, in SVG units.
+SLOT_RADIUS: Final = 10.5
+TOWN_RADIUS: Final = 6.0
+#: The least gap between two stops, and between a stop and another stop's track.
+STOP_GAP: Final = 2.0
+TRACK_GAP: Final = 3.0
+#: How far from the centre a stop's outline may reach.
+STOP_REACH: Final = 40.0
 
 Point = tuple[float, float]
 
@@ -136,6 +151,16 @@ def _node_edges(tile: TileDef, rotation: int) -> list[list[int]]:
 
 def _node_positions(tile: TileDef, rotation: int, layout: Layout) -> list[Point]:
     """Where each node of `tile` sits (module docstring)."""
+    out = _node_positions_plain(tile, rotation, layout)
+    stops = _stop_nodes(tile)
+    if len(stops) > 1 and _overlaps(tile, out, _angles(tile, out)):
+        out = _spread(tile, rotation, layout)
+    return out
+
+
+def _node_positions_plain(tile: TileDef, rotation: int, layout: Layout) -> list[Point]:
+    """Where each node of `tile` sits at first: on its curve, at the centre, or off the
+    centre toward its edges (module docstring)."""
     edges_of = _node_edges(tile, rotation)
     stops = [i for i, n in enumerate(tile.nodes) if n.kind != JUNCTION]
     spare = [i for i in stops if not edges_of[i]]
@@ -161,6 +186,177 @@ def _node_positions(tile: TileDef, rotation: int, layout: Layout) -> list[Point]
                 share = OFFSET_SHARE * APOTHEM / length
                 out.append(_round((sx * share, sy * share)))
     return out
+
+
+def _angles(tile: TileDef, positions: list[Point]) -> list[float]:
+    """For each node: the angle (degrees) of a two-slot city's long side, across its direction
+    from the centre when it sits off the centre of a tile with several stops; else 0."""
+    several = sum(1 for n in tile.nodes if n.kind in (CITY, TOWN)) > 1
+    out = []
+    for node, (x, y) in zip(tile.nodes, positions, strict=True):
+        if several and node.kind == CITY and node.slots == 2 and math.hypot(x, y) > 1:
+            out.append(round((math.degrees(math.atan2(y, x)) + 90.0) % 180.0, 2))
+        else:
+            out.append(0.0)
+    return out
+
+
+def _stop_shape(node: NodeDef, at: Point, angle: float) -> tuple[Point, Point, float]:
+    """A stop's outline as a segment swept by a radius: a two-slot city is a stadium along
+    `angle`, a city of more slots a disc around them all, a one-slot city or a town a disc."""
+    if node.kind == TOWN:
+        return at, at, TOWN_RADIUS
+    if node.slots == 2:
+        dx = SLOT_RADIUS * math.cos(math.radians(angle))
+        dy = SLOT_RADIUS * math.sin(math.radians(angle))
+        return (at[0] - dx, at[1] - dy), (at[0] + dx, at[1] + dy), SLOT_RADIUS
+    if node.slots > 2:
+        return at, at, SLOT_RADIUS / math.sin(math.pi / node.slots) + SLOT_RADIUS
+    return at, at, SLOT_RADIUS
+
+
+def _point_segment(p: Point, a: Point, b: Point) -> float:
+    """The distance from `p` to the segment `a`-`b`."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 < 1e-12 else ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2
+    t = min(1.0, max(0.0, t))
+    return math.dist(p, (a[0] + t * dx, a[1] + t * dy))
+
+
+def _segments(a: tuple[Point, Point], b: tuple[Point, Point]) -> float:
+    """The distance between two segments that do not cross (ours never do: stop outlines)."""
+    return min(
+        _point_segment(a[0], *b),
+        _point_segment(a[1], *b),
+        _point_segment(b[0], *a),
+        _point_segment(b[1], *a),
+    )
+
+
+def _stop_nodes(tile: TileDef) -> list[int]:
+    return [i for i, n in enumerate(tile.nodes) if n.kind in (CITY, TOWN)]
+
+
+def _overlaps(tile: TileDef, positions: list[Point], angles: list[float]) -> bool:
+    """Whether two stops of `tile` drawn at `positions` overlap."""
+    return _crowding(tile, positions, angles, None, None) > 0
+
+
+def _crowding(
+    tile: TileDef,
+    positions: list[Point],
+    angles: list[float],
+    edges_of: list[list[int]] | None,
+    layout: Layout | None,
+) -> float:
+    """How much the stops overlap each other (and, given `edges_of`, the straight track that
+    leads from an edge to another stop), reaching beyond `STOP_REACH` counted too."""
+    stops = _stop_nodes(tile)
+    shapes = {i: _stop_shape(tile.nodes[i], positions[i], angles[i]) for i in stops}
+    bad = 0.0
+    for k, i in enumerate(stops):
+        a0, a1, ra = shapes[i]
+        for j in stops[k + 1 :]:
+            b0, b1, rb = shapes[j]
+            bad += max(0.0, ra + rb + STOP_GAP - _segments((a0, a1), (b0, b1)))
+    if edges_of is None or layout is None:
+        return bad
+    for i in stops:
+        a0, a1, ra = shapes[i]
+        bad += max(0.0, max(math.hypot(*a0), math.hypot(*a1)) + ra - STOP_REACH)
+        for line in _track_lines(tile, i, positions[i], edges_of[i], layout):
+            for j in stops:
+                if j != i:
+                    b0, b1, rb = shapes[j]
+                    bad += max(0.0, rb + TRACK_GAP - _segments(line, (b0, b1)))
+    return bad
+
+
+def _track_lines(
+    tile: TileDef, i: int, at: Point, edges: list[int], layout: Layout
+) -> list[tuple[Point, Point]]:
+    """The track of stop `i` (at `at`) as segments: a town passed through, its whole curve;
+    else the straight track from each of its edges."""
+    if _on_curve(tile.nodes[i], edges):
+        points = _along(edges, layout, range(21))
+        return list(pairwise(points))
+    return [(edge_midpoint(layout, e), at) for e in edges]
+
+
+def _along(edges: list[int], layout: Layout, steps: Iterable[int]) -> list[Point]:
+    """Points along the track joining two edges, at `steps` twentieths of the way."""
+    a, b = (edge_midpoint(layout, e) for e in edges)
+    center = _edge_curve_center(layout, edges[0], edges[1])
+    if center is None:
+        return [(a[0] + (b[0] - a[0]) * t / 20, a[1] + (b[1] - a[1]) * t / 20) for t in steps]
+    radius = math.dist(a, center)
+    ta = math.atan2(a[1] - center[1], a[0] - center[0])
+    tb = math.atan2(b[1] - center[1], b[0] - center[0])
+    turn = (tb - ta + math.pi) % (2 * math.pi) - math.pi
+    return [
+        (
+            center[0] + radius * math.cos(ta + turn * t / 20),
+            center[1] + radius * math.sin(ta + turn * t / 20),
+        )
+        for t in steps
+    ]
+
+
+def _rotate(p: Point, rotation: int) -> Point:
+    """`p` turned with a tile laid `rotation` steps on (60 degrees each)."""
+    angle = math.radians(60.0 * rotation)
+    c, s = math.cos(angle), math.sin(angle)
+    return _round((p[0] * c - p[1] * s, p[0] * s + p[1] * c))
+
+
+def _candidates(
+    tile: TileDef, i: int, start: Point, edges: list[int], layout: Layout
+) -> list[Point]:
+    """Where stop `i` may go: a town passed through, along its track; else near `start`."""
+    if _on_curve(tile.nodes[i], edges):
+        return _along(edges, layout, range(4, 17))
+    step = 1.5
+    return [
+        (start[0] + step * (u + v / 2), start[1] + step * v * math.sqrt(3) / 2)
+        for u in range(-16, 17)
+        for v in range(-16, 17)
+        if abs(u + v) <= 16
+    ]
+
+
+@cache
+def _spread_unrotated(tile: TileDef, layout: Layout) -> tuple[Point, ...]:
+    """The stops of `tile` (unrotated) moved apart (module docstring): each in turn to the
+    candidate place that crowds least, then is nearest where it was, until nothing moves."""
+    edges_of = _node_edges(tile, 0)
+    start = _node_positions_plain(tile, 0, layout)
+    positions = list(start)
+    stops = _stop_nodes(tile)
+    options = {i: _candidates(tile, i, start[i], edges_of[i], layout) for i in stops}
+    for _ in range(8):
+        moved = False
+        for i in stops:
+            best: tuple[float, float] | None = None
+            choice = positions[i]
+            for spot in options[i]:
+                trial = [*positions]
+                trial[i] = spot
+                crowd = _crowding(tile, trial, _angles(tile, trial), edges_of, layout)
+                score = (round(crowd, 3), math.dist(spot, start[i]))
+                if best is None or score < best:
+                    best, choice = score, spot
+            if math.dist(choice, positions[i]) > 1e-9:
+                positions[i] = choice
+                moved = True
+        if not moved:
+            break
+    return tuple(_round(p) for p in positions)
+
+
+def _spread(tile: TileDef, rotation: int, layout: Layout) -> list[Point]:
+    """`_spread_unrotated`, turned to `rotation` (so every rotation draws the same tile)."""
+    return [_rotate(p, rotation) for p in _spread_unrotated(tile, layout)]
 
 
 def _on_curve(node: NodeDef, edges: list[int]) -> bool:
@@ -211,10 +407,13 @@ def tile_drawing(tile: TileDef, rotation: int, layout: Layout) -> dict[str, Any]
         for path in tile.rotated_paths(rotation)
     ]
     drawn_nodes = []
-    for (x, y), node in zip(nodes, tile.nodes, strict=True):
+    angles = _angles(tile, nodes)
+    for (x, y), node, angle in zip(nodes, tile.nodes, angles, strict=True):
         item: dict[str, Any] = {"kind": node.kind, "x": x, "y": y, "revenue": node.revenue}
         if node.kind == CITY:
             item["slots"] = node.slots
+            if angle:
+                item["angle"] = angle
         if node.revenue_by_phase:
             item["revenue_by_phase"] = [[name, value] for name, value in node.revenue_by_phase]
         if node.revenue_terminal:

@@ -139,6 +139,14 @@ class PostChat(BaseModel):
     name: str | None = None
 
 
+class SeatWebhook(BaseModel):
+    """`PUT /api/games/{id}/seat/webhook` (a seat): the URL called when it becomes the
+    seat's turn (null: none)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    url: str | None
+
+
 class GameIds(BaseModel):
     """`POST /api/games/mine`: the games a browser holds seats of (or hosts)."""
 

@@ -4,7 +4,9 @@ A bot's move is the choice of the bot of its seat's level (``bots/players.py``: 
 ``easy``, ``medium``), given a ``random.Random`` seeded from the game's seed and the log index,
 so any server process picks the same move. A bot's move goes through the same path as a
 person's (the log, the rules, the broadcast). The driver keeps at most one task per game; it
-waits ``delay`` seconds before each move so people can follow.
+waits before each move so people can follow: ``delay`` seconds, or longer when a person has
+just acted and may still take it back (the registry's `pause` says how long), and it moves
+only if nothing happened while it waited (else it looks again).
 """
 
 from __future__ import annotations
@@ -41,11 +43,12 @@ class BotDriver:
         self,
         acting: Callable[[str], str | None],
         move: Callable[[str], Awaitable[None]],
-        delay: float,
+        pause: Callable[[str], tuple[int, float]],
     ) -> None:
         self.acting = acting
         self.move = move
-        self.delay = delay
+        #: The game's log index now, and how long a bot waits before moving there.
+        self.pause = pause
         self._running: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -63,7 +66,10 @@ class BotDriver:
         # a poke after any change always finds either this loop still going or none.
         try:
             while self.acting(game_id) is not None:
-                await asyncio.sleep(self.delay)
+                index, wait = self.pause(game_id)
+                await asyncio.sleep(wait)
+                if self.pause(game_id)[0] != index:
+                    continue  # someone acted or took back meanwhile: look again
                 try:
                     await self.move(game_id)
                 except Stale:

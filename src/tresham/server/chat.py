@@ -7,27 +7,34 @@ importing a save or an 18xx.games export, whose chat is its ``message`` actions,
 A line is 1 to :data:`MAX_CHAT` characters of printable text; each seat (or spectator's
 address) may write a few lines in a while (``ServerConfig.chat_limit``). New lines reach the
 game's chat listeners over ``/api/games/<id>/chat/ws`` (the game's own websocket carries the
-game only). Whoever shows a line shows it as text (the table never reads it as HTML).
+game only), in every server process sharing a PostgreSQL database: the storage announces each
+line with ``NOTIFY`` as it does log entries, and each process's room reads what it has not
+sent (on SQLite, only the process that stored a line sends it live; another's listeners get
+it when they reconnect). Whoever shows a line shows it as text (the table never reads it as
+HTML).
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import json
+import logging
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
-import anyio
-from fastapi import WebSocket, WebSocketDisconnect
+from fastapi import WebSocket
 
 from tresham.core.errors import quote
 from tresham.core.game_spec import check_name
 from tresham.server.errors import BadRequest, Forbidden, NotFound
 from tresham.server.limits import RateLimit
-from tresham.server.live import Subscriber, seat_for_token
+from tresham.server.live import Subscriber, pump
 from tresham.server.registry import Registry
-from tresham.server.seats import bearer
-from tresham.server.storage import ChatLine, SeatRefused
+from tresham.server.seats import bearer, token_seat
+from tresham.server.storage import ChatLine, GameRecord, SeatRefused
+
+log = logging.getLogger("tresham.server.chat")
 
 #: The longest line of chat.
 MAX_CHAT = 500
@@ -87,20 +94,49 @@ def chat_message(lines: Iterable[ChatLine]) -> str:
     return json.dumps({"type": "chat", "lines": [line.to_json() for line in lines]})
 
 
+@dataclass
+class Room:
+    """A game's chat listeners in this process, and the last line they were all sent (a
+    room is caught up with the stored chat under its lock, so each line reaches each
+    listener once and in order, whichever process stored it)."""
+
+    listeners: set[Subscriber] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    last: int = -1
+    #: The sockets using the room, those still joining included (the room goes with the
+    #: last of them).
+    sockets: int = 0
+
+
 class ChatRooms:
-    """A game's chat: posting (with its rate limit) and the listeners of each game."""
+    """A game's chat: posting (with its rate limit) and the listeners of each game. A line
+    reaches the listeners of this process when it is stored here, and those of every other
+    process through PostgreSQL's ``NOTIFY`` (:meth:`on_news`); each room then reads the lines
+    it has not sent from the database."""
 
     def __init__(self, registry: Registry, limit: RateLimit) -> None:
         self.registry = registry
         self.storage = registry.storage
         self.limit = limit
-        self.listeners: dict[str, set[Subscriber]] = {}
+        self.rooms: dict[str, Room] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
-    async def lines(self, game_id: str) -> list[ChatLine]:
-        """Every line of a game's chat. Raises NotFound."""
+    async def close(self) -> None:
+        """Stop the catch-ups under way."""
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _record(self, game_id: str) -> GameRecord:
         record = await self.registry.run(self.storage.game, game_id)
         if record is None:
             raise NotFound(f"no game {quote(game_id)}", "game")
+        return record
+
+    async def lines(self, game_id: str) -> list[ChatLine]:
+        """Every line of a game's chat. Raises NotFound."""
+        await self._record(game_id)
         return await self.registry.run(self.storage.chat, game_id)
 
     async def post(
@@ -113,14 +149,9 @@ class ChatRooms:
     ) -> ChatLine:
         """Store a line from the seat whose token the request carries (or from a spectator
         named `name`, where the game allows) and send it to the listeners."""
-        record = await self.registry.run(self.storage.game, game_id)
-        if record is None:
-            raise NotFound(f"no game {quote(game_id)}", "game")
-        token = bearer(authorization)
-        if token is not None:
-            seat = seat_for_token(record.seats, token)
-            if seat is None:
-                raise Forbidden("this is not a seat token of this game", "seat")
+        record = await self._record(game_id)
+        if bearer(authorization) is not None:
+            seat = token_seat(record.seats, authorization)
             if name is not None and name != seat.player:
                 raise BadRequest("a seat writes under its player's name", "chat", "name")
             author, spectator, key = seat.player, False, f"{game_id} seat {seat.player}"
@@ -144,45 +175,67 @@ class ChatRooms:
             )
         except SeatRefused:
             raise NotFound(f"no game {quote(game_id)}", "game") from None
-        self.publish(game_id, [stored])
+        room = self.rooms.get(game_id)
+        if room is not None:
+            await self._catch_up(game_id, room)
         return stored
 
-    def publish(self, game_id: str, lines: list[ChatLine]) -> None:
-        """Send lines to the game's chat listeners (from the event loop)."""
-        message = chat_message(lines)
-        for sub in list(self.listeners.get(game_id, ())):
-            sub.offer(message)
+    def on_news(self, game_id: str, number: int) -> None:
+        """A process stored chat line `number` of a game: send it (and any before it not yet
+        sent) to this process's listeners of that game."""
+        room = self.rooms.get(game_id)
+        if room is not None and number > room.last:
+            self._spawn(self._catch_up(game_id, room))
+
+    def on_reconnect(self) -> None:
+        """News may have been missed: catch every room up."""
+        for game_id, room in list(self.rooms.items()):
+            self._spawn(self._catch_up(game_id, room))
+
+    def _spawn(self, coro: Any) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _catch_up(self, game_id: str, room: Room, joining: Subscriber | None = None) -> None:
+        """Send the room's listeners the stored lines they have not had; a `joining`
+        listener first gets every line so far, then joins the room."""
+        async with room.lock:
+            start = 0 if joining is not None else room.last + 1
+            try:
+                lines = await self.registry.run(self.storage.chat, game_id, start)
+            except Exception as exc:
+                if joining is not None:
+                    raise
+                log.warning("game %s: chat not read: %r", game_id, exc)
+                return
+            fresh = [line for line in lines if line.index > room.last]
+            if fresh:
+                message = chat_message(fresh)
+                for sub in list(room.listeners):
+                    sub.offer(message)
+                room.last = fresh[-1].index
+            if joining is not None:
+                joining.offer(chat_message(lines))
+                room.listeners.add(joining)
 
     async def serve(self, websocket: WebSocket, game_id: str) -> None:
         """A chat listener's websocket: every line so far, then each new one. An unknown
         game's socket is accepted and closed with 4404."""
         await websocket.accept()
         try:
-            lines = await self.lines(game_id)
+            await self._record(game_id)
         except NotFound as exc:
             await websocket.close(code=4404, reason=exc.message[:120])
             return
         sub = Subscriber()
-        self.listeners.setdefault(game_id, set()).add(sub)
+        room = self.rooms.setdefault(game_id, Room())
+        room.sockets += 1
         try:
-            await websocket.send_text(chat_message(lines))
-            async with anyio.create_task_group() as tasks:
-
-                async def forward() -> None:
-                    while (message := await sub.queue.get()) is not None:
-                        await websocket.send_text(message)
-                    tasks.cancel_scope.cancel()
-
-                async def drain() -> None:
-                    with contextlib.suppress(WebSocketDisconnect):
-                        while (await websocket.receive())["type"] != "websocket.disconnect":
-                            pass
-                    tasks.cancel_scope.cancel()
-
-                tasks.start_soon(forward)
-                tasks.start_soon(drain)
+            await self._catch_up(game_id, room, sub)
+            await pump(websocket, sub)
         finally:
-            room = self.listeners.get(game_id, set())
-            room.discard(sub)
-            if not room:
-                self.listeners.pop(game_id, None)
+            room.listeners.discard(sub)
+            room.sockets -= 1
+            if not room.sockets and self.rooms.get(game_id) is room:
+                del self.rooms[game_id]

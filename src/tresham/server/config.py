@@ -49,7 +49,8 @@ def _env_float(name: str, default: float) -> float:
 class ServerConfig:
     """Everything a server process needs to know.
 
-    `bot_delay`: seconds a bot waits before it moves (so people can follow). `webhook_timeout`
+    `bot_delay`: seconds a bot waits before it moves (so people can follow); `undo_grace`:
+    seconds it waits instead when a person has just acted and may still undo. `webhook_timeout`
     and `webhook_attempts`: each webhook call's timeout and how often it is tried;
     `webhook_backoff` is the wait before the first retry (doubled after each). `max_body` and
     `max_import_body`: the largest request bodies accepted (imports carry whole games).
@@ -63,6 +64,7 @@ class ServerConfig:
 
     database_url: str
     bot_delay: float = 0.5
+    undo_grace: float = 3.0
     webhook_timeout: float = 5.0
     webhook_attempts: int = 3
     webhook_backoff: float = 0.5
@@ -77,10 +79,12 @@ class ServerConfig:
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> ServerConfig:
-        """Settings from the environment (``TRESHAM_BOT_DELAY``, ``TRESHAM_PUBLIC_URL``)."""
+        """Settings from the environment (``TRESHAM_BOT_DELAY``, ``TRESHAM_UNDO_GRACE``,
+        ``TRESHAM_PUBLIC_URL``)."""
         return cls(
             database_url=resolve_database_url(database_url),
             bot_delay=_env_float("TRESHAM_BOT_DELAY", 0.5),
+            undo_grace=_env_float("TRESHAM_UNDO_GRACE", 3.0),
             public_url=os.environ.get("TRESHAM_PUBLIC_URL") or None,
             worker_threads=max(1, int(_env_float("TRESHAM_WORKER_THREADS", 2))),
         )

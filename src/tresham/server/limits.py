@@ -1,6 +1,14 @@
 """Rate limits: how many requests of one kind a key (a client's address, a seat) may make in a
-sliding window. Each server process counts its own requests; a refusal is a 429 that says when
-to try again."""
+sliding window; a refusal is a 429 that says when to try again.
+
+Each server process counts its own requests, in memory: with N processes behind a balancer a
+key may make up to N times the limit. That is a choice, not an oversight (docs/design.md,
+"Server"): the limits only slow a client down, what they guard is bounded by the database
+anyway (a join takes a free seat, at most a title's few per game, under the database's
+constraints), and a count shared through the database would add a write to every join and
+chat line. A deployment that wants one exact limit balances by client address or limits at
+its proxy.
+"""
 
 from __future__ import annotations
 

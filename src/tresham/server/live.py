@@ -18,12 +18,16 @@ state is recomputed there and published as one immutable snapshot that any threa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import anyio
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tresham.core.actions import Action, action_from_json
 from tresham.core.errors import MalformedActionError, NotYourTurnError, RuleError
@@ -106,6 +110,30 @@ class Subscriber:
             self.dropped = True
             self.queue.get_nowait()
             self.queue.put_nowait(None)
+
+
+async def pump(websocket: WebSocket, sub: Subscriber) -> None:
+    """Send a listener's messages over its (accepted) websocket until the client goes or the
+    listener is dropped, too slow to keep up: its socket is then closed with 1013 ("try
+    again later"). What the client sends is ignored."""
+    async with anyio.create_task_group() as tasks:
+
+        async def forward() -> None:
+            while (message := await sub.queue.get()) is not None:
+                await websocket.send_text(message)
+            tasks.cancel_scope.cancel()
+
+        async def drain() -> None:
+            with contextlib.suppress(WebSocketDisconnect):
+                while (await websocket.receive())["type"] != "websocket.disconnect":
+                    pass
+            tasks.cancel_scope.cancel()
+
+        tasks.start_soon(forward)
+        tasks.start_soon(drain)
+    if sub.dropped:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1013, reason="too slow: reconnect")
 
 
 class LiveGame:
@@ -240,10 +268,6 @@ class LiveGame:
         ]
 
     # ------------------------------------------------------------------ seats and rules
-    def seat_for_token(self, token: str) -> SeatRecord | None:
-        """The seat whose token this is."""
-        return seat_for_token(self.seats, token)
-
     def is_bot(self, player: str | None) -> bool:
         """Whether a bot holds this player's seat."""
         return any(s.bot and s.player == player for s in self.seats)

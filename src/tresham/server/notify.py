@@ -1,19 +1,18 @@
 """Cross-process news through PostgreSQL: each server process LISTENs on the log channel and
-hears of every entry any process commits (``NOTIFY`` is sent by the storage in the appending
-transaction). It keeps one connection, and reconnects with a back-off when it is lost; after a
-reconnect it reports ``None`` so the server re-reads every game it has listeners for (it may
-have missed news meanwhile)."""
+the chat channel, and hears of every log entry and chat line any process commits (``NOTIFY``
+is sent by the storage in the same transaction, payload ``"<game id> <number>"``). It keeps one
+connection, and reconnects with a back-off when it is lost; after a reconnect it calls
+`on_reconnect` so the server re-reads every game and chat it has listeners for (it may have
+missed news meanwhile)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import psycopg
-
-from tresham.server.storage import CHANNEL
 
 log = logging.getLogger("tresham.server.notify")
 
@@ -21,7 +20,7 @@ News = Callable[[str, int], None]
 
 
 def parse_payload(payload: str) -> tuple[str, int] | None:
-    """`"<game id> <index>"` as (game id, index); None for anything else."""
+    """`"<game id> <number>"` as (game id, number); None for anything else."""
     game_id, _, index = payload.partition(" ")
     if not game_id or not index.isdigit():
         return None
@@ -29,14 +28,18 @@ def parse_payload(payload: str) -> tuple[str, int] | None:
 
 
 class PgListener:
-    """Listens for log news and passes each (game id, index) to `on_news`; `on_reconnect`
-    is called after the connection was lost and came back."""
+    """Listens on each channel of `handlers` and passes its news, (game id, number), to the
+    channel's handler; `on_reconnect` is called after the connection was lost and came
+    back."""
 
     def __init__(
-        self, conninfo: str, on_news: News, on_reconnect: Callable[[], None] | None = None
+        self,
+        conninfo: str,
+        handlers: Mapping[str, News],
+        on_reconnect: Callable[[], None] | None = None,
     ) -> None:
         self.conninfo = conninfo
-        self.on_news = on_news
+        self.handlers = dict(handlers)
         self.on_reconnect = on_reconnect
         self.ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -62,7 +65,8 @@ class PgListener:
                 continue
             try:
                 async with conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
+                    for channel in self.handlers:
+                        await conn.execute(f"LISTEN {channel}")
                     self.ready.set()
                     delay = 0.2
                     if connected_before and self.on_reconnect is not None:
@@ -70,8 +74,9 @@ class PgListener:
                     connected_before = True
                     async for note in conn.notifies():
                         news = parse_payload(note.payload)
-                        if news is not None:
-                            self.on_news(*news)
+                        handler = self.handlers.get(note.channel)
+                        if news is not None and handler is not None:
+                            handler(*news)
             except psycopg.Error as exc:
                 log.warning("LISTEN connection lost: %s", exc)
                 await asyncio.sleep(delay)

@@ -8,7 +8,7 @@ memory inside one transaction: the database's unique (game, index) key decides w
 first, so a process whose game is behind the log can never append to it; its insert fails,
 and it catches up before answering 409. An entry the rules refuse is never stored. After each
 change the new entries are published to the game's websocket listeners, bots are given their
-turn, and the game's webhook hears whose turn it is.
+turn, and the game's webhook and the acting seat's own hear whose turn it is.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class Registry:
         self.webhooks = WebhookSender(
             config.webhook_timeout, config.webhook_attempts, config.webhook_backoff
         )
-        self.bots = BotDriver(self._acting_bot, self._bot_move, config.bot_delay)
+        self.bots = BotDriver(self._acting_bot, self._bot_move, self._bot_pause)
         self._loading: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -91,13 +91,13 @@ class Registry:
         self._executor = ThreadPoolExecutor(config.worker_threads, thread_name_prefix="tresham")
 
     async def close(self) -> None:
-        """Stop bots, webhook calls and refreshes."""
+        """Stop bots, refreshes and webhook calls."""
         await self.bots.close()
-        await self.webhooks.close()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.webhooks.close()
         self._executor.shutdown(wait=True, cancel_futures=True)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -346,13 +346,29 @@ class Registry:
         after = live.game.acting_player()
         return after if after != before else None
 
+    def _bot_pause(self, game_id: str) -> tuple[int, float]:
+        """The game's log index, and how long a bot waits before it moves: the undo grace
+        when the one who may take back the last entry is a person (their action gave the
+        turn to a bot, and they may want it back), else the bot delay."""
+        live = self.games.get(game_id)
+        if live is None:
+            return (-1, self.config.bot_delay)
+        undoer = live.undo_seat()
+        person = undoer is not None and not live.is_bot(undoer)
+        wait = (
+            max(self.config.bot_delay, self.config.undo_grace) if person else self.config.bot_delay
+        )
+        return (live.index, wait)
+
     def _acting_bot(self, game_id: str) -> str | None:
         live = self.games.get(game_id)
         return None if live is None or live.broken else live.acting_bot()
 
     def _tell_turn(self, live: LiveGame, player: str | None) -> None:
-        url = live.record.webhook
-        if url is None or player is None or live.is_bot(player):
+        """Tell the game's webhook and the seat's own that it is `player`'s turn (in the
+        background: the URLs are read from the database, where any process may have set
+        the seat's)."""
+        if player is None or live.is_bot(player):
             return
         base = self.config.public_url or live.record.base_url or ""
         snapshot = live.snapshot
@@ -365,4 +381,13 @@ class Registry:
             game_url(base, live.record.id),
             offer,
         )
-        self.webhooks.send(url, body)
+        self._spawn(self._send_turn(live.record.id, player, body))
+
+    async def _send_turn(self, game_id: str, player: str, body: dict[str, Any]) -> None:
+        try:
+            urls = await self.run(self.storage.turn_webhooks, game_id, player)
+        except Exception as exc:  # the database failed: nobody is told, the game goes on
+            log.warning("game %s: webhooks not read: %r", game_id, exc)
+            return
+        for url in urls:
+            self.webhooks.send(url, body)

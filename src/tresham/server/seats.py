@@ -6,14 +6,20 @@ A waiting game is stored as any game is, with the seats taken so far and no play
 cannot be played or watched until it starts (409). Anyone with its join link
 (``/games/<id>/join``, no secret in it) picks a name and takes a free seat, getting that
 seat's secret token; the database lets one join take one seat and one name, however the joins
-race (``storage.py``). When the game starts, its seats are drawn by lot (1854 §2.2, ruling F1,
-draws them; 1849 and 1883 name no order), seeded by the game's seed so that the order is
-reproducible, and they become its players in that order.
+race (``storage.py``). When the game starts, its seats are drawn by lot, seeded by the game's
+seed so that the order is reproducible, and they become its players in that order, the first
+drawn holding the priority: 1883 §2.1 (ruling R34) and 1854 §2.2 (ruling F1) draw seats so;
+the 1849 summary names no order, and its ruling R30 draws them as the others do. No title
+seats otherwise, so there is no title hook for it.
 
 Whoever creates a game gets its host token: the host starts a waiting game, seats bots in it,
 and says whether the game is listed for strangers (games are private by default; finished
 ones are never listed) and whether its spectators may chat. Tokens travel only in the
 ``Authorization`` header or in a link's fragment, never in an address the server logs.
+
+A seat may set a webhook of its own (``/api/games/<id>/seat/webhook``, with its token): the
+server calls it on that seat's turns. Only the seat's token reads it back: a webhook's URL is
+its receiver's secret.
 """
 
 from __future__ import annotations
@@ -27,9 +33,10 @@ from tresham.bots.players import DEFAULT_LEVEL, get_bot
 from tresham.core.errors import quote
 from tresham.core.game_spec import SetupError, check_name, check_options, check_seed
 from tresham.server.errors import ApiError, BadRequest, Conflict, Forbidden, NotFound
-from tresham.server.live import token_hash
+from tresham.server.live import seat_for_token, token_hash
 from tresham.server.registry import Registry, game_url, seat_url
 from tresham.server.storage import GameRecord, GameSummary, Hosting, SeatRecord, SeatRefused
+from tresham.server.webhooks import check_webhook_url
 from tresham.titles.registry import get_title
 
 
@@ -44,6 +51,18 @@ def bearer(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         return None
     return token.strip()
+
+
+def token_seat(seats: list[SeatRecord], authorization: str | None) -> SeatRecord:
+    """The seat of `seats` whose token the request carries (`Authorization: Bearer
+    <token>`). Raises Forbidden."""
+    token = bearer(authorization)
+    if token is None:
+        raise Forbidden("a seat token is needed: Authorization: Bearer <token>", "seat")
+    seat = seat_for_token(seats, token)
+    if seat is None:
+        raise Forbidden("this is not a seat token of this game", "seat")
+    return seat
 
 
 def new_host(
@@ -96,8 +115,9 @@ def check_open_game(
 
 
 def seating_order(record: GameRecord) -> list[SeatRecord]:
-    """The seats of a waiting game in their seating order, drawn by lot from its seed.
-    Raises Conflict while fewer than the title's minimum are seated."""
+    """The seats of a waiting game in their seating order, drawn by lot from its seed (every
+    title's rule, or ruling, so far). Raises Conflict while fewer than the title's minimum
+    are seated."""
     lo = get_title(record.title).player_range[0]
     if len(record.seats) < lo:
         raise Conflict(
@@ -264,6 +284,27 @@ class Seats:
         check_host(await self.record(game_id), authorization)
         await self.registry.run(self.storage.set_listing, game_id, public, spectator_chat)
         return describe(await self.record(game_id))
+
+    async def webhook(self, game_id: str, authorization: str | None) -> dict[str, Any]:
+        """The webhook of the seat whose token the request carries (only that seat sees it:
+        a webhook's URL is its receiver's secret)."""
+        seat = token_seat((await self.record(game_id)).seats, authorization)
+        url = await self.registry.run(self.storage.seat_webhook, game_id, seat.player)
+        return {"player": seat.player, "webhook": url}
+
+    async def set_webhook(
+        self, game_id: str, authorization: str | None, url: str | None
+    ) -> dict[str, Any]:
+        """Set (None: clear) the webhook of the seat whose token the request carries; it is
+        checked as a game's webhook is."""
+        seat = token_seat((await self.record(game_id)).seats, authorization)
+        if url is not None and (problem := check_webhook_url(url)):
+            raise BadRequest(problem, "webhook", "url")
+        try:
+            await self.registry.run(self.storage.set_seat_webhook, game_id, seat.player, url)
+        except SeatRefused as exc:  # the seat was left meanwhile
+            raise refusal(exc, game_id) from None
+        return {"player": seat.player, "webhook": url}
 
     async def mine(self, ids: list[str]) -> list[dict[str, Any]]:
         """The games of `ids` (those a browser holds seats of), with whose turn it is."""

@@ -23,7 +23,10 @@ each; the key (game, seat) and the unique (game, player) let one join take a sea
 whatever the race), and when it starts its players are written in their seating order. Each
 change to a waiting game first updates the game's row, so that joins, leaves and the start of
 one game take turns (a row lock on PostgreSQL, the one writer on SQLite). Chat lines are kept
-beside the log (:data:`chat_table`), never in it: they change nothing in the game.
+beside the log (:data:`chat_table`), never in it: they change nothing in the game; on
+PostgreSQL each is announced on :data:`CHAT_CHANNEL` as log entries are on :data:`CHANNEL`.
+A seat may have a webhook of its own (its row's ``webhook``), called when it becomes that
+seat's turn, as the game's webhook (its row's) is for every seat.
 """
 
 from __future__ import annotations
@@ -69,6 +72,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 CHANNEL = "tresham_log"
+#: The channel of chat news (payload ``"<game id> <line number>"``).
+CHAT_CHANNEL = "tresham_chat"
 #: The advisory lock PostgreSQL processes take while creating the tables.
 SCHEMA_LOCK = 0x7E5A4A
 
@@ -103,6 +108,7 @@ seats_table = Table(
     Column("token_hash", String(64), nullable=True),
     Column("bot", Boolean, nullable=False),
     Column("bot_level", String(32), nullable=True),
+    Column("webhook", Text, nullable=True),
 )
 
 #: A name sits once at a game (what stops two racing joins taking one name).
@@ -140,6 +146,7 @@ ADDED_COLUMNS: tuple[Column[Any], ...] = (
     games_table.c.public,
     games_table.c.host_hash,
     games_table.c.spectator_chat,
+    seats_table.c.webhook,
 )
 
 #: Indexes added since the first version of the tables (made when a database lacks them).
@@ -363,7 +370,6 @@ class Storage:
                     if attempt == 4:
                         raise
                     time.sleep(0.05 * (attempt + 1))
-            return
         with self.engine.begin() as conn:
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
             metadata.create_all(conn)
@@ -471,7 +477,7 @@ class Storage:
                         update(games_table).where(games_table.c.id == game_id).values(finished=True)
                     )
                 if self.is_postgres:
-                    self._notify(conn, game_id, row.index + 1)
+                    self._notify(conn, CHANNEL, game_id, row.index + 1)
         except IntegrityError:
             raise IndexTaken(f"entry {row.index} of game {game_id} is taken") from None
 
@@ -486,10 +492,11 @@ class Storage:
         }
 
     @staticmethod
-    def _notify(conn: Connection, game_id: str, index: int) -> None:
+    def _notify(conn: Connection, channel: str, game_id: str, number: int) -> None:
+        """Announce `"<game id> <number>"` on `channel` when the transaction commits."""
         conn.execute(
             text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": f"{game_id} {index}"},
+            {"channel": channel, "payload": f"{game_id} {number}"},
         )
 
     # ------------------------------------------------------------------ waiting games
@@ -567,8 +574,17 @@ class Storage:
             assert record is not None
             seats = arrange(record)
             players = [s.player for s in seats]
+            hooks = {
+                r.player: r.webhook
+                for r in conn.execute(
+                    select(seats_table.c.player, seats_table.c.webhook).where(
+                        seats_table.c.game_id == game_id
+                    )
+                )
+            }
+            rows = [{**r, "webhook": hooks.get(r["player"])} for r in _seat_rows(game_id, seats)]
             conn.execute(delete(seats_table).where(seats_table.c.game_id == game_id))
-            conn.execute(insert(seats_table), _seat_rows(game_id, seats))
+            conn.execute(insert(seats_table), rows)
             conn.execute(
                 update(games_table)
                 .where(games_table.c.id == game_id)
@@ -592,6 +608,44 @@ class Storage:
             with self._write_lock, self.engine.begin() as conn:
                 conn.execute(update(games_table).where(games_table.c.id == game_id).values(values))
 
+    # ------------------------------------------------------------------ webhooks
+    def set_seat_webhook(self, game_id: str, player: str, url: str | None) -> None:
+        """Set (None: clear) the webhook of `player`'s seat. Raises SeatRefused
+        ("no seat")."""
+        with self._write_lock, self.engine.begin() as conn:
+            changed = conn.execute(
+                update(seats_table)
+                .where(seats_table.c.game_id == game_id, seats_table.c.player == player)
+                .values(webhook=url)
+            )
+            if changed.rowcount == 0:
+                raise SeatRefused("no seat")
+
+    def seat_webhook(self, game_id: str, player: str) -> str | None:
+        """The webhook of `player`'s seat (None: it has none)."""
+        with self.engine.connect() as conn:
+            url = conn.execute(
+                select(seats_table.c.webhook).where(
+                    seats_table.c.game_id == game_id, seats_table.c.player == player
+                )
+            ).scalar()
+        return None if url is None else str(url)
+
+    def turn_webhooks(self, game_id: str, player: str) -> list[str]:
+        """Whom to tell that it is `player`'s turn: the game's webhook and the seat's (each
+        URL once)."""
+        with self.engine.connect() as conn:
+            game = conn.execute(
+                select(games_table.c.webhook).where(games_table.c.id == game_id)
+            ).scalar()
+            seat = conn.execute(
+                select(seats_table.c.webhook).where(
+                    seats_table.c.game_id == game_id,
+                    seats_table.c.player == player,
+                )
+            ).scalar()
+        return list(dict.fromkeys(str(url) for url in (game, seat) if url))
+
     # ------------------------------------------------------------------ chat
     def add_chat(self, game_id: str, line: ChatLine) -> ChatLine:
         """Add a chat line to a game (its number is the next one; `line.index` is ignored);
@@ -605,6 +659,8 @@ class Storage:
             number = 0 if last is None else int(last) + 1
             stored = ChatLine(number, line.player, line.text, line.at, line.spectator, now)
             conn.execute(insert(chat_table).values(self._chat_values(game_id, stored, now)))
+            if self.is_postgres:
+                self._notify(conn, CHAT_CHANNEL, game_id, number)
         return stored
 
     def chat(self, game_id: str, start: int = 0) -> list[ChatLine]:

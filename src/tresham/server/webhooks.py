@@ -1,5 +1,7 @@
-"""Turn notifications: a game's webhook URL is POSTed to when it becomes a seat's turn (to
-answer an offer, when a corporation offers to buy what that seat's player sells).
+"""Turn notifications: a game's webhook URL (set when it is made) is POSTed to when it becomes
+a seat's turn (to answer an offer, when a corporation offers to buy what that seat's player
+sells), and so is the seat's own webhook (set by the seat, from the table or the API,
+``PUT /api/games/<id>/seat/webhook``), both checked by :func:`check_webhook_url`.
 
 The body works for Discord (``content``) and Slack (``text``) incoming webhooks, and carries the
 facts for other receivers under ``tresham``. Calls run in the background with a timeout and a

@@ -1,9 +1,11 @@
 // The table's chat and turn news: a chat panel beside the log (the seats this browser holds
 // write in it, spectators too where the host allows), the page title's "(your turn)" while a
-// seat held here is to act, and, with the user's permission, a browser notification when the
-// turn comes to one of them while the page is in the background. It follows the game on its
-// own sockets (the game's, for whose turn it is; the chat's), so the table's code needs
-// nothing from it. Chat is only ever shown as text.
+// seat held here is to act, with the user's permission a browser notification when the turn
+// comes to one of them while the page is in the background, and a seat's own webhook (a
+// Discord or Slack incoming webhook the server calls on that seat's turns; the server checks
+// the URL, and only the seat's token reads it back). It follows the game on its own sockets
+// (the game's, for whose turn it is; the chat's), so the table's code needs nothing from it.
+// Chat is only ever shown as text.
 
 import { api, el, loadSeats } from "./common.js";
 
@@ -14,6 +16,7 @@ const drawn = new Set(); // the chat lines shown, by number
 let seating = null; // the game's seating and hosting (/seating)
 let baseTitle = document.title;
 let wasMine = false;
+let hooked = null; // the seat whose webhook the webhook form shows
 
 const seats = () => loadSeats(gameId); // read each time: the table adopts seats from links
 
@@ -36,11 +39,26 @@ function buildPanel() {
       el("input", { id: "chat-text", maxlength: 500, placeholder: "say something", autocomplete: "off", "aria-label": "chat line" }),
       el("button", { type: "submit", id: "chat-send" }, "Send")),
     el("p", { id: "chat-note" }),
-    el("p", {}, el("button", { type: "button", id: "notify-me", hidden: !("Notification" in window) }, "Notify me of my turns")));
+    el("p", {}, el("button", { type: "button", id: "notify-me", hidden: !("Notification" in window) }, "Notify me of my turns")),
+    el("details", { id: "webhook-box", hidden: true },
+      el("summary", { id: "webhook-title" }, "Turn webhook (Discord, Slack)"),
+      el("form", { id: "webhook-form", novalidate: true },
+        el("input", { id: "webhook-url", type: "url", maxlength: 2000, autocomplete: "off", spellcheck: "false",
+          placeholder: "https://discord.com/api/webhooks/…", "aria-label": "webhook URL" }),
+        el("button", { type: "submit", id: "webhook-save" }, "Save"),
+        el("button", { type: "button", id: "webhook-clear" }, "Clear")),
+      el("p", { id: "webhook-note", role: "status" })));
   const aside = document.querySelector("aside");
   if ($("log-box") && $("log-box").parentNode === aside) aside.insertBefore(box, $("log-box"));
   else (aside || document.body).append(box);
   $("chat-form").addEventListener("submit", send);
+  $("chat-as").addEventListener("change", loadWebhook);
+  $("webhook-box").addEventListener("toggle", loadWebhook);
+  $("webhook-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    saveWebhook($("webhook-url").value.trim());
+  });
+  $("webhook-clear").addEventListener("click", () => saveWebhook(null));
   $("notify-me").addEventListener("click", async () => {
     const answer = await Notification.requestPermission();
     $("notify-me").textContent = answer === "granted" ? "Turn notifications on" : "Notifications refused by the browser";
@@ -60,6 +78,49 @@ function showForm() {
   const picked = $("chat-as").value;
   $("chat-as").replaceChildren(...held.map((p) => el("option", { value: p }, p)));
   if (held.includes(picked)) $("chat-as").value = picked;
+  $("webhook-box").hidden = spectator;
+  $("webhook-title").textContent = `Turn webhook of ${writer() || "your seat"} (Discord, Slack)`;
+  if (writer() !== hooked) loadWebhook();
+}
+
+/** The seat this browser writes and sets a webhook for: the one picked, else its only one. */
+function writer() {
+  const held = Object.keys(seats());
+  return held.includes($("chat-as").value) ? $("chat-as").value : held[0] || null;
+}
+
+function webhookNote(text, error = false) {
+  $("webhook-note").textContent = text;
+  $("webhook-note").className = error ? "error" : "";
+}
+
+/** Show the webhook of the seat written as (read with its token: only that seat sees it). */
+async function loadWebhook() {
+  const player = writer();
+  if (!player || !$("webhook-box").open) return;
+  hooked = player;
+  try {
+    const answer = await api(`${path}/seat/webhook`, { token: seats()[player] });
+    if (hooked !== player) return;
+    $("webhook-url").value = answer.webhook || "";
+    webhookNote(answer.webhook ? `${player}'s turns are sent there.` : `No webhook: ${player}'s turns are sent nowhere.`);
+  } catch (err) {
+    webhookNote(err.message, true);
+  }
+}
+
+/** Set (a URL) or clear (null) the webhook of the seat written as; the server checks it. */
+async function saveWebhook(url) {
+  const player = writer();
+  if (!player) return;
+  try {
+    const answer = await api(`${path}/seat/webhook`, { method: "PUT", body: { url }, token: seats()[player] });
+    hooked = player;
+    $("webhook-url").value = answer.webhook || "";
+    webhookNote(answer.webhook ? `Saved: ${player}'s turns are sent there.` : `Cleared: ${player}'s turns are sent nowhere.`);
+  } catch (err) {
+    webhookNote(err.message, true);
+  }
 }
 
 function addLines(lines) {

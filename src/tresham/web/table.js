@@ -32,10 +32,15 @@ function freshUi() {
   return { hex: null, tile: null, rot: 0, dropped: new Set(), picked: {} };
 }
 
+let messageTimer = null;
+
+/** A line for the player; an error clears itself after a while (or at the next message). */
 function setMessage(text, isError = false) {
   const box = $("message");
   box.textContent = text;
   box.className = isError ? "error" : "";
+  clearTimeout(messageTimer);
+  if (isError) messageTimer = setTimeout(() => { if (box.textContent === text) setMessage(""); }, 12000);
 }
 
 // ------------------------------------------------------------------ acting
@@ -184,6 +189,8 @@ function renderActions(lays) {
   const auction = auctionPanel();
   if (auction) box.append(auction);
   const actions = legal.actions.filter((a) => !answersOffer(a, offer));
+  const forced = forcedPurchase(actions);
+  if (forced) box.append(forced);
   const rest = [];
   const byType = groupBy(actions, (a) => a.type);
   for (const [type, group] of byType) {
@@ -227,6 +234,22 @@ function renderActions(lays) {
   box.append(buttons);
 }
 
+/** A train purchase that cannot be passed (the corporation has none): what it has, what
+ * the cheapest costs, and who pays what is missing; each choice then says what it costs
+ * whom. Null when the purchase is not forced. */
+function forcedPurchase(actions) {
+  const buys = actions.filter((a) => a.type === "buy_train");
+  if (!buys.length || actions.some((a) => a.type === "pass")) return null;
+  const corp = state.corporations.find((c) => c.sym === state.active_entity);
+  if (!corp) return null;
+  const cheapest = Math.min(...buys.map((a) => a.price));
+  const missing = cheapest - corp.cash;
+  const text = missing > 0
+    ? `${corp.sym} has no train and must buy one now. It has ${money(corp.cash)}; the cheapest here costs ${money(cheapest)}, so ${corp.president} must pay the ${money(missing)} missing from their own cash (selling shares if need be).`
+    : `${corp.sym} has no train and must buy one now (it has ${money(corp.cash)}).`;
+  return el("p", { id: "forced-purchase", class: "forced", role: "status", "data-missing": Math.max(0, missing) }, text);
+}
+
 /** A deal waiting for the seller's answer, shown to everyone; the seat that answers for the
  * seller gets its two legal answers as buttons. */
 function offerPanel(offer, answers) {
@@ -241,7 +264,7 @@ function offerPanel(offer, answers) {
   panel.append(el("p", { class: "turn" }, offer.asked === offer.seller ? `${offer.asked}, your answer:` : `${offer.asked}, you answer for ${offer.seller}:`));
   const buttons = el("div", { class: "buttons" });
   for (const a of answers) {
-    buttons.append(el("button", { class: `act act-choose offer-${a.choice}${a.choice === "accept" ? " primary" : ""}`, onclick: () => post(a) }, describe(a, offer)));
+    buttons.append(actionButton(a, ` offer-${a.choice}${a.choice === "accept" ? " primary" : ""}`));
   }
   panel.append(buttons);
   return panel;
@@ -793,6 +816,18 @@ async function renderGameOver() {
     lineChart("Revenue per OR", labels, revenue, corpColors(board, state))));
 }
 
+/** The runs the operating corporation has just made (its latest log entry, with no undo or
+ * redo since), so that they stay on the map while it decides on the dividend; null else. */
+function runJustMade() {
+  if (viewAt !== null || !state.round || state.round.kind !== "operating") return null;
+  for (let i = gameLog.entries.length - 1; i >= 0; i--) {
+    const { entry } = gameLog.entries[i];
+    if (entry.type === "undo" || entry.type === "redo" || entry.entity !== state.active_entity) return null;
+    if (entry.type === "run_routes") return entry.runs.map(({ train, stops, track }) => ({ train, stops, track }));
+  }
+  return null;
+}
+
 function render() {
   const colors = corpColors(board, state);
   const reserved = {};
@@ -809,7 +844,7 @@ function render() {
     lays,
     tokenSlots,
     preview: chosen ? { hex: chosen.hex, tile: chosen.tile, rotation: chosen.rotation } : null,
-    runs: runAction ? chosenRuns(runAction) : null,
+    runs: runAction ? chosenRuns(runAction) : runJustMade(),
   };
   drawBoard($("board"), board, state, view, mapUi, onHex);
   drawMarket($("market"), board.market, state, colors);
@@ -856,11 +891,32 @@ function connect() {
       else renderLog();
     }).catch((err) => setMessage(err.message, true));
   };
-  ws.onopen = () => { document.body.dataset.live = "1"; };
+  ws.onopen = () => {
+    const lost = document.body.dataset.live === "0";
+    setConnection(true);
+    // back after a loss: whatever happened meanwhile is read again, and the errors of the
+    // lost connection go
+    if (lost) resync().catch((err) => setMessage(err.message, true));
+  };
   ws.onclose = () => {
-    document.body.dataset.live = "0";
+    setConnection(false);
     setTimeout(connect, 1500);
   };
+}
+
+/** Show whether the live connection is up ("Connection lost: reconnecting…" while not). */
+function setConnection(live) {
+  document.body.dataset.live = live ? "1" : "0";
+  $("connection").hidden = live;
+}
+
+/** After a reconnection: the log, the state and the legal actions as the server has them. */
+async function resync() {
+  setMessage("");
+  await syncLog();
+  const fresh = await api(`/api/games/${encodeURIComponent(gameId)}`);
+  present = null;
+  await show(fresh);
 }
 
 async function adoptSeatFromLink() {
