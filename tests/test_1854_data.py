@@ -399,3 +399,119 @@ def test_main_map_is_connected() -> None:
                 seen.add(nb)
                 todo.append(nb)
     assert seen == set(main)
+
+
+# ------------------------------------------------------------------ the original edition (D6-D9)
+# New games (rules version 4) play the original (2002) board and tile set: the rulebook's own
+# edition. tests/test_1854_original_board.py compares its board hex by hex; these check the rest
+# of its data against §1.1, Tables 4-6 and shared/reference/1854-original.json.
+ORIGINAL_MANIFEST = _load("manifest_original.json")["tiles"]
+ORIGINAL_TILES = _load("tiles_original.json")["tiles"]
+REFERENCE_ORIGINAL = REFERENCE_1854.with_name("1854-original.json")
+
+
+def _original_catalogue() -> dict[str, Any]:
+    path = str(resources.files(PKG).joinpath("data/tiles_original.json"))
+    return {**load_catalogue(), **load_catalogue(path)}
+
+
+def test_the_original_set_is_the_125_tiles_of_1_1() -> None:
+    # 1854 §1.1: "125 tiles: 48 yellow, 40 green, 18 brown, 6 grey, 13 transparent" (ruling D4,
+    # D9): the original set, every tile of it in the catalogue or the title's own tiles
+    catalogue = _original_catalogue()
+    assert all(t in catalogue for t in ORIGINAL_MANIFEST)
+    by_colour: dict[str, int] = {}
+    for t, n in ORIGINAL_MANIFEST.items():
+        by_colour[catalogue[t].color] = by_colour.get(catalogue[t].color, 0) + n
+    assert by_colour == {"yellow": 48, "green": 40, "brown": 18, "gray": 6, "tunnel": 13}
+    assert sum(ORIGINAL_MANIFEST.values()) == 125
+    # only the set's own tiles come from tiles_original.json, none replaces a catalogue tile
+    assert set(ORIGINAL_TILES) <= set(ORIGINAL_MANIFEST)
+    assert not set(ORIGINAL_TILES) & set(load_catalogue())
+
+
+def test_the_original_tunnels_are_4_straight_5_gentle_4_sharp() -> None:
+    # 1854 §1.1: 13 transparent tiles; ruling D9: 467 straight x4, 468 gentle x5, 469 sharp x4,
+    # one track each from edge to edge, no station
+    catalogue = _original_catalogue()
+    shapes = {}
+    for t in ("467", "468", "469"):
+        tile = catalogue[t]
+        assert tile.color == "tunnel" and not tile.nodes and len(tile.paths) == 1
+        a, b = sorted(tile.exits(0))
+        shapes[t] = (min(b - a, 6 - (b - a)), ORIGINAL_MANIFEST[t])
+    assert shapes == {"467": (3, 4), "468": (2, 5), "469": (1, 4)}
+
+
+def test_the_original_tiles_the_rulebook_names() -> None:
+    # 1854 §5.3: small and medium-sized cities take 3, 4, 58; double small cities 1, 2, 55, 56,
+    # 69; Wien only the W tiles 433, 451, 456; §5.4: medium cities go green on 441-444 (one city
+    # of two spaces, ruling C2), double small cities on 457-464 (two cities of one space worth
+    # 20, ruling C4); Sankt Pölten on 442 or 444 (ruling C5)
+    catalogue = _original_catalogue()
+    named = ["1", "2", "3", "4", "23", "24", "55", "56", "58", "69", "433", "442", "444"]
+    named += ["451", "456"] + [str(n) for n in range(457, 465)]
+    assert all(t in ORIGINAL_MANIFEST for t in named)
+    for t in ("441", "442", "443", "444"):
+        (city,) = catalogue[t].nodes
+        assert catalogue[t].color == "green" and (city.kind, city.slots) == ("city", 2)
+    for t in (str(n) for n in range(457, 465)):
+        tile = catalogue[t]
+        assert tile.color == "green" and len(tile.nodes) == 2
+        assert all((n.kind, n.slots, n.revenue) == ("city", 1, 20) for n in tile.nodes)
+    for t in ("433", "451", "456"):
+        assert "W" in catalogue[t].labels
+
+
+@needs_shared(REFERENCE_ORIGINAL)
+def test_the_original_manifest_and_tiles_match_the_reference() -> None:
+    # ruling D9: 18xx-maker's list of the original set, tile by tile, and the title's own tiles
+    # drawn as 1854-original.json gives them (nodes and track, edge for edge)
+    ref = json.loads(REFERENCE_ORIGINAL.read_text("utf-8"))
+    assert ref["tile_manifest"] == ORIGINAL_MANIFEST
+    assert ref["tile_manifest_check"]["pass"] and ref["tile_manifest_total"] == 125
+    assert set(ORIGINAL_TILES) == set(ref["tiles_not_in_tiles_json"])
+    for number, tile in ORIGINAL_TILES.items():
+        want = ref["tiles_not_in_tiles_json"][number]
+        assert tile["color"] == ("tunnel" if want["color"] == "none" else want["color"]), number
+        nodes = [(n["type"], n["revenue"], n.get("slots")) for n in want["nodes"]]
+        got = [(n["kind"], n["revenue"], n.get("slots")) for n in tile.get("nodes", [])]
+        assert got == nodes, number
+
+        def end(e: dict[str, int]) -> str:
+            return f"e{e['edge']}" if "edge" in e else f"n{e['node']}"
+
+        paths = sorted(tuple(sorted((p[0], p[1]))) for p in tile["paths"])
+        wanted = sorted(tuple(sorted((end(p["a"]), end(p["b"])))) for p in want["paths"])
+        assert paths == wanted, number
+
+
+@needs_shared(REFERENCE_ORIGINAL)
+def test_trains_and_phases_are_the_original_editions() -> None:
+    # 1854 Tables 4-6, §5.5, §5.9, §5.10: every train, phase and cost the reference lists as
+    # differing between the editions has the original (rulebook) value; both editions share
+    # game.json, so rules versions 1-3 played these too
+    ref = json.loads(REFERENCE_ORIGINAL.read_text("utf-8"))
+    diff = {d["item"]: d["original"] for d in ref["trains_phases_companies_differences"]}
+    trains = {t["name"]: t for t in GAME["trains"]}
+    phases = {p["name"]: p for p in GAME["phases"]}
+    assert trains["1+"]["price"] == diff["1+ train price"] == 80
+    assert trains["8"]["count"] == diff["8-train count"] == 5
+    oe = trains["OE"]
+    assert (oe["count"], oe["price"], oe["distance"]) == (5, 1000, 8)
+    assert diff["Orient Express"].startswith("own train type, 5 at 1000 G, range 8")
+    assert trains["2+"]["rusts_on"] == "5" and "Phase 5" in diff["2+ train scrapped"]
+    assert trains["4"]["rusts_on"] == "8" and "Phase 8" in diff["4-train scrapped"]
+    assert trains["2"]["rusts_on"] == "4"  # "scrapped for majors" (Phase 4), ruling ML7
+    assert list(phases)[-1] == diff["last phase name"] == "8"
+    assert phases["8"]["also_on"] == "OE"
+    assert phases["5"]["train_limit"]["local"] == diff["Local Railway train limit in Phase 5"]
+    assert [p["train_limit"].get("major_local") for p in phases.values()] == [None] * 3 + [2] * 3
+    assert diff["Major Local Railway train limit"].startswith("2 (Phases 5, 6, 8")
+    mail = {m["cost"]: m["income"] for m in GAME["mail_contracts"]}
+    for cost, values in (("100", mail[100]), ("200", mail[200])):
+        printed = "/".join(str(v) for v in values.values())
+        assert f"{cost} G: {printed}" in diff["mail contract income"]
+    assert all(m["token_costs"] == [0, 50] for m in GAME["major_local_railways"])
+    assert diff["Major Local Railway station cost"] == 50
+    assert GAME["float_percent"] == 60 and GAME["bank"] == 9672

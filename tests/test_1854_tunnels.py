@@ -11,11 +11,13 @@ from helpers_1854 import TITLE, rejected
 from positions import give_train
 from test_1854_operating import two_companies
 from tresham.core.actions import LayTile, Pass
+from tresham.core.game import Game
 from tresham.core.graph import legal_tile_lays
 from tresham.core.track import OVERLAY_BASE
 from tresham.titles.t1854 import local_railways, tunnels
 from tresham.titles.t1854.actions import BuildTunnel
 from tresham.titles.t1854.operating import rules_for
+from tresham.titles.t1854.versions import DEALS_VERSION
 
 
 def test_a_tunnel_instead_of_a_tile() -> None:
@@ -96,6 +98,39 @@ def test_the_thirteen_tunnels_are_all_there_are() -> None:
     assert tunnels.built(g) == 13
     err = tunnels.problem(g, "SD", "C21", 0, 2, rules_for(g, "SD"))
     assert err is not None and "13" in str(err)
+
+
+def test_each_tunnel_shape_runs_out() -> None:
+    # 1854 §1.1: "13 transparent" tiles; the original set's are 4 straight (467), 5 gentle
+    # (468) and 4 sharp (469) tunnels (ruling D9): with the 4 straight ones built, KE may dig
+    # only a curve under Krems & Tulln
+    g = two_companies()
+    assert tunnels.supply(g) == {3: 4, 2: 5, 1: 4}
+    for coord in ("E3", "E5", "E9", "F4"):
+        g.state.map.add_overlay(coord, 0, 3)
+    assert tunnels.shapes_left(g) == {3: 0, 2: 5, 1: 4}
+    rejected(g, BuildTunnel("KE", "C21", 1, 4), "§1.1")
+    digs = {a for a in g.legal_actions() if isinstance(a, BuildTunnel)}
+    assert digs == {BuildTunnel("KE", "C21", e, 4) for e in (0, 2, 3)} | {
+        BuildTunnel("KE", "C21", 4, 5)
+    }
+    for coord in ("F6", "F10", "F12", "F14"):
+        g.state.map.add_overlay(coord, 0, 1)
+    digs = {a for a in g.legal_actions() if isinstance(a, BuildTunnel)}
+    # the sharp ones gone too, the gentle curves are left
+    assert digs == {BuildTunnel("KE", "C21", 0, 4), BuildTunnel("KE", "C21", 2, 4)}
+    g.apply(BuildTunnel("KE", "C21", 2, 4))
+    assert tunnels.built_by_shape(g) == {3: 4, 1: 4, 2: 1}
+
+
+def test_older_saves_dig_any_shape() -> None:
+    # Rules versions 1-3 (the revised board, ruling D6) replay as played: 13 tunnels of any
+    # shape (ruling TU1), so a fifth straight one is still allowed there
+    g = Game(TITLE, ["A", "B", "C"], seed=1, rules_version=DEALS_VERSION)
+    assert tunnels.supply(g) == {} and tunnels.shapes_left(g) is None
+    for coord in ("E3", "E5", "E9", "F4", "F6"):
+        g.state.map.add_overlay(coord, 0, 3)
+    assert tunnels.built(g) == 5
 
 
 def test_a_train_runs_through_the_tunnel() -> None:

@@ -8,6 +8,7 @@ import json
 import math
 import re
 from importlib import resources
+from typing import Any
 
 import pytest
 
@@ -217,3 +218,96 @@ def test_every_title_board_draws_its_printed_hexes() -> None:
         assert len(drawing["hexes"]) == len(board.hexes)
         for h in board.hexes.values():
             check_drawing(h.tile, 0, board.layout)
+
+
+def _outline(node: dict[str, Any]) -> tuple[tuple[float, float], tuple[float, float], float]:
+    """A drawn stop's outline: a segment swept by a radius (a two-slot city is a stadium)."""
+    x, y = float(node["x"]), float(node["y"])
+    if node["kind"] == "town":
+        return (x, y), (x, y), 6.0
+    if node["slots"] == 2:
+        a = math.radians(float(node.get("angle", 0.0)))
+        dx, dy = 10.5 * math.cos(a), 10.5 * math.sin(a)
+        return (x - dx, y - dy), (x + dx, y + dy), 10.5
+    return (x, y), (x, y), 10.5
+
+
+def _gap(a: dict[str, Any], b: dict[str, Any]) -> float:
+    (a0, a1, ra), (b0, b1, rb) = _outline(a), _outline(b)
+    samples = [
+        (p[0] + (q[0] - p[0]) * t / 10, p[1] + (q[1] - p[1]) * t / 10)
+        for p, q in ((a0, a1), (b0, b1))
+        for t in range(11)
+    ]
+    pa, pb = samples[:11], samples[11:]
+    return min(math.dist(p, q) for p in pa for q in pb) - ra - rb
+
+
+def test_the_1854_original_tiles_draw_at_every_rotation() -> None:
+    # 1854's own tiles (rulings D9, C2, C4, C5): 441-444, 448-450, 452-455, 457-464 and the
+    # tunnels 467-469, and every other tile of the original set, on the pointy 1854 board:
+    # track to the tile's edges at every rotation, and no two stops overlapping (461 and 462
+    # join both cities to one side; 55 crosses two towns' straights; Wien's 451)
+    from tresham.titles.t1854.rules import Title1854
+
+    title = Title1854()
+    own = [str(n) for n in (*range(441, 445), *range(448, 451), *range(452, 456))]
+    own += [str(n) for n in range(457, 465)] + ["467", "468", "469"]
+    assert set(own) <= set(title.manifest)
+    for tile_id in title.manifest:
+        tile = title.catalogue[tile_id]
+        first = tile_drawing(tile, 0, "pointy")["nodes"]
+        for rotation in range(6):
+            check_drawing(tile, rotation, "pointy")
+            nodes = [
+                n
+                for n in tile_drawing(tile, rotation, "pointy")["nodes"]
+                if n["kind"] != "junction"
+            ]
+            for i, a in enumerate(nodes):
+                for b in nodes[i + 1 :]:
+                    assert _gap(a, b) > 1.0, (tile_id, rotation, a, b)
+            # the same drawing turned: each stop as far from the centre at every rotation
+            for a, b in zip(first, tile_drawing(tile, rotation, "pointy")["nodes"], strict=True):
+                assert math.hypot(a["x"], a["y"]) == pytest.approx(
+                    math.hypot(b["x"], b["y"]), abs=0.05
+                ), (tile_id, rotation)
+
+
+def test_two_cities_on_one_side_sit_apart_clear_of_each_others_track() -> None:
+    # 1854 §5.4, ruling C4: 461 joins both its cities to edges 0 and 1; each city stays
+    # clear of the straight track that leads to the other
+    from tresham.titles.t1854.rules import Title1854
+
+    tile = Title1854().catalogue["461"]
+    for rotation in range(6):
+        drawing = tile_drawing(tile, rotation, "pointy")
+        cities = drawing["nodes"]
+        assert _gap(cities[0], cities[1]) > 1.0
+        for path in drawing["paths"]:
+            ends = [e for e in path["ends"] if e.startswith("n")]
+            (mine,) = (int(e[1:]) for e in ends)
+            other = cities[1 - mine]
+            start, end = ends_of(path["d"])
+            # the straight piece from the edge to its city keeps off the other city
+            steps = [
+                (start[0] + (end[0] - start[0]) * t / 20, start[1] + (end[1] - start[1]) * t / 20)
+                for t in range(21)
+            ]
+            assert min(math.dist(p, (other["x"], other["y"])) for p in steps) > 10.5 + 2
+
+
+def test_the_1854_board_payload_marks_medium_cities_shields_and_customs() -> None:
+    # 1854 §5.3 (medium-sized cities, the shields beside Wien), §5.6 (the customs signs)
+    payload = board_payload(new_game("1854", ["Ann", "Bob", "Cid"], 3, {}))
+    hexes = {h["coord"]: h for h in payload["hexes"]}
+    medium = {c for c, h in hexes.items() if h["medium_city"]}
+    assert medium == {"B22", "D16", "D18", "D20", "D24", "F10", "G3", "G15", "H16"}
+    assert {c: h["shield"] for c, h in hexes.items() if h["shield"]} == {
+        "B22": "FJ",
+        "C21": "KE",
+        "D22": "SD",
+    }
+    assert {c for c, h in hexes.items() if h["customs"]} == {"D12", "E7"}
+    for coord in ("D12", "E7"):  # the customs stop: a -10 town on the printed track
+        assert [n["revenue"] for n in hexes[coord]["tile"]["nodes"] if n["kind"] == "town"] == [-10]

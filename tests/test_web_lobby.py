@@ -243,7 +243,7 @@ def test_a_seat_sets_its_webhook_at_the_table(browser: Any, server: ServerProces
         page = person(browser, errors)
         page.goto(next(s["url"] for s in created["seats"] if s["player"] == "Bob"))
         page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
-        assert page.is_visible("#webhook-box")
+        page.wait_for_selector("#webhook-box", state="visible", timeout=WAIT_MS)
         assert "Bob" in page.inner_text("#webhook-box summary")
         page.click("#webhook-box summary")
         page.wait_for_selector("#webhook-note:has-text('No webhook')", timeout=WAIT_MS)

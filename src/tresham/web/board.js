@@ -128,6 +128,28 @@ function dropSign(x, y) {
     svg("path", { class: "drop-shine", d: "M-2.4 1.8 A2.6 2.6 0 0 0 -0.4 4.3" }));
 }
 
+/** 1854's medium-sized city on a laid tile: "a white marker with a black dot" (§5.3). */
+function mediumCitySign(x, y) {
+  return svg("g", { class: "medium-city", "data-marker": "medium-city", transform: `translate(${x.toFixed(2)} ${y.toFixed(2)})` },
+    svg("circle", { r: 7, fill: "#fff", stroke: "#1b1b1b", "stroke-width": 1.4 }),
+    svg("circle", { r: 3, fill: "#1b1b1b" }));
+}
+
+/** 1854's permission shield (§5.3): a small shield with the guarding company's symbol. */
+function shieldSign(sym, color, x, y) {
+  return svg("g", { class: "shield", "data-marker": "shield", "data-company": sym, transform: `translate(${x.toFixed(2)} ${y.toFixed(2)})` },
+    svg("path", { d: "M-8.5 -9 H8.5 V-1 Q8.5 6.5 0 10.5 Q-8.5 6.5 -8.5 -1 Z", fill: "#fff", stroke: color || "#1b1b1b", "stroke-width": 2 }),
+    fitText(svg("text", { "text-anchor": "middle", y: 2.6, "font-size": 7.5, "font-weight": "bold", fill: "#1b1b1b" }, sym), sym, 13));
+}
+
+/** A customs sign (1854 §5.6): a border barrier, red and white, on a round plate. */
+function customsSign(x, y) {
+  return svg("g", { class: "customs", "data-marker": "customs", transform: `translate(${x.toFixed(2)} ${y.toFixed(2)})` },
+    svg("circle", { r: 8.5, fill: "#fff", stroke: "#c62828", "stroke-width": 1.6 }),
+    svg("rect", { x: -6, y: -2, width: 12, height: 4, fill: "#c62828" }),
+    svg("path", { d: "M-2 -2 h2 v4 h-2 Z M2 -2 h2 v4 h-2 Z", fill: "#fff" }));
+}
+
 function slotOffsets(n) {
   if (n <= 1) return [[0, 0]];
   if (n === 2) return [[-SLOT_R, 0], [SLOT_R, 0]];
@@ -194,9 +216,15 @@ export function drawTile(g, drawing, color, ctx = {}) {
     g.append(trackPath(p.d, p.gauge, { "data-path": i }));
     for (const [x, y] of pathSamples(p.d)) placer.take(x, y, 5.5);
   });
+  // a customs stop (1854 §5.6: a sign on the track, worth -10, not a station) draws no dot
+  const customs = (node) => ctx.customs && node.kind === "town" && node.revenue < 0;
   for (const node of drawing.nodes) {
-    if (node.kind === "city") placer.take(node.x, node.y, cityRadius(node.slots) + 0.5);
-    else if (node.kind === "town") placer.take(node.x, node.y, 6.5);
+    if (node.kind === "city") {
+      if (node.slots === 2 && node.angle) {
+        const a = (node.angle * Math.PI) / 180;
+        for (const s of [-1, 0, 1]) placer.take(node.x + s * SLOT_R * Math.cos(a), node.y + s * SLOT_R * Math.sin(a), SLOT_R + 0.5);
+      } else placer.take(node.x, node.y, cityRadius(node.slots) + 0.5);
+    } else if (node.kind === "town" && !customs(node)) placer.take(node.x, node.y, 6.5);
   }
   if (ctx.keepClear) for (const [x, y, r] of ctx.keepClear) placer.take(x, y, r);
   // One revenue for a tile whose stops all earn the same (e.g. Wien's three cities).
@@ -208,8 +236,17 @@ export function drawTile(g, drawing, color, ctx = {}) {
       const key = `${coord}:${i}`;
       const slots = tokens[key] || [];
       const city = svg("g", { class: "city", "data-node": i, transform: `translate(${node.x} ${node.y})` });
-      const offsets = slotOffsets(node.slots);
-      if (node.slots === 2) city.append(svg("rect", { x: -2 * SLOT_R, y: -SLOT_R, width: 4 * SLOT_R, height: 2 * SLOT_R, rx: SLOT_R, class: "city-body" }));
+      // a two-slot city off the centre of a tile with several stops lies across its direction
+      const turn = node.slots === 2 && node.angle ? node.angle : 0;
+      const offsets = slotOffsets(node.slots).map(([dx, dy]) => {
+        const a = (turn * Math.PI) / 180;
+        return [dx * Math.cos(a) - dy * Math.sin(a), dx * Math.sin(a) + dy * Math.cos(a)];
+      });
+      if (node.slots === 2) {
+        const body = svg("rect", { x: -2 * SLOT_R, y: -SLOT_R, width: 4 * SLOT_R, height: 2 * SLOT_R, rx: SLOT_R, class: "city-body" });
+        if (turn) body.setAttribute("transform", `rotate(${turn})`);
+        city.append(body);
+      }
       let reservedShown = false;
       offsets.forEach(([dx, dy], s) => {
         const corp = slots[s];
@@ -236,6 +273,12 @@ export function drawTile(g, drawing, color, ctx = {}) {
         g.append(row);
         placer.take(node.x, node.y + SLOT_R + 3 + PHASE_H / 2, width / 2);
       } else if (node.revenue && !shared) badges.push({ node, around: cityRadius(node.slots) });
+    } else if (customs(node)) {
+      const [x, y] = placer.place([...ring(node.x, node.y, 15, -90, 12), ...ring(node.x, node.y, 22, -90, 12)], 8.5);
+      const sign = customsSign(x, y);
+      sign.dataset.node = String(i);
+      g.append(sign);
+      badges.push({ node: { ...node, x, y }, around: 8.5 });
     } else if (node.kind === "town") {
       g.append(svg("circle", { cx: node.x, cy: node.y, r: 6, class: "town", "data-node": i }));
       if (node.revenue_by_phase) {
@@ -330,15 +373,38 @@ function drawHex(board, hex, state, view, ui) {
   const placer = drawTile(g, drawing, color, {
     corners: board.corners, coord: hex.coord, tokens: state.map.tokens, reserved: view.reserved,
     phase: state.phase, colors: view.colors, legalSlots: ui.tokenSlots || {},
-    inner: board.layout === "pointy" ? 40 : 42,
+    inner: board.layout === "pointy" ? 40 : 42, customs: hex.customs,
     // keep the name's place (the lower edge) and the coordinate's clear
     keepClear: hex.name ? [[0, nameY - 3, 9], [-13, nameY - 3, 7], [13, nameY - 3, 7]] : [],
   });
+  // the coordinate's corner (drawn last) stays clear of what follows
+  const [cx, cy] = board.layout === "pointy" ? [-27, 14] : [-30, 10];
+  placer.take(cx, cy - 2.5, 6);
   // The printed terrain stays until a tile is laid (a preview shows what it would cost).
   if (!laid && hex.terrain_cost) {
     const kind = hex.terrain || "mountain";
     const [x, y] = placer.place([[0, -27], [-14, -25], [14, -25], ...ring(0, 0, 26, -90, 12), ...ring(0, 0, 16, -90, 12)], 10);
     g.append(terrainSign(kind, hex.terrain_cost, x, y - 3));
+  }
+  // 1854's medium-sized city (§5.3): printed, a black dot in a ring; built on, a white marker
+  // with a black dot beside the tile's stop
+  if (hex.medium_city) {
+    const stop = drawing.nodes.find((n) => n.kind === "city" || n.kind === "town") || { x: 0, y: 0 };
+    if (!laid && !preview) {
+      g.append(svg("circle", { cx: stop.x, cy: stop.y, r: 10, fill: "none", stroke: "#1b1b1b", "stroke-width": 2, class: "medium-city-ring", "data-medium-city": hex.coord }));
+      placer.take(stop.x, stop.y, 11.5);
+    } else {
+      const around = stop.kind === "city" ? cityRadius(stop.slots) : 6;
+      const [x, y] = placer.place([...ring(stop.x, stop.y, around + 9, 135, 12), ...ring(0, 0, 28, 135, 12)], 7);
+      const sign = mediumCitySign(x, y);
+      sign.dataset.mediumCity = hex.coord;
+      g.append(sign);
+    }
+  }
+  // 1854's permission shield (§5.3): the guarding company's symbol, until a tile is laid
+  if (hex.shield && !laid) {
+    const [x, y] = placer.place([[-20, -22], [20, -22], ...ring(0, 0, 27, -120, 12), ...ring(0, 0, 18, -120, 12)], 10);
+    g.append(shieldSign(hex.shield, (view.colors || {})[hex.shield], x, y));
   }
   if (hex.port) {
     const [x, y] = placer.place([[20, 24], ...ring(0, 0, 28, 40, 12)], 8.5);
@@ -349,7 +415,6 @@ function drawHex(board, hex, state, view, ui) {
     g.append(dropSign(x, y));
   }
   hex.impassable.forEach((e) => g.append(impassableLine(board.corners, e)));
-  const [cx, cy] = board.layout === "pointy" ? [-27, 14] : [-30, 10];
   g.append(svg("text", { x: cx, y: cy, class: "coord", "text-anchor": "middle" }, hex.coord));
   if (ui.lays && ui.lays[hex.coord]) g.classList.add("legal-hex");
   if (preview) g.classList.add("selected");

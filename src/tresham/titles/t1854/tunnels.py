@@ -7,7 +7,8 @@ continues a line of the company's network that leads up to the hex; neither of i
 on an edge where other track on the hex ends; tunnels in one hex never cross (nor share an
 end); a hex with two small cities takes one tunnel. Tiles laid or promoted on the hex later
 keep clear of the tunnel's ends. The Murtalbahn's owner's companies pay 40 G less (Table 2).
-The 13 tunnels of §1.1 are all there are.
+The 13 tunnels of §1.1 are all there are; from rules version 4 they are the original set's
+transparent tiles, 4 straight, 5 gentle and 4 sharp (ruling D9), and each shape runs out.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Final
 from tresham.core.errors import TrackError
 from tresham.core.graph import reach
 from tresham.core.tiles import CITY, TOWN
+from tresham.titles.t1854.versions import ORIGINAL_BOARD_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -27,6 +29,11 @@ if TYPE_CHECKING:
 RULE: Final = "1854 §5.3.1"
 #: Every tunnel, as the pair of edges it joins (ruling TU1).
 SHAPES: Final = tuple(combinations(range(6), 2))
+#: A tunnel's shape by how many edges apart its ends are (ruling TU1): the transparent tiles
+#: 469, 468 and 467 of the original set (ruling D9).
+SHAPE_NAMES: Final = {1: "sharp", 2: "gentle", 3: "straight"}
+#: The colour of §1.1's transparent tiles in the catalogue (``rules.TUNNEL_COLOR``).
+TUNNEL_COLOR: Final = "tunnel"
 
 
 def _title(game: Game) -> Title1854:
@@ -36,6 +43,47 @@ def _title(game: Game) -> Title1854:
 def built(game: Game) -> int:
     """How many tunnels are on the map."""
     return sum(len(v) for v in game.state.map.overlays.values())
+
+
+def shape(a: int, b: int) -> int:
+    """A tunnel's shape: 1 (sharp), 2 (gentle) or 3 (straight), the edges between its ends."""
+    d = abs(a - b) % 6
+    return min(d, 6 - d)
+
+
+def supply(game: Game) -> dict[int, int]:
+    """§1.1's 13 transparent tiles by shape (ruling D9): the original set's 4 straight (467),
+    5 gentle (468) and 4 sharp (469) tunnels, from the manifest, for games of rules version 4
+    on. Empty for the older versions, whose tunnels took any shape (13 in all)."""
+    if game.rules_version < ORIGINAL_BOARD_VERSION:
+        return {}
+    title = _title(game)
+    out: dict[int, int] = {}
+    for number, count in title.manifest.items():
+        tile = title.catalogue[number]
+        if tile.color != TUNNEL_COLOR:
+            continue
+        a, b = sorted(tile.exits(0))
+        out[shape(a, b)] = out.get(shape(a, b), 0) + count
+    return out
+
+
+def built_by_shape(game: Game) -> dict[int, int]:
+    """How many tunnels of each shape are on the map."""
+    out: dict[int, int] = {}
+    for tunnels in game.state.map.overlays.values():
+        for a, b in tunnels:
+            out[shape(a, b)] = out.get(shape(a, b), 0) + 1
+    return out
+
+
+def shapes_left(game: Game) -> dict[int, int] | None:
+    """How many tunnels of each shape are left (rules version 4 on; None before: any shape)."""
+    limits = supply(game)
+    if not limits:
+        return None
+    made = built_by_shape(game)
+    return {k: max(0, n - made.get(k, 0)) for k, n in limits.items()}
 
 
 def cost(game: Game, corp: str) -> int:
@@ -72,6 +120,12 @@ def problem(
         return TrackError(f"there is no tunnel from edge {a} to edge {b} of {coord}", RULE)
     if built(game) >= int(_title(game).data["tunnels"]["count"]):
         return TrackError("all 13 tunnels are built", RULE)
+    left = shapes_left(game)
+    if left is not None and not left.get(shape(a, b), 0):
+        kind = SHAPE_NAMES[shape(a, b)]
+        return TrackError(
+            f"all {supply(game).get(shape(a, b), 0)} {kind} tunnels are built", "1854 §1.1"
+        )
     if m.board.hex(coord).fixed:
         return TrackError(f"{coord} is a {m.board.hex(coord).color} space: no tunnel", RULE)
     if (coord in rules.local_map) != rules.local:
