@@ -233,6 +233,17 @@ def test_an_unknown_action_type_fails() -> None:
         import_export(with_action(data, bid["id"], type="convert"))
 
 
+def test_a_game_ended_by_hand_is_refused_with_its_reason() -> None:
+    """18xx.games lets players end a game at once ('end_game', reason manually_ended);
+    tresham's games end only as their rules say, so such an export is refused at that action,
+    saying why (docs/rulings/1849.md V10)."""
+    data = first_game()
+    bid = first_of(data, "bid")
+    with pytest.raises(ImportFailure, match="ended by hand") as info:
+        import_export(with_action(data, bid["id"], type="end_game"))
+    assert info.value.action_id == bid["id"]
+
+
 def test_cli_writes_nothing_on_failure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = first_game()
     bid = first_of(data, "bid")

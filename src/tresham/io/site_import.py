@@ -538,6 +538,11 @@ def translate_common(ctx: SiteContext, action: dict[str, Any]) -> list[Action]:
         return [UseCompany(entity, str(action["entity"]), str(action["target"]))]
     if kind == "bankrupt":
         return [Bankrupt(entity)]
+    if kind == "end_game":
+        raise ImportFailure(
+            "field type: the game was ended by hand on 18xx.games ('end_game'); tresham plays "
+            "a game to the end its rules give and cannot replay a manual end (ruling V10)"
+        )
     raise ImportFailure(f"field type: tresham cannot translate {kind!r}")
 
 
