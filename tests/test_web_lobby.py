@@ -167,6 +167,10 @@ def test_three_people_play_online(browser: Any, server: ServerProcess) -> None:
         assert texts == ["<b>deal?</b> <script>pwned=2</script>", "no deal"]
         assert page.locator("#chat-lines .chat-who").first.inner_text() == INJECTED
         assert page.locator("#chat-lines b, #chat-lines script, #chat-lines img").count() == 0
+        # the log shows them too, among the entries, as words between players
+        page.wait_for_function("document.querySelectorAll('#log li.log-chat').length === 2")
+        assert "no deal" in page.locator("#log li.log-chat").last.inner_text()
+        assert page.locator("#log li.log-chat b, #log li.log-chat script").count() == 0
     assert host.is_hidden("#chat-form")
     assert "Only the players" in host.inner_text("#chat-note")
     host_token = host.evaluate(f"localStorage.getItem('tresham.host.{game_id}')")

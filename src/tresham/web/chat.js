@@ -134,6 +134,8 @@ function addLines(lines) {
       el("span", { class: "chat-at", title: "the log entry it was written at" }, `#${line.at}`)));
   }
   list.scrollTop = list.scrollHeight;
+  // the table's log shows the lines too, each after the entry it was written at
+  document.dispatchEvent(new CustomEvent("tresham:chat", { detail: lines }));
 }
 
 async function send(event) {

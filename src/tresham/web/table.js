@@ -25,7 +25,25 @@ let historyShown = -1;
 const LOG_PAGE = 50;
 // The whole log: the set-up's event lines, every entry ({index, entry, seat, round, events}),
 // and the page shown (null: the last, following new entries).
-const gameLog = { start: [], entries: [], page: null, scrolledFor: "" };
+const gameLog = { start: [], entries: [], page: null, scrolledFor: "", chat: new Map() };
+
+// Chat lines (web/chat.js) join the log after the entry they were written at; they are
+// words between players, never entries of the game.
+document.addEventListener("tresham:chat", (event) => {
+  for (const line of event.detail) {
+    const at = gameLog.chat.get(line.at) || [];
+    if (!at.some((l) => l.index === line.index)) at.push(line);
+    gameLog.chat.set(line.at, at);
+  }
+  if (state) renderLog();
+});
+
+/** The chat lines written when the log had `n` entries, as log items. */
+function chatItems(n) {
+  return (gameLog.chat.get(n) || []).map((line) => el("li", { class: "log-chat", "data-chat": line.index },
+    el("span", { class: "chat-who" }, `${line.player}${line.spectator ? " (spectator)" : ""}: `),
+    el("span", { class: "chat-text" }, line.text)));
+}
 
 /** The choices being made on the map: a hex, a tile and its rotation; trains left idle. */
 function freshUi() {
@@ -645,6 +663,7 @@ function renderLog() {
     items.push(el("li", { value: 0, class: `entry entry-start${viewAt === 0 ? " current" : ""}`, "data-entry": -1 },
       atLink(0, el("span", { class: "entry-head" }, "The game is set up")),
       gameLog.start.length ? el("ul", { class: "entry-lines" }, ...gameLog.start.map((line) => el("li", {}, line))) : null));
+    items.push(...chatItems(0));
   }
   let round = null;
   for (const e of entries) {
@@ -653,6 +672,7 @@ function renderLog() {
       items.push(el("li", { class: "round-heading" }, round));
     }
     items.push(logEntry(e, targets[e.index]));
+    items.push(...chatItems(e.index + 1));
   }
   list.replaceChildren(...items);
   const total = gameLog.entries.length;
