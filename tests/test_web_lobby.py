@@ -12,15 +12,14 @@ panel. Screenshots of the lobby (1366x768) go to tests/artifacts/.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
+import test_web_browser as web
 from conftest_server import Receiver, ServerProcess, auth, play_until_turn
-from test_web_browser import ARTIFACTS, WAIT_MS, Errors, chromium_path
+from test_web_browser import ARTIFACTS, WAIT_MS, Errors
 
 INJECTED = "Ann<img src=x onerror=pwned=1>"
 VIEWPORT = {"width": 1366, "height": 768}
@@ -35,25 +34,9 @@ document.hasFocus = () => false;
 """
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("lobby")
-    proc = ServerProcess(f"sqlite:///{folder / 'lobby.sqlite3'}", folder).start()
-    yield proc
-    proc.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = chromium_path()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=executable, headless=True, args=["--no-sandbox"]
-        )
-        yield chromium
-        chromium.close()
+# The fixtures of test_web_browser.py: a `tresham serve` process and Debian's Chromium.
+server = web.server
+browser = web.browser
 
 
 def person(browser: Any, errors: Errors) -> Any:
