@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tresham.core.actions import Bid, Par
 from tresham.core.game import Game
+from tresham.titles.t1849.state import state_of
 
 PRIVATE_SALES = [
     ("Ann", "SCE", 20),
@@ -22,7 +23,7 @@ def sell_privates(game: Game) -> None:
 
 def start_first(game: Game, price: int = 100) -> str:
     """Bob, holding RSA, starts the first corporation (AFG homes in C1)."""
-    first: str = game.state.extra["order"][0]
+    first: str = state_of(game).order[0]
     home = None if game.state.corps[first].home else "C1"
     game.apply(Par("Bob", first, price, home))
     return first

@@ -14,6 +14,7 @@ from tresham.core.errors import NotYourTurnError, RuleError
 from tresham.core.game import Game, GameState
 from tresham.core.shares import treasury
 from tresham.io.save import from_save, new_game, to_save
+from tresham.titles.t1849.state import state_of
 
 NAMES = ["Ann", "Bob", "Cid"]
 
@@ -62,8 +63,8 @@ def test_five_corporation_train_counts() -> None:
 
 # 1849 §SR: "The place cards fix the order" — drawn from the seed, reproducibly
 def test_corporation_order_is_a_function_of_the_seed() -> None:
-    assert game3(5).state.extra["order"] == game3(5).state.extra["order"]
-    orders = {tuple(game3(s).state.extra["order"]) for s in range(10)}
+    assert state_of(game3(5)).order == state_of(game3(5)).order
+    orders = {tuple(state_of(game3(s)).order) for s in range(10)}
     assert len(orders) > 1
 
 
@@ -71,7 +72,7 @@ def test_corporation_order_is_a_function_of_the_seed() -> None:
 def test_delay_ift() -> None:
     for seed in range(30):
         g = new_game("1849", ["a", "b", "c", "d"], seed, {"delay_ift": True})
-        assert g.state.extra["order"].index("IFT") >= 3
+        assert state_of(g).order.index("IFT") >= 3
 
 
 # 1849 §Start: "An 1830-style auction of five privates, in L.5 steps"
@@ -181,7 +182,7 @@ def test_par_next_corporation_and_buy_two_more() -> None:
 # 1849 §SR: "No selling a corporation that has not yet operated"
 def test_no_selling_before_operating() -> None:
     g = started()
-    first = g.state.extra["order"][0]
+    first = state_of(g).order[0]
     g2 = g
     while g2.active_entity() != "Bob":
         g2.apply(Pass(g2.active_entity() or ""))
@@ -192,7 +193,7 @@ def test_no_selling_before_operating() -> None:
 # 10% is left in the same place
 def test_last_certificate_only_when_no_ten_percent_left() -> None:
     g = started()
-    first = g.state.extra["order"][0]
+    first = state_of(g).order[0]
     reg = g.state.shares
     sizes = sorted(c.percent for c in reg.held(treasury(first), first))
     assert sizes == [10, 10, 10, 10, 10, 10, 20]

@@ -46,6 +46,7 @@ from tresham.core.shares import POOL, treasury
 from tresham.io.save import new_game
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.rules import Title1849
+from tresham.titles.t1849.state import state_of
 
 NAMES = ["Ann", "Bob", "Cid"]
 # seed 1: the corporation order is CTL (home E1), IFT (H12), SFA (J6), AFG, RCS (C5).
@@ -315,7 +316,7 @@ def test_start_with_up_to_two_more_shares_paid_into_the_treasury() -> None:
 def test_afg_picks_its_home_among_five_cities() -> None:
     g = new_game("1849", NAMES, 3)  # seed 3: AFG is first in the order
     sell_privates(g)
-    assert g.state.extra["order"][0] == "AFG"
+    assert state_of(g).order[0] == "AFG"
     homes = {a.home for a in g.legal_actions() if isinstance(a, Par)}
     assert homes == {"C1", "H8", "M9", "M11", "B14"}
     assert_rejected(g, Par("Bob", "AFG", 100, "E1"))
@@ -348,7 +349,7 @@ def test_afg_waits_last_when_its_five_cities_are_full() -> None:
     auto_until(g, at("CTL:token"))
     _fill_afg_homes_but_c1(g)
     g.apply(PlaceToken("CTL", "C1", 0))  # the last free AFG home city fills up
-    assert g.state.extra["order"][-1] == "AFG"
+    assert state_of(g).order[-1] == "AFG"
     assert title(g).next_to_start(g) == "RCS"
     auto_until(g, in_stock_round)
     first = g.active_entity()
@@ -701,7 +702,7 @@ def test_failed_raising_closes_and_offers_the_loan() -> None:
     assert g.legal_actions() == [Bankrupt("CTL")]
     bank = g.state.bank.cash
     g.apply(Bankrupt("CTL"))
-    assert g.state.extra["order"][-1] == "CTL" and not g.state.corps["CTL"].parred
+    assert state_of(g).order[-1] == "CTL" and not g.state.corps["CTL"].parred
     assert g.state.bank.cash == bank + raised  # Bob's cash went to the treasury, then out
     assert where(g) == "loan" and g.active_entity() == "Bob"
     assert g.player("Bob").cash == 0
@@ -776,7 +777,7 @@ def test_cnm_bonus_survives_the_12h_closing_every_private() -> None:
     assert_rejected(g, UseCompany("CTL", "CNM", "C5"))  # not a port
     g.apply(UseCompany("CTL", "CNM", "A5"))
     assert g.state.companies["CNM"].closed
-    assert g.state.extra["cnm_port"] == {"CTL": "A5"}
+    assert state_of(g).cnm_port == {"CTL": "A5"}
     assert map_glue.rules_for(g, "IFT").sce_blocks_g13
     auto_until(g, at("CTL:trains"))
     early = [t for t, tr in g.state.depot.trains.items() if tr.kind in ("4H", "6H", "8H", "10H")]
@@ -891,7 +892,7 @@ def test_earthquake_closes_garibaldi_homed_in_messina(other_token: bool) -> None
     if other_token:
         assert afg.floated and afg.placed == [("C1", 0)] and afg.tokens == 2
     else:
-        assert not afg.parred and g.state.extra["order"][-1] == "AFG"
+        assert not afg.parred and state_of(g).order[-1] == "AFG"
         assert g.state.shares.percent("Bob", "AFG") == 0
 
 

@@ -8,6 +8,7 @@ from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
 from tresham.io.save import new_game
 from tresham.titles.t1849.rules import Title1849
+from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.steps import STEP_OBJECTS
 
 NAMES = ["Ann", "Bob", "Cid"]
@@ -107,7 +108,7 @@ def test_earthquake_removes_messina_tokens() -> None:
     title(g).earthquake(g)
     assert ("B14", 0) not in corp.placed
     assert corp.tokens == 2
-    assert g.state.extra["messina_locked"]
+    assert state_of(g).messina_locked
 
 
 # 1849 §Endgame: "Score cash plus shares at market, minus L.750 per loan, floored at 0"
@@ -127,7 +128,7 @@ def test_377_flags_the_end_after_operating() -> None:
     pos = next(cell.pos for cell in g.state.market.market.cells_with("endgame"))
     g.state.market.move_to(c, (pos[0], pos[1] - 1))
     title(g).move_price(g, c, "right")
-    assert g.state.extra["end_after"] == c
+    assert state_of(g).end_after == c
     rnd = OperatingRound(g, [c], [], "test")
     title(g).end_turn(g, rnd, c)
     assert g.state.finished and g.state.end_reason == "stock_market"
@@ -139,7 +140,7 @@ def test_closed_box_closes_and_restarts_last() -> None:
     pos = next(cell.pos for cell in g.state.market.market.cells_with("close"))
     g.state.market.move_to(c, (pos[0], pos[1] + 1))
     title(g).move_price(g, c, "left")
-    assert g.state.extra["order"][-1] == c
+    assert state_of(g).order[-1] == c
     assert not g.state.corps[c].parred
     assert g.state.shares.percent("Bob", c) == 0
     assert sum(x.percent for x in g.state.shares.corp_certs(c)) == 100

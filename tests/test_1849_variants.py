@@ -31,6 +31,7 @@ from tresham.io.site_states import read_states, states_path
 from tresham.titles.t1849 import variants
 from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, PayDebt, RepayBond
 from tresham.titles.t1849.rule_set import operating_steps
+from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board
 from tresham.titles.t1849.variant_steps import buyable_tokens, offered_tokens
 
@@ -123,7 +124,8 @@ def test_electric_dreams_alone_is_refused() -> None:
 # without them play exactly as before)
 def test_without_options_nothing_changes() -> None:
     g = new_game("1849", NAMES, 1)
-    assert "variants" not in g.state.extra
+    assert state_of(g).variants is None
+    assert "variants" not in g.state.canonical_extra()  # nor in the hash
     assert "E" not in g.state.depot.types
     assert operating_steps({}) == (
         "track",
@@ -183,9 +185,11 @@ def test_bond_issue_interest_repay_and_penalty() -> None:
     assert variants.has_bond(g, "IFT")
     # the end: L.100 per 10% of IFT held (Cid 20%, Ann 10%)
     raw = g.title.raw_scores(g)
-    g.state.extra["variants"]["bonds"].remove("IFT")
+    played = state_of(g).variants
+    assert played is not None
+    played.bonds.remove("IFT")
     clear = g.title.raw_scores(g)
-    g.state.extra["variants"]["bonds"].append("IFT")
+    played.bonds.append("IFT")
     assert clear["Cid"] - raw["Cid"] == 200 and clear["Ann"] - raw["Ann"] == 100
     # the next OR: L.50 interest at the interest step, then the repayment
     auto_until(g, "IFT:track")

@@ -24,6 +24,7 @@ from tresham.server.live import LiveGame
 from tresham.server.past import Past
 from tresham.server.storage import GameRecord, LogRow, SeatRecord
 from tresham.server.view import public_state
+from tresham.titles.t1849.state import state_of
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's advice to use httpx2 instead of httpx
@@ -299,10 +300,10 @@ def test_operating_rounds_agree_with_the_history_and_the_spreadsheet_facts(
     )
     g = live.game
     assert {p["name"]: p["worth"] for p in state["players"]} == g.title.raw_scores(g)
-    limit = g.state.extra["cert_limit"]
+    limit = state_of(g).cert_limit
     for p in state["players"]:
         assert p["certificates"] == player_certs(g, p["name"])
         assert p["certificate_limit"] == limit
-    order = g.state.extra["order"]
+    order = state_of(g).order
     assert state["to_start"] == [s for s in order if not g.state.corps[s].parred]
     assert state["extra"]["order"] == order

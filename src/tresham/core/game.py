@@ -14,7 +14,7 @@ import json
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tresham.core.actions import Action
 from tresham.core.bank import Bank
@@ -38,6 +38,14 @@ CHECKPOINT_EVERY = 25
 #: back replays a few hundred actions).
 RECENT_CHECKPOINTS = 100
 SPARSE_CHECKPOINT_EVERY = 500
+
+
+class TitleState(Protocol):
+    """A title's own facts, as a typed record of the title's (``GameState.title_state``)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical form, hashed as keys of ``GameState.extra``."""
+        ...
 
 
 @dataclass
@@ -69,6 +77,18 @@ class GameState:
     end_trigger: str | None = None
     events: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: What the title adds to the state, as its own typed record (``Title.setup`` sets it;
+    #: None for a title that keeps its facts in ``extra``). The hash reads its ``to_dict()``
+    #: as keys of ``extra``, so moving a fact from ``extra`` into it changes no state hash.
+    title_state: TitleState | None = None
+
+    def canonical_extra(self) -> dict[str, Any]:
+        """``extra`` with the title state's facts among its keys (for hashing)."""
+        if self.title_state is None:
+            return self.extra
+        own = self.title_state.to_dict()
+        assert own.keys().isdisjoint(self.extra), "a title fact is also in extra"
+        return {**self.extra, **own}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
         """A deep copy; the event log's lines are immutable strings, so only its list is
@@ -352,7 +372,7 @@ class Game:
             "pending": s.pending,
             "offer": s.offer.to_dict() if s.offer is not None else None,
             "finished": [s.finished, s.end_reason, s.end_trigger],
-            "extra": s.extra,
+            "extra": s.canonical_extra(),
             "rng": s.rng.fingerprint(),
         }
 

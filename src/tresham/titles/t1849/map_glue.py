@@ -13,6 +13,7 @@ from tresham.core.track import MapState
 from tresham.routes import RouteSolution, solve
 from tresham.routes.runs import action_revenue, runs_action
 from tresham.titles.t1849.rule_set import SITE_BROWN_FROM, site_rules
+from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board, tile_colors_for_phase
 from tresham.titles.t1849.track_rules import new_map as fresh_map
 from tresham.titles.t1849.versions import DEALS_VERSION
@@ -74,6 +75,7 @@ def earthquake(state: MapState) -> list[str]:
 def rules_for(game: Game, corp: str, sms: bool = False) -> TrackRules1849:
     """The 1849 track hooks for the current state."""
     s = game.state
+    own = state_of(game)
     sce = s.companies["SCE"]
     players = {p.name for p in s.players}
     sigi = s.companies["SIGI"]
@@ -85,9 +87,9 @@ def rules_for(game: Game, corp: str, sms: bool = False) -> TrackRules1849:
             else game.phase.tiles
         ),
         sce_blocks_g13=not sce.closed and (sce.owner is None or sce.owner in players),
-        messina_locked=bool(s.extra["messina_locked"]),
+        messina_locked=own.messina_locked,
         sigi_owner=sigi.owner if not sigi.closed and sigi.owner in s.corps else None,
-        cnm_ports=s.extra["cnm_port"],
+        cnm_ports=own.cnm_port,
         sms_active=sms,
         new_track_rule=game.rules_version >= DEALS_VERSION,
     )

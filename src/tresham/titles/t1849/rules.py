@@ -33,6 +33,7 @@ from tresham.core.trains import Depot, Phase, TrainType
 from tresham.titles.t1849 import map_glue, rule_set, variants
 from tresham.titles.t1849.market_rules import Movement1849
 from tresham.titles.t1849.rule_set import RULE_SETS, operating_steps, site_rules
+from tresham.titles.t1849.state import State1849, state_of
 from tresham.titles.t1849.steps import STEP_OBJECTS, anytime_actions
 from tresham.titles.t1849.variant_steps import (
     DEBT,
@@ -214,19 +215,13 @@ class Title1849(Title):
             rng=rng,
             phases_reached=[self.phases[0].name],
         )
-        state.extra = {
-            "order": order,
-            "rsa_corp": order[0],
-            "closed_recently": [],
-            "messina_locked": False,
-            "cnm_port": {},
-            "end_after": None,
-            "cert_limit": cert_limit,
-            "p1_free_at": 0 if site else 5,
-        }
-        played = variants.initial(game.options)
-        if played is not None:
-            state.extra["variants"] = played
+        state.title_state = State1849(
+            order=order,
+            cert_limit=cert_limit,
+            p1_free_at=0 if site else 5,
+            rsa_corp=order[0],
+            variants=variants.initial(game.options),
+        )
         return state
 
     # ================================================================ sequence
@@ -267,8 +262,9 @@ class Title1849(Title):
     def _new_stock_round(self, game: Game) -> StockRound:
         s = game.state
         s.stock_round_no += 1
-        s.extra["closed_recently"] = []
-        s.extra["messina_locked"] = False
+        own = state_of(game)
+        own.closed_recently = []
+        own.messina_locked = False
         game.log(f"Stock round {s.stock_round_no}")
         self._place_missing_home_tokens(game)
         self._check_afg(game)
@@ -319,7 +315,7 @@ class Title1849(Title):
             rnd.discount[first] += 5
             price = rnd.price(game, first)
             game.log(f"SCE now costs L.{price}")
-            if price <= game.state.extra["p1_free_at"]:
+            if price <= state_of(game).p1_free_at:
                 taker = rnd.order[(rnd.pointer + 1) % len(rnd.order)]
                 game.log(f"{taker} is offered SCE at L.{price} and takes it free")
                 rnd.give_free(game, first, taker, uses_turn=self.free_take_uses_turn(game))
@@ -331,8 +327,7 @@ class Title1849(Title):
 
     def cert_limit(self, game: Game) -> int:
         """1849 §Players: 12/11/9 (9 at four players with five corporations)."""
-        limit: int = game.state.extra["cert_limit"]
-        return limit
+        return state_of(game).cert_limit
 
     def over_cert_limit(self, game: Game, player: str) -> bool:
         """Whether `player` holds more certificates than the limit."""
@@ -357,22 +352,24 @@ class Title1849(Title):
         """Sell to the pool: the bank pays market value; the price drops a row per 10%
         (1849 §SR Buy/sell shares; site rule: down one row per 10% sold)."""
         s = game.state
+        own = state_of(game)
         sym = action.corporation
         rnd = s.round
         if isinstance(rnd, StockRound) and not rnd.sold_this_turn:
             live = [c for c, corp in s.corps.items() if c in s.market and not corp.closed]
-            s.extra["turn_order"] = s.market.operating_order(live)
-            s.extra["moved_by_sales"] = []
+            own.turn_order = s.market.operating_order(live)
+            own.moved_by_sales = []
         before = s.market.position(sym)
         sell_to_pool(game, player, sym, action.percent, action.last)
         game.log(f"{player} sells {action.percent}% of {sym}")
         self.move_price(game, sym, "down", action.percent // 10)
         if isinstance(rnd, StockRound) and sym in s.market and s.market.position(sym) != before:
-            moved: list[str] = s.extra["moved_by_sales"]
+            moved = own.moved_by_sales
+            assert moved is not None and own.turn_order is not None
             if sym not in moved:
                 moved.append(sym)
             if len(moved) >= 2:
-                self._restack(game, moved, s.extra["turn_order"])
+                self._restack(game, moved, own.turn_order)
 
     def _restack(self, game: Game, moved: list[str], turn_order: list[str]) -> None:
         """Ruling R22 (rule details §3.8): once sales in one stock-round turn have moved two
@@ -435,7 +432,7 @@ class Title1849(Title):
             and new != old
             and self._swap_possible(game, sym, old, new)
         ):
-            s.extra["swap_corp"] = sym
+            state_of(game).swap_corp = sym
             s.pending.append(("swap", old))
 
     def _swap_possible(self, game: Game, sym: str, old: str, new: str) -> bool:
@@ -451,8 +448,7 @@ class Title1849(Title):
         """The next corporation in the order that has not started (1849 §SR: "You never
         choose which to start: you get the next one")."""
         s = game.state
-        order: list[str] = s.extra["order"]
-        for sym in order:
+        for sym in state_of(game).order:
             corp = s.corps[sym]
             if not corp.parred and not corp.closed:
                 return sym
@@ -473,7 +469,7 @@ class Title1849(Title):
         home among its five cities with a free slot (1849 §SR Starting a corporation)."""
         s = game.state
         sym = self.next_to_start(game)
-        if sym is None or sym in s.extra["closed_recently"]:
+        if sym is None or sym in state_of(game).closed_recently:
             return []
         if player_certs(game, player) >= self.cert_limit(game):
             return []
@@ -546,7 +542,7 @@ class Title1849(Title):
             return
         if any(map_glue.home_slot_free(s.map, h) for h in AFG_HOMES):
             return
-        order = s.extra["order"]
+        order = state_of(game).order
         if order[-1] != "AFG":
             order.remove("AFG")
             order.append("AFG")
@@ -574,8 +570,9 @@ class Title1849(Title):
         movement.blue_open = "16H" in s.phases_reached
         s.market.move(sym, direction, steps)
         tags = s.market.zones_of(sym)
-        if END_PRICE_TAG in tags and s.extra["end_after"] is None:
-            s.extra["end_after"] = sym
+        own = state_of(game)
+        if END_PRICE_TAG in tags and own.end_after is None:
+            own.end_after = sym
             game.log(f"{sym} reaches L.{s.market.price(sym)}: the game ends after it operates")
         if "close" in tags:
             self.close_corporation(game, sym)
@@ -594,9 +591,10 @@ class Title1849(Title):
         for c in s.companies.values():
             if c.owner == sym:
                 c.closed = True
-        if s.extra["rsa_corp"] == sym:
-            s.extra["rsa_corp"] = None
-        s.extra["cnm_port"].pop(sym, None)
+        own = state_of(game)
+        if own.rsa_corp == sym:
+            own.rsa_corp = None
+        own.cnm_port.pop(sym, None)
         variants.forget(game, sym)
         s.shares.remove_corporation(sym)
         if sym in s.market:
@@ -607,13 +605,13 @@ class Title1849(Title):
         s.corps[sym] = fresh
         fresh_shares = next(c for c in self.data["corporations"] if c["sym"] == sym)["shares"]
         s.shares.add_corporation(sym, fresh_shares, True, treasury(sym))
-        s.extra["order"].remove(sym)
-        s.extra["order"].append(sym)
-        s.extra["closed_recently"].append(sym)
+        own.order.remove(sym)
+        own.order.append(sym)
+        own.closed_recently.append(sym)
         if fresh.home is not None:
             map_glue.reserve_home(s.map, fresh.home, sym)
-        if s.extra["end_after"] == sym:
-            s.extra["end_after"] = None
+        if own.end_after == sym:
+            own.end_after = None
         rnd = s.round
         if isinstance(rnd, OperatingRound) and not rnd.finished(game) and rnd.corp() == sym:
             rnd.end_turn_now()
@@ -668,7 +666,7 @@ class Title1849(Title):
         c = s.corps[corp]
         if not c.closed:
             c.operated += 1
-        if s.extra["end_after"] == corp:
+        if state_of(game).end_after == corp:
             self.finish(game, "stock_market")
 
     # ================================================================ phases
@@ -716,7 +714,7 @@ class Title1849(Title):
             corp.placed = [p for p in corp.placed if p[0] != "B14"]
             corp.tokens -= 1
             game.log(f"{sym} loses its token in Messina")
-        s.extra["messina_locked"] = True
+        state_of(game).messina_locked = True
         game.log("Messina earthquake: Messina reverts to yellow")
 
     # ================================================================ prompts
@@ -724,7 +722,8 @@ class Title1849(Title):
         from tresham.titles.t1849.steps import prompt_actions
 
         if kind == "rsa_par":
-            sym = game.state.extra["rsa_corp"]
+            sym = state_of(game).rsa_corp
+            assert sym is not None, "RSA's corporation closed before it started"
             homes: list[str | None] = [None]
             if game.state.corps[sym].home is None:
                 homes = [h for h in AFG_HOMES if map_glue.home_slot_free(game.state.map, h)]
@@ -749,7 +748,10 @@ class Title1849(Title):
             return
         if kind == "swap":
             assert isinstance(action, Choose)
-            sym = s.extra.pop("swap_corp")
+            own = state_of(game)
+            sym = own.swap_corp
+            assert sym is not None, "no presidency swap awaits an answer"
+            own.swap_corp = None
             if action.choice == SWAP_TWO_10:
                 new = s.shares.president[sym]
                 assert new is not None
@@ -840,7 +842,7 @@ class Title1849(Title):
         return map_glue.corp_trains(game, corp), map_glue.rules_for(game, corp)
 
     def describe_state(self, game: Game) -> dict[str, Any]:
-        return {"next_to_start": self.next_to_start(game), "order": list(game.state.extra["order"])}
+        return {"next_to_start": self.next_to_start(game), "order": list(state_of(game).order)}
 
     def place_token_action(self, corp: str, hex_: str, city: int) -> PlaceToken:
         """The PlaceToken action for `corp` (used by steps)."""

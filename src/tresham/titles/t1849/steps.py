@@ -38,6 +38,7 @@ from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool, tr
 from tresham.core.trains import Train
 from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.operating import OPERATING
+from tresham.titles.t1849.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -279,7 +280,7 @@ class TrainStep(Step):
             return False
         assert isinstance(action, BuyTrain)
         kind = buy_train(game, corp, action)
-        if s.extra.get("rsa_corp") == corp and not s.companies["RSA"].closed:
+        if state_of(game).rsa_corp == corp and not s.companies["RSA"].closed:
             s.companies["RSA"].closed = True
             game.log("RSA closes: its corporation bought a train")
         title.on_train_bought(game, kind)
@@ -328,7 +329,7 @@ def process_anytime(game: Game, rnd: OperatingRound, corp: str, action: Action) 
     comp = s.companies[action.company]
     comp.closed = True
     if comp.sym == "CNM":
-        s.extra["cnm_port"][corp] = action.target
+        state_of(game).cnm_port[corp] = action.target
         game.log(f"{corp} closes CNM: +L.20 at port {action.target}")
     elif comp.sym == "SMS":
         rnd.turn["sms_used"] = True

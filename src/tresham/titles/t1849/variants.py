@@ -16,7 +16,7 @@ adds to the game's state, and their prices. The steps that play them are in
   only with the other two variants; so does the site, and so does tresham (setup refuses it
   alone).
 
-Their state is kept in ``GameState.extra["variants"]``, read and written only here.
+Their state is ``State1849.variants`` (``state.py``), read and written only here.
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.game_spec import SetupError
+from tresham.titles.t1849.state import Variants, state_of
 from tresham.titles.t1849.track_rules import E_TRAIN
 
 if TYPE_CHECKING:
-    from tresham.core.game import Game, GameState
+    from tresham.core.game import Game
 
 BUY_TOKENS: Final = "acquiring_station_tokens"
 BONDS: Final = "bonds"
@@ -67,15 +68,17 @@ def enabled(game: Game, name: str) -> bool:
     return bool(game.options.get(name))
 
 
-def initial(options: dict[str, Any]) -> dict[str, Any] | None:
+def initial(options: dict[str, Any]) -> Variants | None:
     """The variants' starting state (None: no variant played, so nothing is added)."""
     if not any(options.get(n) for n in NAMES):
         return None
-    return {"bonds": [], "e_tokens": [], "e_token_sold": False}
+    return Variants()
 
 
-def _state(s: GameState) -> dict[str, Any]:
-    data: dict[str, Any] = s.extra["variants"]
+def _state(game: Game) -> Variants:
+    """The variants' state; only asked for when one of them is played."""
+    data = state_of(game).variants
+    assert data is not None, "no optional rule is played"
     return data
 
 
@@ -87,12 +90,12 @@ def reached(game: Game, phase: str) -> bool:
 # ---------------------------------------------------------------------------- bonds
 def has_bond(game: Game, corp: str) -> bool:
     """Whether `corp`'s bond is out."""
-    return enabled(game, BONDS) and corp in _state(game.state)["bonds"]
+    return enabled(game, BONDS) and corp in _state(game).bonds
 
 
 def set_bond(game: Game, corp: str, out: bool) -> None:
     """Record `corp`'s bond as issued (`out`) or repaid."""
-    bonds: list[str] = _state(game.state)["bonds"]
+    bonds = _state(game).bonds
     if out:
         bonds.append(corp)
     else:
@@ -106,15 +109,14 @@ def bond_penalty(game: Game, player: str) -> int:
         return 0
     reg = game.state.shares
     return sum(
-        BOND_PENALTY_PER_SHARE * (reg.percent(player, corp) // 10)
-        for corp in _state(game.state)["bonds"]
+        BOND_PENALTY_PER_SHARE * (reg.percent(player, corp) // 10) for corp in _state(game).bonds
     )
 
 
 # ---------------------------------------------------------------------------- E-tokens
 def has_e_token(game: Game, corp: str) -> bool:
     """Whether `corp` has bought an E-token."""
-    return enabled(game, ELECTRIC) and corp in _state(game.state)["e_tokens"]
+    return enabled(game, ELECTRIC) and corp in _state(game).e_tokens
 
 
 def may_own(game: Game, corp: str, kind: str) -> bool:
@@ -124,22 +126,22 @@ def may_own(game: Game, corp: str, kind: str) -> bool:
 
 def e_token_cost(game: Game) -> int:
     """The E-token's price now."""
-    prices = E_TOKEN_LATER if _state(game.state)["e_token_sold"] else E_TOKEN_FIRST
+    prices = E_TOKEN_LATER if _state(game).e_token_sold else E_TOKEN_FIRST
     return prices["12H"] if game.phase.name == "12H" else prices["later"]
 
 
 def record_e_token(game: Game, corp: str) -> None:
     """`corp` has bought an E-token."""
-    data = _state(game.state)
-    data["e_tokens"].append(corp)
-    data["e_token_sold"] = True
+    data = _state(game)
+    data.e_tokens.append(corp)
+    data.e_token_sold = True
 
 
 def forget(game: Game, corp: str) -> None:
     """A closing corporation starts again without bond or E-token (the site resets it)."""
-    if "variants" not in game.state.extra:
+    data = state_of(game).variants
+    if data is None:
         return
-    data = _state(game.state)
-    for key in ("bonds", "e_tokens"):
-        if corp in data[key]:
-            data[key].remove(corp)
+    for held in (data.bonds, data.e_tokens):
+        if corp in held:
+            held.remove(corp)
