@@ -19,6 +19,7 @@ from tresham.core.shares import POOL
 from tresham.titles.t1854 import major_local
 from tresham.titles.t1854.actions import CloseLocal, MergeLocals
 from tresham.titles.t1854.operating import closed_to_majors
+from tresham.titles.t1854.state import state_of
 
 
 def reach_phase(g: Game, *names: str) -> None:
@@ -76,7 +77,7 @@ def test_one_owners_two_local_railways_merge_at_once() -> None:
     g = phase_5_round()
     s = g.state
     give_train(g, "L4", "3+")
-    s.extra["mail"]["L4"] = 100
+    state_of(g).mail["L4"] = 100
     bank, a_certs = s.bank.cash, len(s.shares.held("A"))
     g.apply(MergeLocals("L1", "L4"))
     mla = s.corps["MLA"]
@@ -86,7 +87,7 @@ def test_one_owners_two_local_railways_merge_at_once() -> None:
     assert s.shares.percent("A", "MLA") == 100 and s.shares.president["MLA"] == "A"
     assert s.market.price("MLA") == 67 and s.market.cell("MLA").has("par")
     assert [s.depot.trains[t].kind for t in mla.trains] == ["3+"]
-    assert s.extra["mail"] == {"MLA": 100}  # L4's contract
+    assert state_of(g).mail == {"MLA": 100}  # L4's contract
     assert not s.map.tokens_of("L1") and s.corps["L1"].cash == 0
     assert len(s.shares.held("A")) == a_certs + 2
     assert g.active_entity() == "L2"  # L1's turn ended; L4 will not operate
@@ -278,4 +279,4 @@ def test_a_major_local_railway_never_splits() -> None:
     s.market.remove("MLA")
     s.market.place("MLA", left_of)
     TITLE.move_price(g, "MLA", "right")
-    assert s.market.cell("MLA").has("share_split") and "MLA" not in s.extra["split"]
+    assert s.market.cell("MLA").has("share_split") and "MLA" not in state_of(g).split

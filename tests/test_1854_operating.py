@@ -31,6 +31,7 @@ from tresham.core.tiles import NodeDef
 from tresham.titles.t1854 import mail, operating
 from tresham.titles.t1854.actions import BuyMailContract
 from tresham.titles.t1854.operating import rules_for, station_cost
+from tresham.titles.t1854.state import Option, state_of
 
 
 def two_companies() -> Game:
@@ -284,7 +285,7 @@ def test_an_unpaid_option_share_pays_as_10_percent() -> None:
     s = g.state
     cid = next(c.cid for c in s.shares.held("treasury:SD", "SD") if c.percent == 20)
     s.shares.move(cid, "A")
-    s.extra["options"]["A"] = {"cid": cid, "corp": "SD", "price": 36, "round": 2}
+    state_of(g).options["A"] = Option(cid, "SD", 36, 2)
     step = TITLE.step_objects["dividend"]
     assert isinstance(step, operating.DividendStep1854)
     assert step.paid_percent(g, "SD", "A", 20) == 10
@@ -561,7 +562,7 @@ def test_mail_income_by_phase_and_six_of_each_kind() -> None:
     # grey phases; six contracts of each kind
     g = two_companies()
     s = g.state
-    s.extra["mail"]["SD"] = 200
+    state_of(g).mail["SD"] = 200
     paid = []
     for index in (0, 1, 3, 5):
         s.phase_index = index
@@ -570,7 +571,7 @@ def test_mail_income_by_phase_and_six_of_each_kind() -> None:
         paid.append(s.corps["SD"].cash - before)
     assert paid == [20, 30, 50, 80]
     for i in range(6):
-        s.extra["mail"][f"X{i}"] = 100
+        state_of(g).mail[f"X{i}"] = 100
     assert mail.left(g, 100) == 0 and mail.left(g, 200) == 5
     rnd = s.round
     assert isinstance(rnd, OperatingRound)

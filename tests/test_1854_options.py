@@ -16,11 +16,11 @@ from tresham.core.actions import BuyShares, Par, Pass, SellShares
 from tresham.core.game import Game
 from tresham.core.shares import POOL
 from tresham.titles.t1854.actions import BuyOption, PayOption
+from tresham.titles.t1854.state import Option, state_of
 
 
-def option(g: Game, player: str) -> dict[str, object] | None:
-    options: dict[str, dict[str, object]] = g.state.extra["options"]
-    return options.get(player)
+def option(g: Game, player: str) -> Option | None:
+    return state_of(g).options.get(player)
 
 
 def ke_on_option() -> Game:
@@ -40,7 +40,7 @@ def test_a_20_percent_share_at_half_price_floats_the_company() -> None:
     s = g.state
     assert cash(g)[0] == 370 - 67
     assert [c.percent for c in s.shares.held("A", "KE")] == [20]
-    assert option(g, "A") == {"cid": "KE_1", "corp": "KE", "price": 67, "round": 1}
+    assert option(g, "A") == Option(cid="KE_1", corp="KE", price=67, round=1)
     assert s.corps["KE"].floated and s.corps["KE"].cash == 670
 
 
@@ -118,7 +118,7 @@ def test_an_option_on_a_pool_share_costs_half_the_current_price() -> None:
     g.apply(Pass("A"))
     g.apply(BuyOption("B", "KE", POOL))
     assert cash(g)[1] == 355 - 67
-    assert option(g, "B") == {"cid": "KE_2", "corp": "KE", "price": 67, "round": 2}
+    assert option(g, "B") == Option(cid="KE_2", corp="KE", price=67, round=2)
 
 
 def test_a_split_makes_the_option_share_a_paid_10_percent() -> None:
@@ -135,7 +135,7 @@ def test_a_split_makes_the_option_share_a_paid_10_percent() -> None:
     before = cash(g)
     passes(g, "C", "A", "B")  # sold out again: 89 -> 95, a split space
     s = g.state
-    assert s.extra["split"] == ["KE"] and option(g, "A") is None
+    assert state_of(g).split == ["KE"] and option(g, "A") is None
     assert [c.percent for c in s.shares.held("A", "KE")] == [10]
     # compensation (P2): C 3 x 95, B 1 x 95, A nothing; then the Mountain Railways' income
     assert cash(g) == [before[0] + 25, before[1] + 95 + 35, before[2] + 285 + 15]

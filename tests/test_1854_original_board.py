@@ -20,6 +20,7 @@ from tresham.core.rules_protocols import Stop, TrainSpec
 from tresham.info import facts
 from tresham.titles.t1854 import cities
 from tresham.titles.t1854.operating import closed_to_majors, rules_for
+from tresham.titles.t1854.state import state_of
 from tresham.titles.t1854.versions import DEALS_VERSION, ORIGINAL_BOARD_VERSION
 
 REFERENCE = SHARED / "reference" / "1854-original.json"
@@ -144,7 +145,7 @@ def test_a_medium_city_is_promoted_from_phase_5_and_not_before() -> None:
     assert tiles_for(g, "D16") == {"57": {1}}  # the same track, a large city
     cities.count(g, "D16", "57")
     s.map.lay_tile("D16", "57", 1)
-    assert s.extra["counts"]["medium_promotions"] == 1
+    assert state_of(g).tallies.medium_promotions == 1
     assert s.map.tile("D16").nodes[0].kind == "city"
     assert s.map.token_problem("SD", "D16", 0) is None  # a large city: a station may go there
     assert set(tiles_for(g, "D16")) == {"441", "442"}
@@ -199,7 +200,7 @@ def test_each_double_small_city_tile_upgrades_to_its_two_city_tiles() -> None:
         rotation = min(tiles_for(g, "D22")[green])
         cities.count(g, "D22", green)
         s.map.lay_tile("D22", green, rotation)
-        assert s.extra["counts"]["double_city_upgrades"] == 1
+        assert state_of(g).tallies.double_city_upgrades == 1
         assert [n.kind for n in s.map.tile("D22").nodes] == ["city", "city"]
         assert all(s.map.token_problem("SD", "D22", i) is None for i in (0, 1))
         at_phase(g, "8")

@@ -13,6 +13,7 @@ from tresham.core.game import Game
 from tresham.core.shares import treasury
 from tresham.titles.t1854.rules import SPLIT
 from tresham.titles.t1854.split import split_holder
+from tresham.titles.t1854.state import state_of
 
 
 def split_ke() -> tuple[Game, list[int]]:
@@ -33,7 +34,7 @@ def test_entering_a_split_space_flips_every_certificate() -> None:
     g, _ = split_ke()
     s = g.state
     assert s.market.price("KE") == 95 and s.market.cell("KE").has("share_split")
-    assert s.extra["split"] == ["KE"]
+    assert state_of(g).split == ["KE"]
     assert sorted((c.percent, c.president) for c in s.shares.held("C", "KE")) == [
         (10, False),
         (20, True),

@@ -10,6 +10,7 @@ from tresham.core.actions import Bankrupt
 from tresham.core.game import Game
 from tresham.core.shares import POOL
 from tresham.titles.t1883 import concessions
+from tresham.titles.t1883.state import state_of
 from tresham.titles.t1883.versions import DEALS_VERSION
 
 
@@ -32,7 +33,8 @@ def bankrupt_c_with_tied_sv(rules_version: int) -> Game:
         s.shares.move(cid, POOL)
     s.corps["FBV"].cash = 0
     g.player("C").cash = 0
-    s.extra["concessions"]["2"].update(owner="FBV", due=1)
+    concession = state_of(g).concessions.status["2"]
+    concession.owner, concession.due = "FBV", 1
     concessions.end_of_operating_round(g)  # 6.12: the penalty, raised as in 6.9.6
     assert s.pending == [("event_raise", "C")]
     assert Bankrupt("C") in g.legal_actions()

@@ -9,6 +9,7 @@ from tresham.core.game import Game
 from tresham.core.shares import POOL, treasury
 from tresham.titles.t1883 import coop
 from tresham.titles.t1883.operating import STEP_OBJECTS
+from tresham.titles.t1883.state import state_of
 
 
 def started() -> Game:
@@ -32,10 +33,10 @@ def test_starting_position() -> None:
 def test_presidency_rotates() -> None:
     g = started()
     coop.rotate(g)
-    assert g.state.extra["coop_president"] == "B"
+    assert state_of(g).coop_president == "B"
     g.state.shares.move("CCFR_3", POOL)  # C's share is gone (looted)
     coop.rotate(g)
-    assert g.state.extra["coop_president"] == "D"
+    assert state_of(g).coop_president == "D"
 
 
 # 1883 §8.1.3: the Co-operative always pays out; §8.1.6 its president may loot instead: the

@@ -15,13 +15,14 @@ from tresham.sim import check_invariants
 from tresham.titles.t1883 import air_raids, events
 from tresham.titles.t1883.actions import BuySupport
 from tresham.titles.t1883.operating import STEP_OBJECTS, rules_for
+from tresham.titles.t1883.state import state_of
 
 
 def draw(g: Game, number: int) -> None:
     """Draw card `number` at the start of a later OR (6.2)."""
     s = g.state
     s.operating_round_no = max(s.operating_round_no, 1) + 1
-    s.extra["events"]["deck"] = [number]
+    state_of(g).events.deck = [number]
     events.begin_operating_round(g)
 
 
@@ -43,7 +44,7 @@ def test_the_deck() -> None:
     assert sorted(every) == list(range(1, 32))
     eras = {e: sorted(n for n, c in every.items() if c["eras"][0] == e) for e in (1, 2, 3)}
     assert eras == {1: list(range(1, 13)), 2: list(range(13, 24)), 3: list(range(24, 32))}
-    deck = g.state.extra["events"]["deck"]
+    deck = state_of(g).events.deck
     assert sorted(deck) == eras[1] and deck != eras[1]
 
 
@@ -51,15 +52,14 @@ def test_the_deck() -> None:
 # cards 13-23, shuffled; the first 6T the Third Era deck likewise
 def test_era_decks() -> None:
     g = game()
-    s = g.state
     every = events.cards(g)
-    s.extra["events"]["deck"] = [1, 2, 10, 12]  # 1 and 10 lack the "2"
+    state_of(g).events.deck = [1, 2, 10, 12]  # 1 and 10 lack the "2"
     events.on_first_purchase(g, "3bis")
-    assert sorted(s.extra["events"]["deck"]) == [2, 12, *range(13, 24)]
+    assert sorted(state_of(g).events.deck) == [2, 12, *range(13, 24)]
     events.on_first_purchase(g, "6")
     kept = [n for n in [2, 12, *range(13, 24)] if 3 in every[n]["eras"]]
     assert 12 not in kept and 2 in kept
-    assert sorted(s.extra["events"]["deck"]) == sorted(kept + list(range(24, 32)))
+    assert sorted(state_of(g).events.deck) == sorted(kept + list(range(24, 32)))
 
 
 # 1883 §6.2: no card in the very first OR; §7.1: an empty deck draws nothing
@@ -68,9 +68,9 @@ def test_no_card_in_the_first_or_nor_from_an_empty_deck() -> None:
     s = g.state
     s.operating_round_no = 1
     events.begin_operating_round(g)
-    assert events.events_drawn(g) == 0 and len(s.extra["events"]["deck"]) == 12
+    assert events.events_drawn(g) == 0 and len(state_of(g).events.deck) == 12
     s.operating_round_no = 2
-    s.extra["events"]["deck"] = []
+    state_of(g).events.deck = []
     events.begin_operating_round(g)
     assert events.events_drawn(g) == 0
 
@@ -131,23 +131,22 @@ def test_general_strike() -> None:
     s.corps["SV"].parred = s.corps["SV"].floated = True
     s.shares.move("SV_0", "B")
     s.shares.president["SV"] = "B"
-    s.extra["support"]["B"] = 0
-    supply = s.extra["support_supply"]
+    state_of(g).support.held["B"] = 0
+    supply = state_of(g).support.supply
     draw(g, 3)
     assert events.adjust_revenue(g, "SV", 130) == 0
     assert s.pending == [("event_support", "FBV")]
     assert g.acting_player() == "A"
     g.apply(Choose("FBV", "play_support"))
-    assert s.extra["support"]["A"] == 0 and s.extra["support_supply"] == supply + 1
+    assert state_of(g).support.held["A"] == 0 and state_of(g).support.supply == supply + 1
     assert events.adjust_revenue(g, "FBV", 130) == 130
-    assert "CCFR" not in s.extra["events"]["effects"]["revenue"]  # the Co-operative is spared
+    assert "CCFR" not in state_of(g).events.effects.revenue  # the Co-operative is spared
 
 
 # 1883 §11.1 #11 Strike Breaker: a General Strike in the next OR has no effect
 def test_strike_breaker() -> None:
     g = floated("FBV", (2, 8))
-    s = g.state
-    s.extra["support"]["A"] = 0
+    state_of(g).support.held["A"] = 0
     draw(g, 11)
     draw(g, 4)
     assert events.adjust_revenue(g, "FBV", 100) == 100
@@ -159,7 +158,7 @@ def test_strike_breaker() -> None:
 # Co-operative are spared
 def test_railway_strike_example() -> None:
     g = floated("FBV", (2, 8))
-    g.state.extra["support"]["A"] = 0
+    state_of(g).support.held["A"] = 0
     draw(g, 7)
     assert events.adjust_revenue(g, "FBV", 130) == 60
     assert events.adjust_revenue(g, "CCFR", 130) == 130
@@ -179,9 +178,9 @@ def test_trains_on_time_example() -> None:
 def test_autarchy_through_the_turn() -> None:
     g = floated("FBV", (2, 8))
     s = g.state
-    s.extra["support"]["A"] = 0
+    state_of(g).support.held["A"] = 0
     s.shares.president["CCFR"] = "B"
-    s.extra["support"]["B"] = 0
+    state_of(g).support.held["B"] = 0
     draw(g, 14)
     rnd = turn_at(g, "FBV", "events")
     rnd.turn["revenue"] = 130
@@ -221,25 +220,24 @@ def test_kings_visit() -> None:
 # 1883 §11.2 #15 Empire Declared; #19, #20, #27 lose a card; §5.5 at most nine
 def test_cards_gained_and_lost() -> None:
     g = game()
-    s = g.state
-    s.extra["support"].update(A=9, B=0, C=1, D=2)
+    state_of(g).support.held.update(A=9, B=0, C=1, D=2)
     draw(g, 15)
-    assert s.extra["support"] == {"A": 9, "B": 1, "C": 2, "D": 3}
+    assert state_of(g).support.held == {"A": 9, "B": 1, "C": 2, "D": 3}
     draw(g, 19)
-    assert s.extra["support"] == {"A": 8, "B": 0, "C": 1, "D": 2}
+    assert state_of(g).support.held == {"A": 8, "B": 0, "C": 1, "D": 2}
 
 
 # 1883 §11.2 #17 Gold for the Homeland: 10% of the money, rounded up, or three cards
 def test_gold_for_the_homeland() -> None:
     g = game()
     s = g.state
-    s.extra["support"].update(A=3, B=2, C=0, D=0)
+    state_of(g).support.held.update(A=3, B=2, C=0, D=0)
     g.player("B").cash = 401
     draw(g, 17)
     assert g.player("B").cash == 401 - 41
     assert s.pending == [("event_support", "A")]
     g.apply(Choose("A", "play_support"))
-    assert s.extra["support"]["A"] == 0 and g.player("A").cash == 400
+    assert state_of(g).support.held["A"] == 0 and g.player("A").cash == 400
 
 
 # 1883 §11.2 #16 German Occupation: the first available train leaves play, as a purchase
@@ -292,13 +290,12 @@ def test_war_effort() -> None:
 # strike cards drawn meanwhile are absorbed
 def test_hot_autumn() -> None:
     g = floated("FBV", (2, 8))
-    s = g.state
-    s.extra["support"]["A"] = 0
+    state_of(g).support.held["A"] = 0
     draw(g, 26)
     assert events.adjust_revenue(g, "FBV", 100) == 0
     draw(g, 24)  # the Bus Strike: absorbed; Hot Autumn strikes again
     assert events.adjust_revenue(g, "FBV", 100) == 0
-    assert s.extra["events"]["effects"]["revenue"]["FBV"] == ["zero"]
+    assert state_of(g).events.effects.revenue["FBV"] == ["zero"]
     events.begin_stock_round(g)
     draw(g, 2)
     assert events.adjust_revenue(g, "FBV", 100) == 100
@@ -307,11 +304,10 @@ def test_hot_autumn() -> None:
 # 1883 §11.3 #28 Magnacucchi: the card holders roll; the highest loses one
 def test_magnacucchi() -> None:
     g = game()
-    s = g.state
-    s.extra["support"].update(A=2, B=0, C=1, D=0)
+    state_of(g).support.held.update(A=2, B=0, C=1, D=0)
     draw(g, 28)
-    assert sorted(s.extra["support"].values()) in ([0, 0, 1, 1], [0, 0, 0, 2])
-    assert s.extra["support"]["B"] == s.extra["support"]["D"] == 0
+    assert sorted(state_of(g).support.held.values()) in ([0, 0, 1, 1], [0, 0, 0, 2])
+    assert state_of(g).support.held["B"] == state_of(g).support.held["D"] == 0
 
 
 # 1883 §11.3 #29 Marshall Plan: the lowest corporation may play a card to move right
@@ -357,8 +353,8 @@ def test_air_raid_downgrades() -> None:
 def test_create_your_own_destiny() -> None:
     g = Game(game().title, ["A", "B", "C", "D"], 1, {"no_events": True})
     s = g.state
-    assert s.extra["support"] == {p: 0 for p in "ABCD"}
-    assert s.extra["events"]["deck"] == []
+    assert state_of(g).support.held == {p: 0 for p in "ABCD"}
+    assert state_of(g).events.deck == []
     s.operating_round_no = 3
     events.begin_operating_round(g)
     assert events.events_drawn(g) == 0
@@ -370,8 +366,8 @@ def test_bombs_away() -> None:
     g = Game(game().title, ["A", "B", "C", "D"], 1, {"bombs_away": True})
     events.on_first_purchase(g, "3bis")
     events.on_first_purchase(g, "6")
-    assert 13 in g.state.extra["events"]["drawn"]
-    assert 13 not in g.state.extra["events"]["deck"]
+    assert 13 in state_of(g).events.drawn
+    assert 13 not in state_of(g).events.deck
     assert any("rolls" in e for e in g.state.events)
 
 
@@ -393,5 +389,5 @@ def test_every_card_resolves(number: int) -> None:
     draw(g, number)
     while g.state.pending:
         g.apply(g.legal_actions()[0])
-    assert number in g.state.extra["events"]["drawn"]
+    assert number in state_of(g).events.drawn
     assert check_invariants(g, total) == []

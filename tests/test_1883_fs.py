@@ -17,6 +17,7 @@ from tresham.routes import solve
 from tresham.routes.runs import Run, run_revenue
 from tresham.titles.t1883 import concessions
 from tresham.titles.t1883.operating import rules_for, train_specs
+from tresham.titles.t1883.state import state_of
 from tresham.titles.t1883.track_rules import FS
 
 CASTELFRANCO, MODENA, REGGIO, BOLOGNA = "N8", "L6", "I3", "P10"
@@ -113,7 +114,7 @@ def test_blocked_t_city() -> None:
 # passes Modena)
 def test_cities_on_the_fs_line_are_ignored() -> None:
     g = floated("FSMMF", (2, 8))
-    coop = g.state.extra["coop"]
+    coop = state_of(g).coop
     assert g.state.map.has_token(coop, REGGIO, 0)  # the Co-operative's home (8.1.1)
     token(g, "FSMMF", MODENA)
     token(g, "SV", MODENA)
@@ -154,7 +155,7 @@ def test_red_week_closes_the_fs() -> None:
     g = floated("FBV", (2, 8))
     token(g, "FBV", CASTELFRANCO)
     give_train(g, "FBV", "3")
-    g.state.extra["support"]["A"] = 0
+    state_of(g).support.held["A"] = 0
     draw(g, 10)
     assert best(g, "FBV") == 0
 

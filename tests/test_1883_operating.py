@@ -32,6 +32,7 @@ from tresham.routes.network import network_of
 from tresham.sim import check_invariants
 from tresham.titles.t1883 import concessions
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
+from tresham.titles.t1883.state import ConcessionStatus, state_of
 
 
 def floated(sym: str, pos: tuple[int, int], president: str = "A") -> Game:
@@ -203,7 +204,8 @@ def concession_one_joined() -> Game:
     s = g.state
     s.map.place_token("FBV", "R10", 0)
     s.corps["FBV"].placed.append(("R10", 0))
-    s.extra["concessions"]["1"].update(owner="FBV", due=2)
+    concession = state_of(g).concessions.status["1"]
+    concession.owner, concession.due = "FBV", 2
     casalecchio_to_vignola(g)
     return g
 
@@ -213,11 +215,11 @@ def test_concession_fulfilled() -> None:
     s = g.state
     cash = s.corps["FBV"].cash
     pres = s.shares.president["FBV"]
-    s.extra["support"][pres] = 0  # no card to play: the bonus goes to the treasury at once
+    state_of(g).support.held[pres] = 0  # no card to play: the bonus goes to the treasury at once
     concessions.after_lay(g, "FBV")
     assert s.corps["FBV"].cash == cash + 100
-    assert s.extra["concessions"]["1"]["removed"]
-    assert s.extra["concessions_fulfilled"] == 1
+    assert state_of(g).concessions.status["1"].removed
+    assert state_of(g).concessions.fulfilled == 1
 
 
 # 1883 §5.6.1: the president may play a Political Support card to pay the bonus to the
@@ -227,7 +229,7 @@ def test_concession_bonus_as_dividend() -> None:
     s = g.state
     pres = s.shares.president["FBV"]
     held = s.shares.percent(pres, "FBV")
-    cards = s.extra["support"][pres]
+    cards = state_of(g).support.held[pres]
     treasury_cash, pres_cash = s.corps["FBV"].cash, g.player(pres).cash
     concessions.after_lay(g, "FBV")
     assert s.pending[0] == ("concession_bonus", "FBV")
@@ -235,7 +237,7 @@ def test_concession_bonus_as_dividend() -> None:
     g.apply(Choose("FBV", "dividend"))
     assert g.player(pres).cash == pres_cash + 100 * held // 100
     assert s.corps["FBV"].cash == treasury_cash + 100 - 100 * held // 100
-    assert s.extra["support"][pres] == cards - 1
+    assert state_of(g).support.held[pres] == cards - 1
 
 
 TWO_AT_ONCE = Path(__file__).parent / "data" / "positions" / "1883-two-concessions-one-lay.json"
@@ -248,8 +250,8 @@ def two_bonuses() -> Game:
     g = from_save(json.loads(TWO_AT_ONCE.read_text()))
     s = g.state
     assert s.pending[0] == ("concession_bonus", "FMV")
-    assert s.extra["bonus_waiting"] == {"FMV": [150, 250]}
-    assert s.shares.president["FMV"] == "P1" and s.extra["support"]["P1"] == 8
+    assert state_of(g).concessions.bonus_waiting == {"FMV": [150, 250]}
+    assert s.shares.president["FMV"] == "P1" and state_of(g).support.held["P1"] == 8
     return g
 
 
@@ -263,14 +265,14 @@ def test_two_concessions_fulfilled_by_one_lay_are_decided_in_turn() -> None:
     to_players = sum(150 * s.shares.percent(p.name, "FMV") // 100 for p in s.players)
     g.apply(Choose("FMV", "dividend"))
     assert g.player("P1").cash == p1_cash + 150 * held // 100
-    assert s.extra["support"]["P1"] == 7
+    assert state_of(g).support.held["P1"] == 7
     assert s.pending[0] == ("concession_bonus", "FMV")
     assert g.legal_actions() == [Choose("FMV", "treasury"), Choose("FMV", "dividend")]
     treasury_after_first = s.corps["FMV"].cash
     assert treasury_after_first - treasury_cash == 150 - to_players
     g.apply(Choose("FMV", "treasury"))
     assert s.corps["FMV"].cash == treasury_after_first + 250
-    assert "bonus_waiting" not in s.extra or not s.extra["bonus_waiting"]
+    assert not state_of(g).concessions.bonus_waiting
     assert ("concession_bonus", "FMV") not in s.pending
     assert check_invariants(g, 11_000) == []
 
@@ -280,12 +282,12 @@ def test_two_concessions_fulfilled_by_one_lay_are_decided_in_turn() -> None:
 def test_the_second_bonus_goes_to_the_treasury_when_no_card_is_left() -> None:
     g = two_bonuses()
     s = g.state
-    s.extra["support_supply"] += s.extra["support"]["P1"] - 1
-    s.extra["support"]["P1"] = 1
+    state_of(g).support.supply += state_of(g).support.held["P1"] - 1
+    state_of(g).support.held["P1"] = 1
     treasury_cash = s.corps["FMV"].cash
     to_players = sum(150 * s.shares.percent(p.name, "FMV") // 100 for p in s.players)
     g.apply(Choose("FMV", "dividend"))
-    assert s.extra["support"]["P1"] == 0
+    assert state_of(g).support.held["P1"] == 0
     assert s.corps["FMV"].cash == treasury_cash + 150 - to_players + 250
     assert ("concession_bonus", "FMV") not in s.pending
     assert check_invariants(g, 11_000) == []
@@ -307,14 +309,14 @@ def test_a_route_through_the_places_is_found_when_it_exists(
     lay = action_from_json(data["actions"][-1])
     assert lay == LayTile("SEFTA", "M1", "EN-green", 5)
     version_2 = from_save({**data, "rules_version": 2})
-    assert version_2.state.extra["concessions"]["3"]["removed"]
+    assert state_of(version_2).concessions.status["3"].removed
     version_1 = from_save({**data, "actions": data["actions"][:-1], "rules_version": 1})
     exhaustive = version_1.clone()
     version_1.apply(lay)
-    assert not version_1.state.extra["concessions"]["3"]["removed"]
+    assert not state_of(version_1).concessions.status["3"].removed
     monkeypatch.setattr(concessions, "MAX_STEPS", 10**9)
     exhaustive.apply(lay)
-    assert exhaustive.state.extra["concessions"]["3"]["removed"]
+    assert state_of(exhaustive).concessions.status["3"].removed
     assert exhaustive.state_hash() != version_1.state_hash()
 
 
@@ -359,13 +361,14 @@ def test_concession_needs_a_station_and_unowned_ones_leave() -> None:
     g = floated("FBV", (2, 8))
     s = g.state
     s.map.place_token("FMV", "S7", 0)  # the track belongs to FMV's network, not FBV's
-    s.extra["concessions"]["1"].update(owner="FBV", due=2)
+    concession = state_of(g).concessions.status["1"]
+    concession.owner, concession.due = "FBV", 2
     casalecchio_to_vignola(g)
     concessions.after_lay(g, "FBV")
-    assert s.extra["concessions"]["1"]["owner"] == "FBV"
-    s.extra["concessions"]["1"].update(owner=None, due=None)
+    assert concession.owner == "FBV"
+    concession.owner, concession.due = None, None
     concessions.after_lay(g, "FMV")
-    assert s.extra["concessions"]["1"]["removed"]
+    assert concession.removed
 
 
 # 1883 §6.12: the deadline moves down at the end of each OR; when it runs out the concession
@@ -374,11 +377,12 @@ def test_concession_deadline_and_penalty() -> None:
     g = floated("FBV", (2, 8))
     s = g.state
     s.corps["FBV"].cash = 100
-    s.extra["concessions"]["1"].update(owner="FBV", due=2)
+    concession = state_of(g).concessions.status["1"]
+    concession.owner, concession.due = "FBV", 2
     concessions.end_of_operating_round(g)
-    assert s.extra["concessions"]["1"]["due"] == 1 and s.corps["FBV"].cash == 100
+    assert state_of(g).concessions.status["1"].due == 1 and s.corps["FBV"].cash == 100
     concessions.end_of_operating_round(g)
-    assert s.extra["concessions"]["1"] == {"owner": None, "removed": False, "due": None}
+    assert state_of(g).concessions.status["1"] == ConcessionStatus()
     assert s.corps["FBV"].cash == 100 - 2 * 15
 
 
@@ -395,7 +399,8 @@ def test_concession_penalty_raised_by_sales() -> None:
     s.shares.move("SV_1", "A")
     s.corps["FBV"].cash = 10
     g.player("A").cash = 5
-    s.extra["concessions"]["1"].update(owner="FBV", due=1)
+    concession = state_of(g).concessions.status["1"]
+    concession.owner, concession.due = "FBV", 1
     bank = s.bank.cash
     concessions.end_of_operating_round(g)
     assert s.corps["FBV"].cash == 0 and s.pending == [("event_raise", "A")]

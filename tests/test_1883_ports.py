@@ -8,6 +8,7 @@ from tresham.core.rules_protocols import Stop, TrainSpec
 from tresham.titles.t1883 import ports
 from tresham.titles.t1883.actions import PlacePort
 from tresham.titles.t1883.operating import rules_for
+from tresham.titles.t1883.state import state_of
 
 T2 = TrainSpec("2-0", "2", 2)
 
@@ -33,7 +34,7 @@ def test_fsf_port_tokens() -> None:
 def test_port_bonus() -> None:
     g = game()
     sell_privates(g)
-    g.state.extra["ports"]["FSF"]["placed"].append("C3")
+    state_of(g).ports["FSF"].placed.append("C3")
     node = g.state.map.tile("C3").nodes[0]
     stops = [Stop("C3", 0, node), Stop("B4", 0, g.state.map.tile("B4").nodes[0])]
     assert rules_for(g, "FSF").run_bonus(T2, "FSF", stops) == 20

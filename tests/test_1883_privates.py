@@ -11,6 +11,7 @@ from tresham.core.errors import RuleError
 from tresham.core.game import Game
 from tresham.titles.t1883 import privates
 from tresham.titles.t1883.operating import OPERATING
+from tresham.titles.t1883.state import state_of
 
 
 def with_cash(corp: str, cash: int = 500) -> Game:
@@ -45,7 +46,7 @@ def test_cnp_brings_its_port_token() -> None:
     TITLE.on_train_bought(g, "3")
     privates.buy(g, "FSF", BuyCompany("FSF", "CNP", 60))
     assert g.state.companies["CNP"].owner == "FSF"
-    assert g.state.extra["ports"]["FSF"]["unplaced"] == 3
+    assert state_of(g).ports["FSF"].unplaced == 3
 
 
 # 1883 §3.1 P2: the FRV's owner may lay a tile in hex 20 at no cost, besides its normal lay
@@ -108,7 +109,7 @@ def test_cnp_trade_in() -> None:
     assert s.shares.percent("C", "SV") == held + 10
     assert s.corps["SV"].cash == cash + 85
     assert s.companies["CNP"].closed
-    assert s.extra["ports"]["SV"]["unplaced"] == 1
+    assert state_of(g).ports["SV"].unplaced == 1
 
 
 # 1883 §3.4.1: at the privates' closing an untraded CNP sends a 10% SV share to the pool; an

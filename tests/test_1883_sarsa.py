@@ -7,6 +7,7 @@ from tresham.core.actions import Pass
 from tresham.titles.t1883 import sarsa
 from tresham.titles.t1883.actions import PlaceBus
 from tresham.titles.t1883.operating import STEP_OBJECTS
+from tresham.titles.t1883.state import state_of
 
 
 # 1883 §8.3.1: in its first turn SARSA places as many tokens as the train class on sale (2T:
@@ -32,7 +33,7 @@ def test_first_turn_homes() -> None:
 def test_later_turn_alternates_groups() -> None:
     g = floated("SARSA", (2, 8))
     g.state.corps["SARSA"].cash = 200
-    g.state.extra["bus_tokens"].update({"P2": 0, "S9": 1})
+    state_of(g).bus_tokens.update({"P2": 0, "S9": 1})
     rnd = turn_at(g, "SARSA", "bus")
     step = STEP_OBJECTS["bus"]
     first = step.actions(g, rnd, "SARSA")
@@ -49,7 +50,7 @@ def test_later_turn_alternates_groups() -> None:
 # group three cities count L.60
 def test_group_revenue() -> None:
     g = floated("SARSA", (2, 8))
-    tokens = g.state.extra["bus_tokens"]
+    tokens = state_of(g).bus_tokens
     tokens.update({"P2": 0, "O3": 0, "S9": 1, "R10": 1})
     assert sarsa.revenue(g) == 40  # Sasso 20 + Casalecchio 20 beats Castelnovo 20 + town 10
     tokens.clear()

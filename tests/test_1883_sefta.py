@@ -9,6 +9,7 @@ from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL
 from tresham.titles.t1883 import sefta
 from tresham.titles.t1883.operating import STEPS
+from tresham.titles.t1883.state import state_of
 
 
 def pair_at_65() -> Game:
@@ -63,7 +64,7 @@ def test_merger_exchanges() -> None:
     assert s.map.has_token("SEFTA", "L6", 0) and s.map.has_token("SEFTA", "S7", 0)
     assert not s.map.tokens_of("FMV")
     assert all(c.closed for c in s.companies.values())  # §3.4
-    assert s.extra["mergers"] == 1
+    assert state_of(g).sefta.mergers == 1
     assert s.shares.percent(POOL, "SEFTA") == 0
 
 
@@ -128,7 +129,7 @@ def test_mandatory_merger() -> None:
     assert not sefta.can_merge(g, "FMV")  # phase 2: not yet possible by choice
     rnd = turn_end(g, "SV")
     g.title.on_train_bought(g, "5")
-    assert s.extra["sefta_due"] and s.corps["CCFR"].kind == "cooperative"
+    assert state_of(g).sefta.due and s.corps["CCFR"].kind == "cooperative"
     g.title.end_turn(g, rnd, "SV")
     assert "SEFTA" in s.corps and s.corps["FMV"].closed and s.corps["FSMMF"].closed
     assert any("FSMMF active" in e for e in s.events)
@@ -144,7 +145,7 @@ def test_mandatory_merger_without_the_pair() -> None:
     rnd = turn_end(g, "FMV")
     g.title.on_train_bought(g, "5")
     g.title.end_turn(g, rnd, "FMV")
-    assert "SEFTA" not in s.corps and s.extra["sefta_removed"]
+    assert "SEFTA" not in s.corps and state_of(g).sefta.removed
     assert not sefta.can_merge(g, "FMV")
 
 

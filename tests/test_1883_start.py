@@ -13,6 +13,7 @@ from tresham.core.rounds.stock import StockRound
 from tresham.core.shares import POOL, treasury
 from tresham.titles.t1883.actions import BuyConcession, BuySupport
 from tresham.titles.t1883.rules import Title1883
+from tresham.titles.t1883.state import state_of
 
 ABCD = ["A", "B", "C", "D"]
 TITLE = Title1883()
@@ -45,7 +46,7 @@ def test_setup(n: int, cash: int) -> None:
     assert [p.cash for p in s.players] == [cash] * n
     assert s.bank.cash == 11_000 - n * cash
     assert all(s.shares.percent(p, "CCFR") == 10 for p in ABCD[:n])
-    assert s.extra["support"] == {p: 1 for p in ABCD[:n]}
+    assert state_of(g).support.held == {p: 1 for p in ABCD[:n]}
     assert s.market.price("CCFR") == 100
     assert "SEFTA" not in s.corps  # formed only by the merger (§5.3.5)
 
@@ -225,13 +226,13 @@ def test_political_support_costs() -> None:
     cash = g.player(who).cash
     g.apply(BuySupport(who))
     assert g.player(who).cash == cash - 10
-    assert g.state.extra["support"][who] == 2
+    assert state_of(g).support.held[who] == 2
     assert g.active_entity() != who
-    g.state.extra["support"][who] = 9
+    state_of(g).support.held[who] = 9
     assert TITLE.support_cost(g, who) is None
     costs = [5, 10, 20, 30, 40, 50, 60, 80, 100]
     for owned, cost in enumerate(costs):
-        g.state.extra["support"][who] = owned
+        state_of(g).support.held[who] = owned
         assert TITLE.support_cost(g, who) == cost
 
 
@@ -239,7 +240,7 @@ def test_political_support_costs() -> None:
 def test_concession_needs_a_corporation_from_an_earlier_round() -> None:
     g = in_sr()
     assert not [a for a in g.legal_actions() if isinstance(a, BuyConcession)]
-    g.state.extra["started_in_sr"]["FSF"] = 0  # as if floated before this round
+    state_of(g).started_in_sr["FSF"] = 0  # as if floated before this round
     s = g.state
     later_round(g, "B")
     buys = [a for a in g.legal_actions() if isinstance(a, BuyConcession)]
@@ -247,8 +248,8 @@ def test_concession_needs_a_corporation_from_an_earlier_round() -> None:
     cash = s.corps["FSF"].cash
     g.apply(BuyConcession("B", "FSF", 1))
     assert s.corps["FSF"].cash == cash - 15
-    assert s.extra["concessions"]["1"]["owner"] == "FSF"
-    assert s.extra["concessions"]["1"]["due"] == 2
+    assert state_of(g).concessions.status["1"].owner == "FSF"
+    assert state_of(g).concessions.status["1"].due == 2
     later_round(g, "B")
     assert not [a for a in g.legal_actions() if isinstance(a, BuyConcession)]  # one per SR
 
@@ -395,4 +396,4 @@ def test_end_of_first_stock_round() -> None:
     before = s.market.price("FSF")
     TITLE.end_of_stock_round(g)
     assert s.market.price("FSF") > before
-    assert s.extra["coop_president"] == "B"  # B alone presides a railway (FSF)
+    assert state_of(g).coop_president == "B"  # B alone presides a railway (FSF)

@@ -11,7 +11,7 @@ from tresham.bots.random_bot import choose
 from tresham.core.errors import RuleError
 from tresham.core.game import Game
 from tresham.io.save import new_game
-from tresham.titles.t1883.events import _ev
+from tresham.titles.t1883.state import state_of
 
 
 def _played(title: str, actions: int, seed: int = 4) -> Game:
@@ -75,9 +75,9 @@ def test_reseeding_hides_1883s_undrawn_cards() -> None:
     # 2.3 d: the event deck is shuffled; no player knows the order of the undrawn cards, so a
     # search copy with `reseed` draws them in another order and rolls other dice
     game = _played("1883", 100)
-    deck = list(_ev(game)["deck"])
+    deck = list(state_of(game).events.deck)
     assert len(deck) > 3
-    orders = {tuple(_ev(game.search_copy(reseed=s))["deck"]) for s in range(6)}
+    orders = {tuple(state_of(game.search_copy(reseed=s)).events.deck) for s in range(6)}
     assert all(sorted(o) == sorted(deck) for o in orders) and len(orders) > 1
-    assert _ev(game)["deck"] == deck
+    assert state_of(game).events.deck == deck
     assert game.search_copy().state_hash() == game.state_hash()

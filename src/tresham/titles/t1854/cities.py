@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from tresham.core.errors import TrackError
-from tresham.titles.t1854.tallies import tally
+from tresham.titles.t1854.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -82,6 +82,6 @@ def count(game: Game, coord: str, tile_id: str) -> None:
     if not promotes_town(old, new):
         return
     if coord in medium_cities(game) and old.town_count == 1:
-        tally(game, "medium_promotions")
+        state_of(game).tallies.medium_promotions += 1
     elif old.town_count == 2 and new.city_count == 2:
-        tally(game, "double_city_upgrades")
+        state_of(game).tallies.double_city_upgrades += 1

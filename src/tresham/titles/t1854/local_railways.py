@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from tresham.core.entities import Corporation
+from tresham.titles.t1854.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -97,8 +98,8 @@ def close_one(game: Game, sym: str, why: str) -> None:
     game.transfer(sym, "bank", corp.cash)
     corp.closed = True
     s.companies[sym].closed = True
-    unsold: list[str] = s.extra.get("unsold_privates", [])
-    if sym in unsold:
+    unsold = state_of(game).unsold_privates
+    if unsold is not None and sym in unsold:
         unsold.remove(sym)
     game.log(f"{sym} closes: {why}")
 
@@ -108,9 +109,10 @@ def clear_extra_map(game: Game) -> None:
     Local Railways ... all the tiles on the extra map are removed and are once more
     available for use elsewhere." """
     s = game.state
-    if s.extra.get("extra_map_cleared"):
+    state = state_of(game)
+    if state.extra_map_cleared:
         return
-    s.extra["extra_map_cleared"] = True
+    state.extra_map_cleared = True
     for coord in s.map.board.extra["local_map"]:
         if coord in s.map.tiles or coord in s.map.overlays:
             s.map.revert_hex(coord)  # tiles and tunnels (ruling TU4) return

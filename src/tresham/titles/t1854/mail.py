@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from tresham.core.actions import Action, Pass
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.titles.t1854.actions import BuyMailContract
-from tresham.titles.t1854.tallies import tally
+from tresham.titles.t1854.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -30,14 +30,13 @@ def _kinds(game: Game) -> list[dict[str, Any]]:
 
 def held(game: Game, corp: str) -> int | None:
     """The cost of the mail contract `corp` holds (None: none)."""
-    contracts: dict[str, int] = game.state.extra["mail"]
-    return contracts.get(corp)
+    return state_of(game).mail.get(corp)
 
 
 def left(game: Game, cost: int) -> int:
     """How many mail contracts of the `cost` kind the bank still has."""
     count = next(int(k["count"]) for k in _kinds(game) if k["cost"] == cost)
-    return count - sum(1 for c in game.state.extra["mail"].values() if c == cost)
+    return count - sum(1 for c in state_of(game).mail.values() if c == cost)
 
 
 def collect(game: Game, corp: str) -> None:
@@ -71,7 +70,8 @@ class MailStep(Step):
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         if isinstance(action, BuyMailContract):
             game.transfer(corp, "bank", action.cost)
-            game.state.extra["mail"][corp] = action.cost
-            tally(game, "mail_contracts")
+            state = state_of(game)
+            state.mail[corp] = action.cost
+            state.tallies.mail_contracts += 1
             game.log(f"{corp} buys a {action.cost} G mail contract")
         return True

@@ -26,7 +26,7 @@ from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import treasury
 from tresham.titles.t1854 import cities, local_railways
 from tresham.titles.t1854.actions import CloseLocal, MergeLocals
-from tresham.titles.t1854.tallies import tally
+from tresham.titles.t1854.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -84,8 +84,8 @@ def running(game: Game) -> list[str]:
 def partners(game: Game, local: str) -> list[str]:
     """The Local Railways `local` may propose to: the others running, except those whose
     owners declined its proposal already (this Operating Round, or this Phase 6 settling)."""
-    declined = game.state.extra.get("merge_declined", [])
-    return [p for p in running(game) if p != local and [local, p] not in declined]
+    declined = state_of(game).mergers.declined or []
+    return [p for p in running(game) if p != local and (local, p) not in declined]
 
 
 def merge_actions(game: Game, local: str) -> list[Action]:
@@ -104,7 +104,7 @@ def propose(game: Game, local: str, partner: str) -> bool:
     if local_railways.owner(game, local) == local_railways.owner(game, partner):
         form(game, local, partner)
         return True
-    game.state.extra["merge_offer"] = local
+    state_of(game).mergers.offer = local
     game.state.pending.insert(0, (CONSENT, partner))
     game.log(f"{local} proposes to merge with {partner}")
     return False
@@ -113,26 +113,32 @@ def propose(game: Game, local: str, partner: str) -> bool:
 def prompt_actions(game: Game, kind: str, entity: str) -> list[Action]:
     """The answers to a merger prompt."""
     if kind == CONSENT:
-        return [MergeLocals(entity, game.state.extra["merge_offer"]), Pass(entity)]
+        offer = state_of(game).mergers.offer
+        assert offer is not None
+        return [MergeLocals(entity, offer), Pass(entity)]
     return [*(MergeLocals(entity, p) for p in partners(game, entity)), CloseLocal(entity)]
 
 
 def prompt_process(game: Game, kind: str, entity: str, action: Action) -> None:
     """Apply the answer to a merger prompt, then settle the next Local Railway in Phase 6."""
-    s = game.state
+    mergers = state_of(game).mergers
     if kind == CONSENT:
-        proposer = s.extra.pop("merge_offer")
+        proposer = mergers.offer
+        assert proposer is not None
+        mergers.offer = None
         if isinstance(action, MergeLocals):
             form(game, proposer, entity)
         else:
-            s.extra.setdefault("merge_declined", []).append([proposer, entity])
+            if mergers.declined is None:
+                mergers.declined = []
+            mergers.declined.append((proposer, entity))
             game.log(f"{entity}'s owner declines the merger with {proposer}")
     elif isinstance(action, MergeLocals):
         if not propose(game, entity, action.partner):
             return  # the partner's owner answers first
     else:
         close(game, entity, "its owner closes it (Phase 6)")
-    if "fates" in s.extra:
+    if mergers.fates is not None:
         next_fate(game)
 
 
@@ -144,7 +150,7 @@ def close(game: Game, local: str, why: str) -> None:
 
 
 def _locals_for_sale(game: Game) -> list[str]:
-    unsold: list[str] = game.state.extra.get("unsold_privates", [])
+    unsold = state_of(game).unsold_privates or []
     return [sym for sym in unsold if sym in game.state.corps]
 
 
@@ -159,8 +165,9 @@ def begin_fates(game: Game) -> None:
             local_railways.close_one(game, sym, "Phase 6")
         local_railways.clear_extra_map(game)
         return
-    game.state.extra["fates"] = running(game)
-    game.state.extra["merge_declined"] = []
+    mergers = state_of(game).mergers
+    mergers.fates = running(game)
+    mergers.declined = []
     next_fate(game)
 
 
@@ -168,15 +175,17 @@ def next_fate(game: Game) -> None:
     """Ask the owner of the next Local Railway to settle; one without a possible partner
     closes; when all are settled the extra map is cleared (§5.3)."""
     s = game.state
-    fates = [sym for sym in s.extra["fates"] if not s.corps[sym].closed]
+    mergers = state_of(game).mergers
+    assert mergers.fates is not None
+    fates = [sym for sym in mergers.fates if not s.corps[sym].closed]
     while fates and not partners(game, fates[0]):
         local_railways.close_one(game, fates.pop(0), "no partner is left to merge with (Phase 6)")
-    s.extra["fates"] = fates
+    mergers.fates = fates
     if fates:
         s.pending.insert(0, (FATE, fates[0]))
         return
-    del s.extra["fates"]
-    s.extra["merge_declined"] = []
+    mergers.fates = None
+    mergers.declined = []
     local_railways.clear_extra_map(game)
 
 
@@ -202,7 +211,7 @@ def form(game: Game, local: str, partner: str) -> str:
     par = _title(game).market_def.cells_with("par")
     cell = next(c for c in par if c.price == mlr.par_price)
     s.market.place(sym, cell.pos)
-    contracts: dict[str, int] = s.extra["mail"]
+    contracts = state_of(game).mail
     kept = next((x for x in (low, high) if x in contracts), None)
     if kept is not None:  # the other contract, if any, leaves the game with its railway
         contracts[sym] = contracts.pop(kept)
@@ -212,7 +221,7 @@ def form(game: Game, local: str, partner: str) -> str:
             s.depot.trains[tid].owner = sym
             mlr.trains.append(tid)
         s.corps[x].trains = []
-    tally(game, "local_mergers")
+    state_of(game).tallies.local_mergers += 1
     game.log(
         f"{low} and {high} merge into {sym}: {owners[0]} is its Director, {owners[1]} holds "
         f"the other 50%; its price is {mlr.par_price} G"
@@ -286,7 +295,7 @@ def recycled_offers(game: Game, corp: str) -> list[tuple[str, int]]:
     s = game.state
     if not is_major_local(game, corp):
         return []
-    kinds = ["2"] if not s.extra.get("twos_scrapped") else []
+    kinds = ["2"] if not state_of(game).twos_scrapped else []
     if "8" in s.phases_reached:
         kinds.append("4")
     out: list[tuple[str, int]] = []
@@ -306,9 +315,10 @@ def recycled_bought(game: Game, kind: str) -> None:
     """§5.10: "If a Major Local Railway buys one of the 4-trains that are now available to
     them, all the 2-trains are finally scrapped", those the Major Local Railways own too."""
     s = game.state
-    if kind != "4" or s.extra.get("twos_scrapped"):
+    state = state_of(game)
+    if kind != "4" or state.twos_scrapped:
         return
-    s.extra["twos_scrapped"] = True
+    state.twos_scrapped = True
     for tid in s.depot.order:
         train = s.depot.trains[tid]
         if train.kind != "2" or train.owner in {"scrapped", None}:

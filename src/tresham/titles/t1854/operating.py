@@ -36,6 +36,7 @@ from tresham.core.stock import bundle_price
 from tresham.routes.runs import action_revenue, runs_action
 from tresham.titles.t1854 import cities, local_railways, mail, major_local, options, tunnels
 from tresham.titles.t1854.actions import BuildTunnel, CloseLocal, MergeLocals
+from tresham.titles.t1854.state import state_of
 from tresham.titles.t1854.track_rules import TrackRules1854
 from tresham.titles.t1854.versions import DEALS_VERSION
 
@@ -137,7 +138,10 @@ def answer_permission(game: Game, guard: str, action: Action) -> None:
     s = game.state
     rnd = s.round
     assert isinstance(rnd, OperatingRound) and isinstance(action, Choose)
-    ask = LayTile(**s.extra.pop("shield_request"))
+    state = state_of(game)
+    ask = state.shield_request
+    assert ask is not None
+    state.shield_request = None
     corp = ask.entity
     if action.choice == GRANT:
         game.log(f"{guard} permits {corp}'s tile on {ask.hex}")
@@ -300,7 +304,7 @@ class DividendStep1854(DividendStep):
 
     def paid_percent(self, game: Game, corp: str, holder: str, percent: int) -> int:
         option = options.outstanding(game, holder)
-        if option is not None and option["corp"] == corp:
+        if option is not None and option.corp == corp:
             return percent - 10
         return percent
 
@@ -562,9 +566,7 @@ class TrackStep1854(TrackStep):
             return True
         guard = needs_permission(game, corp, action.hex) if isinstance(action, LayTile) else None
         if guard is not None and isinstance(action, LayTile):
-            game.state.extra["shield_request"] = {
-                k: v for k, v in action.to_json().items() if k != "type"
-            }
+            state_of(game).shield_request = action
             game.state.pending.insert(0, (PERMISSION, guard))
             game.log(f"{corp} asks {guard} for permission to lay a tile on {action.hex}")
             return False

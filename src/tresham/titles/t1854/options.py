@@ -11,32 +11,27 @@ split (the share then becomes a fully owned 10% share, seed l.179).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from tresham.titles.t1854.state import Option, state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
 
 
-def outstanding(game: Game, player: str) -> dict[str, Any] | None:
-    """The player's unpaid option (certificate id, company, price per 10%, round), if any."""
-    options: dict[str, dict[str, Any]] = game.state.extra["options"]
-    return options.get(player)
+def outstanding(game: Game, player: str) -> Option | None:
+    """The player's unpaid option (certificate, company, price per 10%, round), if any."""
+    return state_of(game).options.get(player)
 
 
 def record(game: Game, player: str, cid: str, corp: str, price: int) -> None:
     """The markers go on certificate `cid`, bought for `price` (the price of 10%)."""
-    s = game.state
-    s.extra["options"][player] = {
-        "cid": cid,
-        "corp": corp,
-        "price": price,
-        "round": s.stock_round_no,
-    }
+    state_of(game).options[player] = Option(cid, corp, price, game.state.stock_round_no)
 
 
 def release(game: Game, player: str) -> None:
     """The player's markers come back (paid, sold, or split)."""
-    del game.state.extra["options"][player]
+    del state_of(game).options[player]
 
 
 def locked(game: Game, seller: str) -> frozenset[str]:
@@ -44,9 +39,9 @@ def locked(game: Game, seller: str) -> frozenset[str]:
     option share, except the seller's own once its round is over (§6.4.1, ruling O3)."""
     s = game.state
     out = set()
-    for player, opt in s.extra["options"].items():
-        if player != seller or opt["round"] == s.stock_round_no:
-            out.add(opt["cid"])
+    for player, opt in state_of(game).options.items():
+        if player != seller or opt.round == s.stock_round_no:
+            out.add(opt.cid)
     return frozenset(out)
 
 
@@ -55,8 +50,8 @@ def on_split(game: Game, corp: str) -> dict[str, int]:
     share, paid nothing for; returns the percent per player not to be compensated."""
     s = game.state
     out: dict[str, int] = {}
-    for player, opt in list(s.extra["options"].items()):
-        if opt["corp"] == corp:
-            out[player] = s.shares.certs[opt["cid"]].percent
+    for player, opt in list(state_of(game).options.items()):
+        if opt.corp == corp:
+            out[player] = s.shares.certs[opt.cid].percent
             release(game, player)
     return out

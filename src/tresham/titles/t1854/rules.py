@@ -61,6 +61,7 @@ from tresham.titles.t1854 import (
 )
 from tresham.titles.t1854.actions import BuyOption, PayOption
 from tresham.titles.t1854.first_round import FirstShareRound
+from tresham.titles.t1854.state import State1854, state_of
 from tresham.titles.t1854.track_rules import ORIENT_EXPRESS
 from tresham.titles.t1854.versions import DEALS_VERSION, ORIGINAL_BOARD_VERSION
 
@@ -310,7 +311,7 @@ class Title1854(Title):
             rng=game.new_rng(),
             phases_reached=[self.phases[0].name],
         )
-        state.extra = {"split": [], "last_purchaser": None, "options": {}, "mail": {}}
+        state.title_state = State1854()
         return state
 
     def _plus_phase(self, train: dict[str, Any]) -> str | None:
@@ -353,7 +354,7 @@ class Title1854(Title):
         :meth:`operating_order`). Merger proposals declined in the last round may be made
         again (ruling ML1)."""
         s = game.state
-        s.extra["merge_declined"] = []
+        state_of(game).mergers.declined = []
         s.or_in_set += 1
         s.operating_round_no += 1
         game.log(f"Operating Round {s.operating_round_no}")
@@ -403,11 +404,12 @@ class Title1854(Title):
         if isinstance(rnd, StockRound) and rnd.last_actor is not None:
             s.priority = rnd.next_priority(game)
         elif s.stock_round_no == 1:
-            last = s.extra["last_purchaser"]
+            last = state_of(game).last_purchaser
+            assert last is not None
             s.priority = (names.index(last) + 1) % len(names)
         game.log(f"{names[s.priority]} holds the Priority Deal card")
         if isinstance(rnd, FirstShareRound):
-            s.extra["unsold_privates"] = list(rnd.unsold)
+            state_of(game).unsold_privates = list(rnd.unsold)
         for sym in s.market.operating_order(self.chartered(game)):
             holders = s.shares.holders(sym)
             if sum(pct for h, pct in holders.items() if h in names) == 100:
@@ -435,7 +437,7 @@ class Title1854(Title):
         share (from the initial offering); a Local Railway starts with its capital
         (``local_railways.start``)."""
         s = game.state
-        s.extra["last_purchaser"] = player
+        state_of(game).last_purchaser = player
         if company in s.corps:
             local_railways.start(game, company, self.data["local_railways"]["start_cash"])
         share = s.companies[company].powers.get("share")
@@ -474,7 +476,7 @@ class Title1854(Title):
     def share_limit(self, game: Game) -> int:
         """§6.5 Table 7: by the number of players and of companies whose shares have split."""
         row: list[int] = self.data["share_limits"][str(len(game.state.players))]
-        return row[len(game.state.extra["split"])]
+        return row[len(state_of(game).split)]
 
     def pool_may_exceed(self, game: Game, corp: str) -> bool:
         """§6.7: the Bank Pool may contain any number of a company's ordinary shares."""
@@ -527,7 +529,7 @@ class Title1854(Title):
             game.log(f"{new} becomes Director of {sym}")
         sold = [c for c in s.shares.held(POOL, sym) if c.cid not in before]
         option = options.outstanding(game, player)
-        if option is not None and option["cid"] in {c.cid for c in sold}:
+        if option is not None and option.cid in {c.cid for c in sold}:
             value -= s.market.price(sym)  # the unpaid 10%
             options.release(game, player)
         game.transfer("bank", player, value)
@@ -541,7 +543,7 @@ class Title1854(Title):
         new one from the Split Shares (§3.2.1); never in a company the player sold this
         round; within the share limit and, after a split, 60% of a company (§6.5)."""
         s = game.state
-        if s.extra.get("unsold_privates") or not self.may_buy(game, player):
+        if state_of(game).unsold_privates or not self.may_buy(game, player):
             return []
         cash = game.player(player).cash
         out: list[BuyShares] = []
@@ -607,10 +609,10 @@ class Title1854(Title):
         cash = game.player(player).cash
         option = options.outstanding(game, player)
         if option is not None:
-            return [PayOption(player)] if option["price"] <= cash else []
+            return [PayOption(player)] if option.price <= cash else []
         if not self.may_buy(game, player):
             return []
-        unsold: list[str] = s.extra.get("unsold_privates", [])
+        unsold = state_of(game).unsold_privates
         if unsold:
             top = s.companies[unsold[0]]
             return [Bid(player, top.sym, top.value)] if top.value <= cash else []
@@ -638,9 +640,9 @@ class Title1854(Title):
         if isinstance(action, PayOption):
             option = options.outstanding(game, player)
             assert option is not None
-            game.transfer(player, "bank", option["price"])
+            game.transfer(player, "bank", option.price)
             options.release(game, player)
-            game.log(f"{player} pays the second 10% of {option['corp']}: {option['price']} G")
+            game.log(f"{player} pays the second 10% of {option.corp}: {option.price} G")
             return
         if isinstance(action, BuyOption):
             sym = action.corporation
@@ -656,7 +658,9 @@ class Title1854(Title):
             return
         if not isinstance(action, Bid):
             raise RuleError(f"{action.type} is not a purchase", SHARE_ROUND)
-        s.extra["unsold_privates"].remove(action.company)
+        unsold = state_of(game).unsold_privates
+        assert unsold is not None
+        unsold.remove(action.company)
         game.transfer(player, "bank", action.price)
         s.companies[action.company].owner = player
         game.log(f"{player} buys {action.company} for {action.price} G")
@@ -666,7 +670,7 @@ class Title1854(Title):
         """§4, §6.4: the Director's certificate of a company not yet started, at four times a
         par price of 67, 72, 77, 82, 87 or 93 chosen by its buyer."""
         s = game.state
-        if s.extra.get("unsold_privates") or not self.may_buy(game, player):
+        if state_of(game).unsold_privates or not self.may_buy(game, player):
             return []
         cash = game.player(player).cash
         return [
@@ -743,8 +747,9 @@ class Title1854(Title):
         entered = s.market.move(sym, direction)
         if direction == "right":
             self._maybe_split(game, sym, entered)
-        if s.market.cell(sym).has(ENDGAME) and not s.extra.get(ENDGAME):
-            s.extra[ENDGAME] = True
+        state = state_of(game)
+        if s.market.cell(sym).has(ENDGAME) and not state.endgame:
+            state.endgame = True
             game.log(f"{sym} reaches the Game End space: this Operating Round is the last")
 
     def is_plus(self, kind: str) -> bool:
@@ -851,7 +856,7 @@ class Title1854(Title):
         s = game.state
         if s.finished:
             return True
-        if round_over and s.extra.get(ENDGAME) and isinstance(s.round, OperatingRound):
+        if round_over and state_of(game).endgame and isinstance(s.round, OperatingRound):
             self.finish(game, ENDGAME)
             return True
         return self.bank_break_end(game, round_over)
@@ -869,7 +874,7 @@ class Title1854(Title):
             for cert in s.shares.held(p.name):
                 corp = s.corps[cert.corp]
                 pct = cert.percent
-                if option is not None and option["cid"] == cert.cid:
+                if option is not None and option.cid == cert.cid:
                     pct -= 10
                 if cert.corp in s.market:
                     value += bundle_price(game, cert.corp, pct)

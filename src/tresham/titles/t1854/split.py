@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Final
 from tresham.core.market import Position
 from tresham.core.shares import Certificate
 from tresham.titles.t1854 import options
+from tresham.titles.t1854.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -34,8 +35,7 @@ def split_holder(sym: str) -> str:
 
 def has_split(game: Game, sym: str) -> bool:
     """Whether `sym`'s shares have split."""
-    split: list[str] = game.state.extra["split"]
-    return sym in split
+    return sym in state_of(game).split
 
 
 def after_move(game: Game, sym: str, entered: Sequence[Position], new_shares: int) -> None:
@@ -58,7 +58,7 @@ def split(game: Game, sym: str, new_shares: int) -> None:
     first = len(reg.corp_certs(sym))
     for i in range(first, first + new_shares):
         reg.add_certificate(Certificate(f"{sym}_{i}", sym, 10), split_holder(sym))
-    s.extra["split"].append(sym)
+    state_of(game).split.append(sym)
     price = s.market.price(sym)
     game.log(f"The shares of {sym} split at {price} G")
     unpaid = options.on_split(game, sym)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, Choose
+from tresham.titles.t1883.state import Bomb, state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -31,9 +32,12 @@ def _title(game: Game) -> Title1883:
     return game.title  # type: ignore[return-value]
 
 
-def _raids(game: Game) -> list[list[str]]:
-    raids: list[list[str]] = game.state.extra["events"].setdefault("raids", [])
-    return raids
+def _raids(game: Game) -> list[Bomb]:
+    """The bombs still to fall (the list is made at the first raid)."""
+    ev = state_of(game).events
+    if ev.raids is None:
+        ev.raids = []
+    return ev.raids
 
 
 def choices(game: Game, coord: str) -> list[str]:
@@ -82,14 +86,14 @@ def apply(game: Game, coord: str, choice: str) -> None:
 
 def queue(game: Game, roller: str, coord: str) -> None:
     """A bomb falls on `coord`, rolled by `roller`; bombs fall in the order rolled."""
-    _raids(game).append([roller, coord])
+    _raids(game).append(Bomb(roller, coord))
 
 
 def settle(game: Game) -> None:
     """Drop the queued bombs in order until one needs its roller's choice."""
     raids = _raids(game)
     while raids:
-        roller, coord = raids[0]
+        roller, coord = raids[0].roller, raids[0].coord
         options = choices(game, coord)
         if len(options) > 1:
             game.state.pending.insert(0, (PROMPT, roller))
@@ -103,13 +107,13 @@ def settle(game: Game) -> None:
 
 def prompt_actions(game: Game, player: str) -> list[Action]:
     """The roller's choices for the first queued bomb."""
-    _roller, coord = _raids(game)[0]
+    coord = _raids(game)[0].coord
     return [Choose(player, c) for c in choices(game, coord)]
 
 
 def prompt_process(game: Game, player: str, action: Any) -> None:
     """Apply the roller's choice, then the following bombs."""
     assert isinstance(action, Choose)
-    _roller, coord = _raids(game).pop(0)
+    coord = _raids(game).pop(0).coord
     apply(game, coord, action.choice)
     settle(game)

@@ -19,6 +19,7 @@ from tresham.core.actions import Action, Choose
 from tresham.core.graph import reach
 from tresham.routes.network import Network, network_of
 from tresham.titles.t1883 import events
+from tresham.titles.t1883.state import state_of
 from tresham.titles.t1883.track_rules import FS
 
 if TYPE_CHECKING:
@@ -100,21 +101,21 @@ def after_lay(game: Game, corp: str) -> None:
     """5.6.1: after every lay, each owned concession now fulfilled pays its owner the bonus of
     the phase; an unowned one whose places the laying corporation's track now joins is
     removed from play (ruling R6)."""
-    s = game.state
-    for number, status in s.extra["concessions"].items():
-        if status["removed"]:
+    held = state_of(game).concessions
+    for number, status in held.status.items():
+        if status.removed:
             continue
         places = [p["hex"] for p in facts(game, number)["route"]]
-        owner = status["owner"]
+        owner = status.owner
         if owner is not None and connects(game, owner, places):
             level = _title(game).phase_facts[game.phase.name]["concession_bonus"]
             bonus = int(facts(game, number)["bonus"][level])
-            status.update(owner=None, removed=True, due=None)
-            s.extra["concessions_fulfilled"] += 1
+            status.owner, status.removed, status.due = None, True, None
+            held.fulfilled += 1
             game.log(f"{owner} fulfils Government Concession {number}: L.{bonus}")
             _offer_bonus(game, owner, bonus)
         elif owner is None and connects(game, corp, places, station=False):
-            status.update(removed=True)
+            status.removed = True
             game.log(f"Government Concession {number} is joined unowned and leaves play")
 
 
@@ -123,12 +124,14 @@ def _offer_bonus(game: Game, corp: str, bonus: int) -> None:
     card to pay it to the stockholders as a dividend (12.3 without the cards: the president
     chooses freely). Bonuses of concessions fulfilled by the same lay wait in turn, each
     decided on its own (ruling R30)."""
-    s = game.state
     if _may_play_card(game, corp):
-        waiting = s.extra.setdefault("bonus_waiting", {}).setdefault(corp, [])
+        held = state_of(game).concessions
+        if held.bonus_waiting is None:
+            held.bonus_waiting = {}
+        waiting = held.bonus_waiting.setdefault(corp, [])
         waiting.append(bonus)
         if len(waiting) == 1:
-            s.pending.insert(0, (BONUS_PROMPT, corp))
+            game.state.pending.insert(0, (BONUS_PROMPT, corp))
         return
     game.transfer("bank", corp, bonus)
 
@@ -138,7 +141,7 @@ def _may_play_card(game: Game, corp: str) -> bool:
     Support card (5.6.1), or always without the cards (12.3)."""
     pres = game.state.shares.president.get(corp)
     free = bool(game.options.get("no_events"))
-    return pres is not None and (free or game.state.extra["support"].get(pres, 0) > 0)
+    return pres is not None and (free or state_of(game).support.held.get(pres, 0) > 0)
 
 
 def bonus_actions(game: Game, corp: str) -> list[Action]:
@@ -156,12 +159,14 @@ def bonus_process(game: Game, corp: str, action: Action) -> None:
     move (ruling R25)."""
     assert isinstance(action, Choose)
     s = game.state
-    waiting: list[int] = s.extra["bonus_waiting"][corp]
+    all_waiting = state_of(game).concessions.bonus_waiting
+    assert all_waiting is not None
+    waiting = all_waiting[corp]
     _pay_bonus(game, corp, waiting.pop(0), as_dividend=action.choice == AS_DIVIDEND)
     if waiting and _may_play_card(game, corp):
         s.pending.insert(0, (BONUS_PROMPT, corp))  # the next bonus of the same lay
         return
-    del s.extra["bonus_waiting"][corp]
+    del all_waiting[corp]
     for rest in waiting:  # no card left for them
         game.log(f"{corp} receives the next bonus, L.{rest}, in its treasury")
         _pay_bonus(game, corp, rest, as_dividend=False)
@@ -176,8 +181,9 @@ def _pay_bonus(game: Game, corp: str, bonus: int, *, as_dividend: bool) -> None:
     pres = s.shares.president[corp]
     assert pres is not None
     if not game.options.get("no_events"):
-        s.extra["support"][pres] -= 1
-        s.extra["support_supply"] += 1
+        cards = state_of(game).support
+        cards.held[pres] -= 1
+        cards.supply += 1
         game.log(f"{pres} plays a Political Support card: the bonus is paid as a dividend")
     paid = 0
     for p in s.players:
@@ -193,18 +199,20 @@ def end_of_operating_round(game: Game) -> None:
     selling shares if need be, and going bankrupt if even that is short (6.9.6, ruling R8);
     owners in share-price order."""
     s = game.state
-    owned = [n for n, st in s.extra["concessions"].items() if st["owner"] is not None]
-    owners = {s.extra["concessions"][n]["owner"] for n in owned}
-    for corp in s.market.operating_order([c for c in owners if c in s.market]):
+    every = state_of(game).concessions.status
+    owned = [n for n, st in every.items() if st.owner is not None]
+    owners = {every[n].owner for n in owned}
+    for corp in s.market.operating_order([c for c in owners if c is not None and c in s.market]):
         for number in owned:
-            status = s.extra["concessions"][number]
-            if status["owner"] != corp:
+            status = every[number]
+            if status.owner != corp:
                 continue
-            status["due"] -= 1
-            if status["due"] > 0:
+            assert status.due is not None  # owned: a deadline runs (6.12)
+            status.due -= 1
+            if status.due > 0:
                 continue
             penalty = 2 * int(facts(game, number)["cost"])
-            status.update(owner=None, due=None)
+            status.owner, status.due = None, None
             game.log(f"{corp} fails Government Concession {number}: penalty L.{penalty}")
             c = s.corps[corp]
             pres = s.shares.president[corp]
@@ -216,6 +224,6 @@ def end_of_operating_round(game: Game) -> None:
 
 def remove_unsold(game: Game) -> None:
     """5.6.2: when the first 8T is sold, every unsold concession leaves play."""
-    for status in game.state.extra["concessions"].values():
-        if status["owner"] is None:
-            status["removed"] = True
+    for status in state_of(game).concessions.status.values():
+        if status.owner is None:
+            status.removed = True

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from tresham.core.actions import Action, Choose, Pass
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.shares import POOL, treasury
+from tresham.titles.t1883.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -50,29 +51,29 @@ def is_coop(game: Game, corp: str) -> bool:
 def holders(game: Game) -> list[str]:
     """Players still holding their Co-operative share, in seat order."""
     s = game.state
-    coop = s.extra["coop"]
+    coop = state_of(game).coop
     return [p.name for p in s.players if not p.bankrupt and s.shares.percent(p.name, coop)]
 
 
 def frozen(game: Game) -> bool:
     """8.1.7: no player holds a Co-operative share."""
-    return is_coop(game, game.state.extra["coop"]) and not holders(game)
+    return is_coop(game, state_of(game).coop) and not holders(game)
 
 
 def set_president(game: Game, player: str | None) -> None:
     """The Co-operative's president acts for it (the president's certificate stays unsold)."""
     s = game.state
-    s.extra["coop_president"] = player
-    s.shares.president[s.extra["coop"]] = player
+    state_of(game).coop_president = player
+    s.shares.president[state_of(game).coop] = player
 
 
 def rotate(game: Game) -> None:
     """8.1.2: at the end of every OR the presidency passes left to the next holder."""
     s = game.state
-    if not is_coop(game, s.extra["coop"]):
+    if not is_coop(game, state_of(game).coop):
         return
     names = [p.name for p in s.players]
-    current = s.extra["coop_president"]
+    current = state_of(game).coop_president
     held = holders(game)
     if not held:
         set_president(game, None)
@@ -88,7 +89,7 @@ def rotate(game: Game) -> None:
 def give_train(game: Game, kind: str) -> str | None:
     """Hand the Co-operative the bank's next unsold train of `kind` (8.1.5)."""
     s = game.state
-    coop = s.extra["coop"]
+    coop = state_of(game).coop
     train = next((t for t in s.depot.in_bank() if t.kind == kind), None)
     if train is None:
         return None
@@ -100,7 +101,7 @@ def give_train(game: Game, kind: str) -> str | None:
 
 def to_pool(game: Game, tid: str) -> None:
     s = game.state
-    coop = s.extra["coop"]
+    coop = state_of(game).coop
     s.corps[coop].trains.remove(tid)
     s.depot.trains[tid].owner = POOL
     game.log(f"{coop} puts {tid} in the pool")
@@ -110,7 +111,7 @@ def on_first_purchase(game: Game, kind: str) -> None:
     """8.1.5 and 8.2: the Co-operative's trains by phase, and its capitalisation at the
     first 5T."""
     s = game.state
-    coop = s.extra["coop"]
+    coop = state_of(game).coop
     if not is_coop(game, coop):
         return
     if kind == "5":
@@ -130,7 +131,7 @@ def on_first_purchase(game: Game, kind: str) -> None:
 def capitalise(game: Game) -> None:
     """8.2: the Co-operative becomes a railway corporation (or closes when frozen)."""
     s = game.state
-    coop = s.extra["coop"]
+    coop = state_of(game).coop
     corp = s.corps[coop]
     was_frozen = frozen(game)
     corp.kind = "railway"
@@ -159,9 +160,10 @@ def capitalise(game: Game) -> None:
     s.shares.president[coop] = president
     for cert in s.shares.held(treasury(coop), coop):
         s.shares.move(cert.cid, POOL)
-    if s.shares.percent(POOL, coop) > 50 and coop not in s.extra["pool_over_limit"]:
-        s.extra["pool_over_limit"].append(coop)  # 8.2.1: even past 50%
-    s.extra["coop_president"] = None
+    over = state_of(game).pool_over_limit
+    if s.shares.percent(POOL, coop) > 50 and coop not in over:
+        over.append(coop)  # 8.2.1: even past 50%
+    state_of(game).coop_president = None
     game.log(f"{coop} is capitalised; {president} is its president")
 
 
@@ -205,7 +207,8 @@ class LootStep(Step):
         if not isinstance(action, Choose):
             return True
         s = game.state
-        president = s.extra["coop_president"]
+        president = state_of(game).coop_president
+        assert president is not None  # 8.1.2: an active Co-operative has a president
         revenue = int(rnd.turn["revenue"])
         game.transfer("bank", president, revenue)
         share = s.shares.held(president, corp)[0]

@@ -33,6 +33,7 @@ from tresham.core.actions import Action, Bankrupt, Choose, DiscardTrain, SellSha
 from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool
 from tresham.titles.t1883 import air_raids, coop
 from tresham.titles.t1883.dice import d10
+from tresham.titles.t1883.state import ClosedHex, Debt, Events, OrEffects, SupportAsk, state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -77,36 +78,20 @@ def cards(game: Game) -> dict[int, dict[str, Any]]:
     return {int(c["number"]): c for c in _title(game).data["events"]}
 
 
-def new_state(game: Game, rng: GameRandom) -> dict[str, Any]:
+def new_state(game: Game, rng: GameRandom) -> Events:
     """The event deck and effects at the start: the First Era cards shuffled (2.3 d)."""
     first = [n for n, c in cards(game).items() if c["eras"][0] == 1]
-    return {
-        "deck": rng.permutation(first) if enabled(game) else [],
-        "era": 1,
-        "drawn": [],
-        "effects": _no_effects(),
-        "hot_autumn": False,
-        "strike_breaker_or": None,
-        "aside": 0,
-        "asks": [],
-        "owed": {},
-        "last_operated": [],
-    }
+    return Events(rng.permutation(first) if enabled(game) else [])
 
 
-def _no_effects() -> dict[str, Any]:
-    return {"revenue": {}, "closed": [], "offboards": {}, "red_week": False}
-
-
-def _ev(game: Game) -> dict[str, Any]:
-    ev: dict[str, Any] = game.state.extra["events"]
-    return ev
+def _ev(game: Game) -> Events:
+    return state_of(game).events
 
 
 def shuffle_undrawn(game: Game, rng: random.Random) -> None:
     """In a bot's search copy: the undrawn cards of the deck in a new order (no player knows
     the real one, 2.3 d)."""
-    rng.shuffle(_ev(game)["deck"])
+    rng.shuffle(_ev(game).deck)
 
 
 # ====================================================================== eras
@@ -119,17 +104,17 @@ def on_first_purchase(game: Game, kind: str) -> None:
         return
     ev = _ev(game)
     every = cards(game)
-    kept = [n for n in ev["deck"] if era in every[n]["eras"]]
+    kept = [n for n in ev.deck if era in every[n]["eras"]]
     new = [n for n, c in every.items() if c["eras"][0] == era]
-    ev["deck"] = game.state.rng.permutation(kept + new)
-    ev["era"] = era
-    game.log(f"Era {era} of the Random Events begins: {len(ev['deck'])} cards")
+    ev.deck = game.state.rng.permutation(kept + new)
+    ev.era = era
+    game.log(f"Era {era} of the Random Events begins: {len(ev.deck)} cards")
     if era == 3 and game.options.get("bombs_away"):
         raids = next(n for n, c in every.items() if c["effect"] == "air_raids")
-        if raids not in ev["drawn"]:
-            if raids in ev["deck"]:
-                ev["deck"].remove(raids)
-            ev["drawn"].append(raids)
+        if raids not in ev.drawn:
+            if raids in ev.deck:
+                ev.deck.remove(raids)
+            ev.drawn.append(raids)
             game.log("Bombs Away (12.2): the air raids happen now")
             _air_raids(game, every[raids])
 
@@ -139,17 +124,17 @@ def begin_operating_round(game: Game) -> None:
     """6.2: the Priority Cardholder draws a card (none in the very first OR); Hot Autumn
     repeats until the next SR (11.3 #26)."""
     ev = _ev(game)
-    ev["effects"] = _no_effects()
-    if ev["hot_autumn"]:
+    ev.effects = OrEffects()
+    if ev.hot_autumn:
         game.log("Hot Autumn goes on")
         _hot_autumn(game, {})
     if game.state.operating_round_no == 1 or not enabled(game):
         return
-    if not ev["deck"]:
+    if not ev.deck:
         game.log("No Random Event: the deck is empty until the next era (7.1)")
         return
-    number = ev["deck"].pop(0)
-    ev["drawn"].append(number)
+    number = ev.deck.pop(0)
+    ev.drawn.append(number)
     card = cards(game)[number]
     game.log(f"Random Event {number}: {card['name']}")
     HANDLERS[card["effect"]](game, card)
@@ -157,23 +142,22 @@ def begin_operating_round(game: Game) -> None:
 
 def begin_stock_round(game: Game) -> None:
     """11.3 #26: Hot Autumn stays on the map until the next SR."""
-    _ev(game)["hot_autumn"] = False
+    _ev(game).hot_autumn = False
 
 
 def end_of_operating_round(game: Game, operated: list[str]) -> None:
     """Remember who operated, for the Railroad Accident of the next OR (11.1 #6)."""
-    _ev(game)["last_operated"] = list(operated)
+    _ev(game).last_operated = list(operated)
 
 
 def events_drawn(game: Game) -> int:
     """How many event cards have been drawn so far."""
-    return len(_ev(game)["drawn"])
+    return len(_ev(game).drawn)
 
 
 def cash_aside(game: Game) -> int:
     """Money the Second World War and "The Front Wins" have taken from the bank."""
-    aside: int = _ev(game)["aside"]
-    return aside
+    return _ev(game).aside
 
 
 # ====================================================================== who is named
@@ -199,8 +183,7 @@ def _players(game: Game) -> list[str]:
 
 def support(game: Game, player: str) -> int:
     """The player's Political Support cards."""
-    held: int = game.state.extra["support"][player]
-    return held
+    return state_of(game).support.held[player]
 
 
 def _decider(game: Game, entity: str) -> str | None:
@@ -211,16 +194,16 @@ def _decider(game: Game, entity: str) -> str | None:
 
 
 def _pay_support(game: Game, player: str, count: int) -> None:
-    s = game.state
-    s.extra["support"][player] -= count
-    s.extra["support_supply"] += count
+    cards_of = state_of(game).support
+    cards_of.held[player] -= count
+    cards_of.supply += count
 
 
 def _ask(game: Game, entity: str, effect: str, cost: int) -> None:
     """7.0: who holds `cost` cards may play them against the effect; anyone else suffers it."""
     decider = _decider(game, entity)
     if decider is not None and support(game, decider) >= cost:
-        _ev(game)["asks"].append([entity, effect, cost])
+        _ev(game).asks.append(SupportAsk(entity, effect, cost))
         game.state.pending.append((SUPPORT, entity))
     else:
         _suffer(game, entity, effect)
@@ -247,10 +230,10 @@ def prompt_process(game: Game, kind: str, entity: str, action: Action) -> None:
     """Apply an answer to one of the events' prompts."""
     if kind == SUPPORT:
         assert isinstance(action, Choose)
-        asks = _ev(game)["asks"]
-        ask = next(a for a in asks if a[0] == entity)
+        asks = _ev(game).asks
+        ask = next(a for a in asks if a.entity == entity)
         asks.remove(ask)
-        _, effect, cost = ask
+        effect, cost = ask.effect, ask.cost
         if action.choice == PLAY:
             decider = _decider(game, entity)
             assert decider is not None
@@ -284,7 +267,7 @@ def _suffer(game: Game, entity: str, effect: str) -> None:
     """An entity that did not (or could not) play support suffers the effect."""
     ev = _ev(game)
     if effect in ("zero", "half"):
-        ev["effects"]["revenue"].setdefault(entity, []).append(effect)
+        ev.effects.revenue.setdefault(entity, []).append(effect)
         game.log(f"{entity}'s revenue this OR: {'none' if effect == 'zero' else 'halved'}")
     elif effect == "gold":
         loss = -(-game.player(entity).cash * GOLD_PERCENT // 100)
@@ -310,7 +293,7 @@ def _supported(game: Game, entity: str, effect: str) -> None:
 
 def adjust_revenue(game: Game, corp: str, revenue: int) -> int:
     """The run's value after this OR's revenue effects (11.0 notes)."""
-    for effect in _ev(game)["effects"]["revenue"].get(corp, []):
+    for effect in _ev(game).effects.revenue.get(corp, []):
         if effect == "zero":
             revenue = 0
         elif effect == "half":
@@ -323,20 +306,19 @@ def adjust_revenue(game: Game, corp: str, revenue: int) -> int:
 def closed_hexes(game: Game) -> dict[str, str]:
     """Hexes where no tile may be laid or upgraded this OR, with the card that closes them."""
     closed: dict[str, str] = {}
-    for coord, name in _ev(game)["effects"]["closed"]:
-        closed.setdefault(coord, name)
+    for c in _ev(game).effects.closed:
+        closed.setdefault(c.coord, c.card)
     return closed
 
 
 def red_week(game: Game) -> bool:
     """11.1 #10: whether the FS track is closed this OR."""
-    return bool(_ev(game)["effects"]["red_week"])
+    return _ev(game).effects.red_week
 
 
 def offboard_bonus(game: Game) -> dict[str, int]:
     """This OR's changes to off-board values, by hex."""
-    bonus: dict[str, int] = _ev(game)["effects"]["offboards"]
-    return bonus
+    return _ev(game).effects.offboards
 
 
 # ====================================================================== the cards
@@ -354,14 +336,14 @@ def _close_hexes(game: Game, card: dict[str, Any]) -> None:
         hexes = board["flood_hexes"]
     else:
         hexes = board["hills"] + board["mountains"]
-    _ev(game)["effects"]["closed"].extend([h, f"{CARDS} #{card['number']}"] for h in hexes)
+    _ev(game).effects.closed.extend(ClosedHex(h, f"{CARDS} #{card['number']}") for h in hexes)
 
 
 def _general_strike(game: Game, card: dict[str, Any]) -> None:
     """#3-4: every railway and bus corporation plays a card or earns nothing (the
     Co-operative is spared); the Strike Breaker or Hot Autumn cancels it."""
     ev = _ev(game)
-    if ev["strike_breaker_or"] == game.state.operating_round_no:
+    if ev.strike_breaker_or == game.state.operating_round_no:
         game.log("The Strike Breaker cancels the General Strike")
         return
     if _absorbed(game):
@@ -372,7 +354,7 @@ def _general_strike(game: Game, card: dict[str, Any]) -> None:
 
 def _absorbed(game: Game) -> bool:
     """11.3 #26: under Hot Autumn the strike cards have no effect."""
-    if _ev(game)["hot_autumn"]:
+    if _ev(game).hot_autumn:
         game.log("Hot Autumn absorbs the strike")
         return True
     return False
@@ -384,7 +366,7 @@ def _accident(game: Game, card: dict[str, Any]) -> None:
     s = game.state
     gravity = _title(game).gravity_kinds
     ran = [
-        c for c in _ev(game)["last_operated"]
+        c for c in _ev(game).last_operated
         if c in s.corps and s.corps[c].kind == "railway" and not s.corps[c].closed
         and c in s.market
     ]  # fmt: skip
@@ -413,18 +395,18 @@ def _railway_strike(game: Game, card: dict[str, Any]) -> None:
 
 def _red_week(game: Game, card: dict[str, Any]) -> None:
     """#10: no route along the FS red track this OR."""
-    _ev(game)["effects"]["red_week"] = True
+    _ev(game).effects.red_week = True
 
 
 def _strike_breaker(game: Game, card: dict[str, Any]) -> None:
     """#11: a General Strike drawn in the next OR has no effect."""
-    _ev(game)["strike_breaker_or"] = game.state.operating_round_no + 1
+    _ev(game).strike_breaker_or = game.state.operating_round_no + 1
 
 
 def _offboards(game: Game, card: dict[str, Any]) -> None:
     """#12, #21, #25: off-board values change for this OR."""
     places = game.state.map.board.extra["offboards"]
-    bonus = _ev(game)["effects"]["offboards"]
+    bonus = _ev(game).effects.offboards
     for name, delta in card["offboards"].items():
         coord = places[name]["hex"]
         bonus[coord] = bonus.get(coord, 0) + int(delta)
@@ -458,10 +440,9 @@ def _autarchy(game: Game, card: dict[str, Any]) -> None:
 
 def _empire(game: Game, card: dict[str, Any]) -> None:
     """#15: each player with fewer than nine cards gains one (while the supply lasts)."""
-    s = game.state
     most = int(_title(game).data["political_support"]["max_per_player"])
     for name in _players(game):
-        if support(game, name) < most and s.extra["support_supply"] > 0:
+        if support(game, name) < most and state_of(game).support.supply > 0:
             _pay_support(game, name, -1)
             game.log(f"{name} gains a Political Support card")
 
@@ -491,15 +472,15 @@ def _money_aside(game: Game, card: dict[str, Any]) -> None:
     s = game.state
     amount = min(MONEY_ASIDE, s.bank.cash)
     s.bank.pay_out(amount)
-    _ev(game)["aside"] += amount
+    _ev(game).aside += amount
     game.log(f"L.{amount} is taken from the bank and put aside")
 
 
 def _money_back(game: Game, card: dict[str, Any]) -> None:
     """#30: the bank recovers L.500 of the money put aside (only L.500 if both were drawn)."""
     ev = _ev(game)
-    amount = min(MONEY_ASIDE, ev["aside"])
-    ev["aside"] -= amount
+    amount = min(MONEY_ASIDE, ev.aside)
+    ev.aside -= amount
     game.state.bank.take_in(amount)
     game.log(f"The bank recovers L.{amount}")
 
@@ -515,7 +496,7 @@ def _lose_support(game: Game, card: dict[str, Any]) -> None:
 def _on_time(game: Game, card: dict[str, Any]) -> None:
     """#22: railway corporations and the Co-operative earn 50% more (not SARSA)."""
     for corp in _corps(game, RAILWAYS_AND_COOP):
-        _ev(game)["effects"]["revenue"].setdefault(corp, []).append("plus_half")
+        _ev(game).effects.revenue.setdefault(corp, []).append("plus_half")
 
 
 def _war_effort(game: Game, card: dict[str, Any]) -> None:
@@ -568,7 +549,7 @@ def _bus_strike(game: Game, card: dict[str, Any]) -> None:
 def _hot_autumn(game: Game, card: dict[str, Any]) -> None:
     """#26: every railway and bus corporation plays a card or earns nothing, this OR and
     every OR until the next SR."""
-    _ev(game)["hot_autumn"] = True
+    _ev(game).hot_autumn = True
     for corp in _corps(game, COMPANIES):
         _ask(game, corp, "zero", 1)
 
@@ -629,18 +610,19 @@ def owe(game: Game, player: str, amount: int, corp: str | None) -> None:
     if game.player(player).cash >= amount:
         game.transfer(player, "bank", amount)
         return
-    owed = _ev(game)["owed"]
+    owed = _ev(game).owed
     if player in owed:
-        owed[player][0] += amount
+        owed[player].amount += amount
         return
-    owed[player] = [amount, corp]
+    owed[player] = Debt(amount, corp)
     game.state.pending.append((RAISE, player))
 
 
 def _raise_actions(game: Game, player: str) -> list[Action]:
     """6.9.6 for a player owing money: sales of their shares (the pool within 50%, never the
     Co-operative's share); bankruptcy when even every sale falls short."""
-    amount, corp = _ev(game)["owed"][player]
+    debt = _ev(game).owed[player]
+    amount, corp = debt.amount, debt.corp
     short = amount - game.player(player).cash
     sales = player_sales(game, player, corp or "", short, player)
     out: list[Action] = list(sales)
@@ -678,17 +660,16 @@ def _raise_process(game: Game, player: str, action: Action) -> None:
     ev = _ev(game)
     title = _title(game)
     if isinstance(action, Bankrupt):
-        _amount, corp = ev["owed"].pop(player)
-        title.bankrupt(game, player, corp)
+        title.bankrupt(game, player, ev.owed.pop(player).corp)
         return
     assert isinstance(action, SellShares)
     sell_to_pool(game, player, action.corporation, action.percent, action.last)
     game.log(f"{player} sells {action.percent}% of {action.corporation} (6.9.6)")
     title.move_price(game, action.corporation, "down", action.percent // 10)
-    owed = ev["owed"][player][0]
+    owed = ev.owed[player].amount
     if game.player(player).cash >= owed:
         game.transfer(player, "bank", owed)
-        del ev["owed"][player]
+        del ev.owed[player]
     else:
         game.state.pending.insert(0, (RAISE, player))
 

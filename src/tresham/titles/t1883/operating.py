@@ -45,6 +45,7 @@ from tresham.routes.runs import action_revenue, runs_action
 from tresham.titles.t1883 import concessions, coop, events, gravity, ports, privates
 from tresham.titles.t1883.sarsa import BusStep
 from tresham.titles.t1883.sefta import MergeStep
+from tresham.titles.t1883.state import state_of
 from tresham.titles.t1883.track_rules import TrackRules1883, north_of_fs
 from tresham.titles.t1883.versions import DEALS_VERSION
 
@@ -127,7 +128,7 @@ def _free_hill_lay(game: Game, rnd: OperatingRound, corp: str) -> bool:
     """8.1.4 / 8.2.3: the CCFR (Co-operative or corporation) may lay, after its other lays, a
     free yellow tile in a hill or mountain hex connected to its network."""
     return (
-        corp == game.state.extra["coop"]
+        corp == state_of(game).coop
         and not _normal_lays_left(game, rnd, corp)
         and not rnd.turn.get("free_hill_lay")
     )

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tresham.titles.t1883.actions import PlacePort
+from tresham.titles.t1883.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -30,24 +31,24 @@ def _title(game: Game) -> Title1883:
 
 def placed(game: Game, corp: str) -> list[str]:
     """Port cities holding one of `corp`'s port tokens."""
-    entry = game.state.extra["ports"].get(corp)
-    return list(entry["placed"]) if entry else []
+    entry = state_of(game).ports.get(corp)
+    return list(entry.placed) if entry else []
 
 
 def options(game: Game, corp: str) -> list[PlacePort]:
     """Where `corp` may place a port token now."""
     s = game.state
-    entry = s.extra["ports"].get(corp)
-    if not entry or entry["unplaced"] <= 0:
+    entry = state_of(game).ports.get(corp)
+    if not entry or entry.unplaced <= 0:
         return []
     phase = _title(game).phase_facts[game.phase.name]
-    if entry["placed"] and entry["second_waits"] and not phase["fsf_second_port"]:
+    if entry.placed and entry.second_waits and not phase["fsf_second_port"]:
         return []
-    return [PlacePort(corp, h) for h in s.map.board.extra["ports"] if h not in entry["placed"]]
+    return [PlacePort(corp, h) for h in s.map.board.extra["ports"] if h not in entry.placed]
 
 
 def place(game: Game, corp: str, action: PlacePort) -> None:
-    entry = game.state.extra["ports"][corp]
-    entry["unplaced"] -= 1
-    entry["placed"].append(action.hex)
+    entry = state_of(game).ports[corp]
+    entry.unplaced -= 1
+    entry.placed.append(action.hex)
     game.log(f"{corp} places a port token in {action.hex}")

@@ -27,6 +27,7 @@ from tresham.core.actions import BuyCompany, UseCompany
 from tresham.core.errors import RuleError
 from tresham.core.graph import legal_tile_lays
 from tresham.core.shares import POOL, treasury
+from tresham.titles.t1883.state import PortTokens, state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -150,10 +151,8 @@ def trade_in(game: Game, player: str) -> None:
 
 
 def _port_to(game: Game, corp: str) -> None:
-    entry = game.state.extra["ports"].setdefault(
-        corp, {"unplaced": 0, "placed": [], "second_waits": False}
-    )
-    entry["unplaced"] += 1
+    entry = state_of(game).ports.setdefault(corp, PortTokens(0))
+    entry.unplaced += 1
 
 
 def close_all(game: Game) -> None:
@@ -181,7 +180,7 @@ def cnp_share_to_pool(game: Game) -> None:
     if sv.par_price:
         game.transfer("bank", TRADE_FOR, sv.par_price)
     else:
-        s.extra["sv_par_owed"] = s.extra.get("sv_par_owed", 0) + 1
+        state_of(game).sv_par_owed += 1
     game.log(f"a 10% {TRADE_FOR} share goes to the pool for the {TRADE}")
 
 
@@ -196,7 +195,7 @@ def _frv_connection(game: Game) -> None:
     ends = [
         e for e in range(6) if s.map.board.neighbor(coord, e) in s.map.board.extra["two_city_hexes"]
     ]
-    corp = s.extra["coop"]
+    corp = state_of(game).coop
     for t in legal_tile_lays(
         s.map, corp, rules_for(game, corp), hexes=[coord], require_connection=False
     ):

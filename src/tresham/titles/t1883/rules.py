@@ -64,6 +64,14 @@ from tresham.titles.t1883 import (
 )
 from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlacePort
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
+from tresham.titles.t1883.state import (
+    Concessions,
+    ConcessionStatus,
+    PortTokens,
+    State1883,
+    Support,
+    state_of,
+)
 from tresham.titles.t1883.track_rules import UpgradeChart
 from tresham.titles.t1883.versions import DEALS_VERSION
 
@@ -216,32 +224,25 @@ class Title1883(Title):
             phases_reached=[self.phases[0].name],
         )
         start = support["start_per_player"] if events.enabled(game) else 0  # 12.3
-        state.extra = {
-            "support": {p.name: start for p in players},
-            "support_supply": support["cards"] - start * n if events.enabled(game) else 0,
-            "concessions": {
-                str(c["number"]): {"owner": None, "removed": False, "due": None}
-                for c in d["concessions"]
-            },
-            "concession_bought": [],
-            "started_in_sr": {},
-            "coop": coop_sym,
-            "coop_president": None,
-            "pool_over_limit": [],
-            "concessions_fulfilled": 0,
-            "mergers": 0,
-            "bus_tokens": {},
-            "ports": {
-                c["sym"]: {
-                    "unplaced": c["port_tokens"],
-                    "placed": [],
-                    "second_waits": c["port_tokens"] > 1,  # 6.6: FSF's second from phase 3
-                }
+        state.title_state = State1883(
+            support=Support(
+                held={p.name: start for p in players},
+                supply=support["cards"] - start * n if events.enabled(game) else 0,
+            ),
+            concessions=Concessions(
+                {str(c["number"]): ConcessionStatus() for c in d["concessions"]}
+            ),
+            coop=coop_sym,
+            ports={
+                c["sym"]: PortTokens(
+                    c["port_tokens"],
+                    second_waits=c["port_tokens"] > 1,  # 6.6: FSF's second from phase 3
+                )
                 for c in d["corporations"]
                 if c.get("port_tokens")
             },
-        }
-        state.extra["events"] = events.new_state(game, state.rng)
+            events=events.new_state(game, state.rng),
+        )
         for coord, node in self._home_cities()[coop_sym]:  # 8.1.1: active from the start
             map_state.place_token(coop_sym, coord, node)
             corps[coop_sym].placed.append((coord, node))
@@ -301,14 +302,15 @@ class Title1883(Title):
             self.begin_operating_set(game)
             return self._new_operating_round(game)
         assert isinstance(rnd, OperatingRound)
-        if not s.extra.get("or_settled"):  # 6.0 step 4, once, before any prompt it raises
-            s.extra["or_settled"] = True
+        st = state_of(game)
+        if not st.or_settled:  # 6.0 step 4, once, before any prompt it raises
+            st.or_settled = True
             events.end_of_operating_round(game, rnd.done)
             concessions.end_of_operating_round(game)
             coop.rotate(game)
             if s.pending or s.finished:
                 return rnd  # the penalties' sales (6.9.6) come first
-        s.extra["or_settled"] = False
+        st.or_settled = False
         if s.or_in_set < s.ors_in_set:
             return self._new_operating_round(game)
         return self._new_stock_round(game)
@@ -353,14 +355,16 @@ class Title1883(Title):
         c = s.corps[corp]
         if not c.closed:
             c.operated += 1
-        if s.extra.pop("sefta_due", False):
+        st = state_of(game)
+        if st.sefta.due:
+            st.sefta.due = False
             sefta.mandatory(game, rnd)
             coop.on_first_purchase(game, PRIVATES_CLOSE_ON)
 
     def _new_stock_round(self, game: Game) -> StockRound:
         s = game.state
         s.stock_round_no += 1
-        s.extra["concession_bought"] = []
+        state_of(game).concessions.bought_this_sr = []
         events.begin_stock_round(game)
         game.log(f"Stock round {s.stock_round_no}")
         return StockRound(game, f"{RULES} §5")
@@ -401,7 +405,7 @@ class Title1883(Title):
         tied = [n for n in holders if key(n) == best]
         chosen = tied[0] if len(tied) == 1 else s.rng.permutation(tied)[0]
         coop.set_president(game, chosen)
-        game.log(f"{chosen} is the first president of the {s.extra['coop']} Co-operative")
+        game.log(f"{chosen} is the first president of the {state_of(game).coop} Co-operative")
 
     # ================================================================ auction hooks
     def on_company_bought(self, game: Game, company: str, player: str) -> None:
@@ -630,9 +634,10 @@ class Title1883(Title):
         s.market.place(sym, cell.pos)
         corp.parred = corp.floated = True
         corp.par_price = price
-        s.extra["started_in_sr"][sym] = s.stock_round_no
+        st = state_of(game)
+        st.started_in_sr[sym] = s.stock_round_no
         if sym == privates.TRADE_FOR:
-            owed = s.extra.pop("sv_par_owed", 0)
+            owed, st.sv_par_owed = st.sv_par_owed, 0
             if owed:
                 game.transfer("bank", sym, owed * price)  # 3.4.1: the CNP's share, paid now
         for comp in self.data["companies"]:
@@ -656,7 +661,7 @@ class Title1883(Title):
     # ---------------------------------------------------------------- other purchases
     def support_cost(self, game: Game, player: str) -> int | None:
         """5.5: the cost of a player's next Political Support card (None at nine)."""
-        owned = game.state.extra["support"][player]
+        owned = state_of(game).support.held[player]
         costs: list[int] = self.data["political_support"]["cost_by_owned"]
         return costs[owned] if owned < len(costs) else None
 
@@ -664,31 +669,32 @@ class Title1883(Title):
         """5.1 options 3 and 4: a Political Support card (5.5), or a Government Concession
         for a corporation the player presides that floated in an earlier stock round (5.6)."""
         s = game.state
+        st = state_of(game)
         out: list[Action] = []
         cost = self.support_cost(game, player)
         if (
             events.enabled(game)
             and cost is not None
             and cost <= game.player(player).cash
-            and s.extra["support_supply"]
+            and st.support.supply
         ):
             out.append(BuySupport(player))
         out.extend(privates.trade_options(game, player))
         for sym, corp in s.corps.items():
             if s.shares.president.get(sym) != player or corp.kind != "railway" or corp.closed:
                 continue
-            if s.extra["started_in_sr"].get(sym, s.stock_round_no) >= s.stock_round_no:
+            if st.started_in_sr.get(sym, s.stock_round_no) >= s.stock_round_no:
                 continue
-            if sym in s.extra["concession_bought"]:
+            if sym in st.concessions.bought_this_sr:
                 continue
             for c in self.data["concessions"]:
-                status = s.extra["concessions"][str(c["number"])]
-                if status["owner"] is None and not status["removed"] and c["cost"] <= corp.cash:
+                status = st.concessions.status[str(c["number"])]
+                if status.owner is None and not status.removed and c["cost"] <= corp.cash:
                     out.append(BuyConcession(player, sym, int(c["number"])))
         return out
 
     def other_purchase(self, game: Game, player: str, action: Action) -> None:
-        s = game.state
+        st = state_of(game)
         if isinstance(action, UseCompany):
             privates.trade_in(game, player)
             return
@@ -696,17 +702,17 @@ class Title1883(Title):
             cost = self.support_cost(game, player)
             assert cost is not None
             game.transfer(player, "bank", cost)
-            s.extra["support"][player] += 1
-            s.extra["support_supply"] -= 1
+            st.support.held[player] += 1
+            st.support.supply -= 1
             game.log(f"{player} buys a Political Support card for L.{cost}")
             return
         assert isinstance(action, BuyConcession)
         facts = next(c for c in self.data["concessions"] if c["number"] == action.concession)
         game.transfer(action.corporation, "bank", facts["cost"])
-        status = s.extra["concessions"][str(action.concession)]
-        status["owner"] = action.corporation
-        status["due"] = facts["due_ors"]
-        s.extra["concession_bought"].append(action.corporation)
+        status = st.concessions.status[str(action.concession)]
+        status.owner = action.corporation
+        status.due = facts["due_ors"]
+        st.concessions.bought_this_sr.append(action.corporation)
         game.log(
             f"{action.corporation} buys Government Concession {action.concession} "
             f"for L.{facts['cost']}"
@@ -736,7 +742,7 @@ class Title1883(Title):
 
     def pool_may_exceed(self, game: Game, corp: str) -> bool:
         """6.9.6: a bankrupt player's shares go to the pool even past 50%."""
-        return corp in game.state.extra["pool_over_limit"]
+        return corp in state_of(game).pool_over_limit
 
     def pass_problem(self, game: Game, player: str) -> RuleError | None:
         """8.3.3: a player cannot pass while holding more SARSA than the 1:2 rate allows, as
@@ -793,7 +799,7 @@ class Title1883(Title):
         if not first_purchase(game, kind):
             return
         if kind == PRIVATES_CLOSE_ON and game.options.get("mandatory_sefta"):
-            s.extra["sefta_due"] = True  # 12.1: the merger first, after this turn
+            state_of(game).sefta.due = True  # 12.1: the merger first, after this turn
         else:
             coop.on_first_purchase(game, kind)
         events.on_first_purchase(game, kind)
@@ -831,13 +837,14 @@ class Title1883(Title):
                 if c.sym == privates.TRADE and sym != privates.TRADE_FOR:
                     privates.cnp_share_to_pool(game)  # 5.8
                 c.closed = True
+        st = state_of(game)
         if corp.kind == "bus":
-            s.extra["bus_tokens"] = {}  # 5.8: its bus tokens leave the board
-        s.extra["ports"].pop(sym, None)  # 5.8: its port tokens leave play for good
-        for status in s.extra["concessions"].values():
-            if status["owner"] == sym:
-                status["owner"] = None
-                status["due"] = None
+            st.bus_tokens = {}  # 5.8: its bus tokens leave the board
+        st.ports.pop(sym, None)  # 5.8: its port tokens leave play for good
+        for status in st.concessions.status.values():
+            if status.owner == sym:
+                status.owner = None
+                status.due = None
         for cert in s.shares.corp_certs(sym):
             s.shares.move(cert.cid, treasury(sym))
         s.shares.president[sym] = None
@@ -855,14 +862,14 @@ class Title1883(Title):
         """What a simulation summary counts: SARSA floated, the Co-operative capitalised,
         events drawn, concessions fulfilled, SEFTA mergers."""
         s = game.state
-        x = s.extra
+        st = state_of(game)
         sarsa = self._sarsa(game)
         return {
             "sarsa_floated": int(sarsa is not None and s.corps[sarsa].floated),
-            "coop_capitalised": int(s.corps[x["coop"]].kind != "cooperative"),
+            "coop_capitalised": int(s.corps[st.coop].kind != "cooperative"),
             "events_drawn": events.events_drawn(game),
-            "concessions_fulfilled": int(x["concessions_fulfilled"]),
-            "mergers": int(x["mergers"]),
+            "concessions_fulfilled": st.concessions.fulfilled,
+            "mergers": st.sefta.mergers,
         }
 
     def cash_aside(self, game: Game) -> int:
@@ -886,8 +893,8 @@ class Title1883(Title):
         presided = [sym for sym, pres in s.shares.president.items() if pres == player]
         for cert in s.shares.held(player):
             s.shares.move(cert.cid, POOL)
-            if cert.corp not in s.extra["pool_over_limit"]:
-                s.extra["pool_over_limit"].append(cert.corp)
+            if cert.corp not in state_of(game).pool_over_limit:
+                state_of(game).pool_over_limit.append(cert.corp)
         for sym in presided:
             others = {q.name: s.shares.percent(q.name, sym) for q in s.players if not q.bankrupt}
             best = max(others.values(), default=0)

@@ -22,6 +22,7 @@ from tresham.core.actions import Action, Pass
 from tresham.core.errors import RuleError
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.titles.t1883.actions import PlaceBus
+from tresham.titles.t1883.state import state_of
 from tresham.titles.t1883.track_rules import north_of_fs as track_north_of_fs
 
 if TYPE_CHECKING:
@@ -39,8 +40,7 @@ def _title(game: Game) -> Title1883:
 
 def tokens(game: Game) -> dict[str, int]:
     """Hexes holding a bus token -> the group (the home it grew from: 0 or 1)."""
-    placed: dict[str, int] = game.state.extra["bus_tokens"]
-    return placed
+    return state_of(game).bus_tokens
 
 
 def homes(game: Game, corp: str) -> list[str]:

@@ -35,6 +35,7 @@ from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.shares import POOL, treasury
 from tresham.core.stock import bundle_price, update_president
 from tresham.titles.t1883.privates import close_all
+from tresham.titles.t1883.state import PortTokens, SeftaMerging, state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -66,7 +67,7 @@ def can_merge(game: Game, corp: str) -> bool:
     """8.4's conditions, from `corp`'s turn."""
     s = game.state
     other = partner(game, corp)
-    if other is None or facts(game)["sym"] in s.corps or s.extra.get("sefta_removed"):
+    if other is None or facts(game)["sym"] in s.corps or state_of(game).sefta.removed:
         return False
     if not _title(game).phase_facts[game.phase.name]["sefta_merger"]:
         return False
@@ -95,7 +96,7 @@ class MergeStep(Step):
         assert other is not None
         mine, theirs = s.shares.president[corp], s.shares.president[other]
         assert mine is not None and theirs is not None
-        s.extra["sefta_active"] = corp
+        state_of(game).sefta.active = corp
         if mine == theirs:
             merge(game, corp)
         else:
@@ -112,7 +113,7 @@ def mandatory(game: Game, rnd: OperatingRound) -> None:
     pair: list[str] = facts(game)["merger_of"]
     live = [c for c in pair if s.corps[c].floated and not s.corps[c].closed and c in s.market]
     if len(live) < len(pair):
-        s.extra["sefta_removed"] = True
+        state_of(game).sefta.removed = True
         game.log(f"{sym} leaves the game: {' and '.join(pair)} are not both in play (12.1)")
         return
     active = s.market.operating_order(live)[0]
@@ -129,7 +130,9 @@ def consent_actions(player: str) -> list[Action]:
 
 
 def on_consent(game: Game, player: str, action: Choose) -> None:
-    corp = game.state.extra.pop("sefta_active")
+    sefta = state_of(game).sefta
+    corp, sefta.active = sefta.active, None
+    assert corp is not None  # 8.4: the consent answers a proposed merger
     if action.choice == AGREE:
         merge(game, corp)
     else:
@@ -166,6 +169,7 @@ def on_leftover(game: Game, player: str, action: Choose) -> None:
 def merge(game: Game, active: str) -> None:
     """Steps A-C, then D's prompts (F, G and the checks follow them)."""
     s = game.state
+    st = state_of(game)
     title = _title(game)
     f = facts(game)
     sym = f["sym"]
@@ -185,16 +189,14 @@ def merge(game: Game, active: str) -> None:
             s.depot.trains[tid].owner = sym
         corp.trains += c.trains
         c.trains = []
-        entry = s.extra["ports"].pop(old, None)
+        entry = st.ports.pop(old, None)
         if entry:
-            mine = s.extra["ports"].setdefault(
-                sym, {"unplaced": 0, "placed": [], "second_waits": False}
-            )
-            mine["unplaced"] += entry["unplaced"]
-            mine["placed"] += [h for h in entry["placed"] if h not in mine["placed"]]
-        for status in s.extra["concessions"].values():
-            if status["owner"] == old:
-                status["owner"] = sym
+            mine = st.ports.setdefault(sym, PortTokens(0))
+            mine.unplaced += entry.unplaced
+            mine.placed += [h for h in entry.placed if h not in mine.placed]
+        for status in st.concessions.status.values():
+            if status.owner == old:
+                status.owner = sym
     # B
     value = min(int(f["max_value"]), sum(s.market.price(c) for c in pair))
     cells = [c for c in title.market_def.cells.values() if c.price <= value]
@@ -227,15 +229,15 @@ def merge(game: Game, active: str) -> None:
         free = [c for c in s.shares.held(treasury(sym), sym) if not c.president]
         for cert in free[:units]:
             s.shares.move(cert.cid, target)
-    s.extra["sefta_buyer"] = s.shares.president[active]  # E's buyer, before F
+    buyer = s.shares.president[active]  # E's buyer, before F
     for old in pair:  # F: FMV and FSMMF leave the game
         s.shares.remove_corporation(old)
         s.market.remove(old)
         c = s.corps[old]
         c.closed, c.floated, c.parred = True, False, False
-    s.extra["sefta_pair"] = pair
+    st.sefta.merging = SeftaMerging(pair, buyer)
     if s.shares.percent(POOL, sym) > 50:  # ruling R17: the pool's pairs convert regardless
-        s.extra["pool_over_limit"].append(sym)
+        st.pool_over_limit.append(sym)
     for player in leftovers:
         s.pending.append(("sefta_leftover", player))
     if len(corp.trains) > game.phase.limit(corp.kind):
@@ -249,8 +251,11 @@ def _finish(game: Game) -> None:
     s = game.state
     f = facts(game)
     sym = f["sym"]
-    pair: list[str] = s.extra.pop("sefta_pair")
-    active_president = s.extra.pop("sefta_buyer", None)
+    st = state_of(game)
+    merging = st.sefta.merging
+    assert merging is not None  # merge() began D-G
+    st.sefta.merging = None
+    pair, active_president = merging.pair, merging.buyer
     update_president(game, sym, s.shares.president[sym])
     names = [p.name for p in s.players]
     if all(s.shares.percent(n, sym) <= 10 for n in names):
@@ -279,5 +284,5 @@ def _finish(game: Game) -> None:
         s.corps[sym].placed.append((coord, node))
     if not all(c.closed for c in s.companies.values()):
         close_all(game)
-    s.extra["mergers"] = s.extra.get("mergers", 0) + 1
+    st.sefta.mergers += 1
     game.log(f"FMV and FSMMF have merged into {sym}; the privates close")
