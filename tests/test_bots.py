@@ -9,9 +9,15 @@ import random
 
 import pytest
 
+from helpers_1849 import sell_privates, start_first
+from positions import give_train
+from tresham.bots import evaluate, heuristic
 from tresham.bots.players import BOTS, get_bot
 from tresham.bots.tournament import GameResult, SeatResult, ranks, schedule, summarise, wilson
+from tresham.core.actions import Dividend, Par
+from tresham.core.game import Game
 from tresham.core.game_spec import SetupError
+from tresham.core.rounds.operating import OperatingRound
 from tresham.io.save import new_game
 from tresham.sim import check_invariants
 
@@ -107,3 +113,105 @@ def test_summary_pools_a_bot_named_twice_and_splits_ties() -> None:
     assert a["mean_rank"] == 1.25 and b["mean_rank"] == 2.375
     assert a["mean_margin"] == 50 and b["mean_margin"] == -197.5
     assert a["decision_ms_max"] == 3.0 and a["decision_ms_mean"] == 2.0
+
+
+def _first_stock_round() -> Game:
+    """1849 after the auction: Bob (RSA) has started the first corporation; Cid, holding no
+    presidency and L.425, is to act."""
+    game = new_game("1849", ["Ann", "Bob", "Cid"], 3)
+    sell_privates(game)
+    start_first(game)
+    assert game.acting_player() == "Cid"
+    return game
+
+
+def test_a_player_without_a_presidency_starts_the_next_corporation_at_the_higher_par() -> None:
+    game = _first_stock_round()
+    pars = {a.price: a for a in game.legal_actions() if isinstance(a, Par)}
+    assert set(pars) == {68, 100}
+    assert heuristic.EASY._score(game, "Cid", pars[100]) >= heuristic.SURE
+    assert heuristic.EASY._score(game, "Cid", pars[100]) > heuristic.EASY._score(
+        game, "Cid", pars[68]
+    )
+    assert heuristic.MEDIUM.choose(game, random.Random(1)) == pars[100]
+
+
+def test_a_new_corporation_pays_for_the_next_type_when_the_cheap_trains_are_spoken_for() -> None:
+    game = _first_stock_round()
+    waiting = [sym for sym, c in game.state.corps.items() if not c.parred]
+    # one started corporation without a train (Bob's) is served first: a 4H is left
+    assert heuristic._first_train(game, waiting[0]) == 100
+    for sym in waiting[:3]:  # four corporations wait for the four 4H trains
+        game.state.corps[sym].floated = True
+    assert heuristic._first_train(game, waiting[3]) == 200
+
+
+def test_withholds_to_closing_are_counted_on_the_market() -> None:
+    game = _first_stock_round()
+    market = game.state.market.market
+    assert heuristic._falls_to_close(game, market.positions_at_price(100)[0]) == 10  # capped
+    assert heuristic._falls_to_close(game, (4, 2)) == 7  # par 68: 59 52 47 41 34 27 closed
+    assert heuristic._falls_to_close(game, (5, 0)) == 4  # 47: 41 34 27 closed
+
+
+def _first_dividend() -> tuple[Game, list[Dividend]]:
+    """An 1849 game played by easy bots to its first dividend decision of a corporation with
+    a train and a next, longer train in the bank to save for."""
+    game = new_game("1849", ["Ann", "Bob", "Cid"], 3)
+    rng = random.Random(1)
+    while True:
+        choices = [a for a in game.legal_actions() if isinstance(a, Dividend)]
+        if choices and heuristic._train_goal(game, choices[0].entity) is not None:
+            return game, choices
+        game.apply(heuristic.EASY.choose(game, rng))
+
+
+def test_a_corporation_saves_for_its_next_train_but_never_withholds_into_closing() -> None:
+    game, choices = _first_dividend()
+    corp = choices[0].entity
+    me = game.acting_player() or ""
+    goal = heuristic._train_goal(game, corp)
+    rnd = game.state.round
+    assert isinstance(rnd, OperatingRound)
+    revenue = int(rnd.turn["revenue"])
+    assert goal is not None and 0 < revenue < goal
+    game.state.corps[corp].cash = goal - revenue  # one withheld revenue buys the next train
+    game.state.market.move_to(corp, game.state.market.market.positions_at_price(100)[0])
+    score = {a.kind: heuristic._dividend(game, me, a) for a in choices}
+    assert score["withhold"] >= heuristic.SURE > score["payout"]
+    game.state.market.move_to(corp, (5, 0))  # L.47: four withholds from closing
+    score = {a.kind: heuristic._dividend(game, me, a) for a in choices}
+    assert score["payout"] > score["withhold"]
+
+
+def test_a_trainless_corporation_keeps_the_money_for_its_first_train() -> None:
+    game = _first_stock_round()
+    corp = next(sym for sym, c in game.state.corps.items() if c.parred)
+    c = game.state.corps[corp]
+    c.cash = 99
+    assert heuristic._spends_train_money(game, corp)
+    c.cash = 100
+    assert not heuristic._spends_train_money(game, corp)
+    give_train(game, corp, "4H")
+    c.cash = 0
+    assert not heuristic._spends_train_money(game, corp)
+
+
+def test_a_corporation_that_bought_its_first_train_after_running_is_valued_by_its_runs() -> None:
+    game = _first_stock_round()
+    corp = next(sym for sym, c in game.state.corps.items() if c.parred)
+    game.state.corps[corp].revenue_history = [0]  # ran without a train
+    assert evaluate.earning(game, corp) == 0
+    give_train(game, corp, "4H")
+    assert evaluate.earning(game, corp) == game.title.best_routes(game, corp).revenue
+
+
+@pytest.mark.parametrize(
+    ("layout", "steps"), [("flat", [(0, 2), (1, 1), (2, 0)]), ("pointy", [(2, 0), (1, 1), (0, 2)])]
+)
+def test_hex_distances_in_doubled_coordinates(layout: str, steps: list[tuple[int, int]]) -> None:
+    near, diagonal, far = steps
+    assert heuristic._hex_distance(*near, layout) == 1
+    assert heuristic._hex_distance(*diagonal, layout) == 1
+    assert heuristic._hex_distance(*far, layout) == 2
+    assert heuristic._hex_distance(0, 0, layout) == 0

@@ -2,7 +2,7 @@
 shares and privates they hold should still earn before the game ends.
 
 - A corporation's earning power is its last revenue while it keeps its trains (0 without a
-  train); a started corporation that has not run yet is valued at its share price alone.
+  train), or what its trains would run now when it last ran without one.
 - The game's remaining length is estimated from the phase: early phases leave many operating
   rounds, the last ones few (:func:`horizon`).
 - A treasury's money counts for its holders at :data:`TREASURY` of its amount.
@@ -33,12 +33,15 @@ def horizon(game: Game) -> float:
 
 
 def earning(game: Game, corp: str) -> int:
-    """A corporation's expected revenue per operating round (its last one, while it owns a
-    train)."""
+    """A corporation's expected revenue per operating round: its last one while it owns a
+    train, or what its trains would run now when it last ran without one (a corporation
+    buys its first train after its first run)."""
     c = game.state.corps[corp]
-    if c.closed or not c.trains or not c.revenue_history:
+    if c.closed or not c.trains:
         return 0
-    return c.revenue_history[-1]
+    if c.revenue_history and c.revenue_history[-1] > 0:
+        return c.revenue_history[-1]
+    return game.title.best_routes(game, corp).revenue
 
 
 def share_value(game: Game, corp: str, rounds: float | None = None) -> float:

@@ -12,20 +12,27 @@ Rules of thumb:
 - **Auction**: buy the private on offer at its price when it pays (never above face value plus
   a few rounds of its revenue); bid on another only at the minimum and when it is cheap for
   what it pays; retract bids that were outbid.
-- **Stock round**: start a corporation when it holds no presidency or has money to spare, at
-  the highest par it can float, and never one that could not buy its first train with its
-  treasury and what its president can still put in; buy into its own corporations first (to
-  keep control), then the ones that earn most for their price; sell shares of corporations
-  that earn nothing (never its own presidency unless the corporation is doomed); pass when
-  nothing helps.
+- **Stock round**: start the next corporation whenever it can be started properly (as real
+  1849 players do: one each in the first stock round, the rest as soon as the phase's
+  higher par is affordable): at the highest par at which the president can buy the
+  president's certificate (and a share more for a second or third presidency, never at the
+  lowest par), and never one that could not buy its first train (the cheap ones left go to
+  the corporations already waiting) with its treasury and what its president can still put
+  in; buy into its own corporations first (to keep control), then the ones that earn most
+  for their price; sell shares of corporations that earn nothing (never its own presidency
+  unless the corporation is doomed); pass when nothing helps.
 - **Operating round**: lay a tile that adds a city or town (`medium` tries the best with the
-  optimizer, a corporation without a train as if it had its first); place a station where
-  the most revenue is; run the optimizer's runs; pay out unless the treasury needs the money
-  for a train it must buy, or one withheld revenue pays for the next, longer train in the
-  bank (which also brings the next phase on); buy a train when the corporation has none, or
-  room and money and the train is of a newer type than its best; never buy a rival's train
-  by offer; issue shares only to afford a train it must have or that next train, and never
-  so many that the price falls into closing.
+  optimizer, a corporation without a train as if it had its first); a corporation that has
+  no run yet builds toward the nearest city or town (`medium`), and never spends the money
+  for its first train on track; place a station where the most revenue is; run the
+  optimizer's runs; pay out unless the treasury needs the money for a train it must buy and
+  a few withholds pay for it, or one withheld revenue pays for the next, longer train in the
+  bank (which also brings the next phase on), and never withhold a price into closing; buy a
+  train when the corporation has none, or room and money and the train is of a newer type
+  than its best, or another one (each hastens the phases); never buy a rival's train by
+  offer unless it has none; issue shares only to afford a train it must have or that next
+  train, and never so many that the price falls into closing (for the next train, nor near
+  it).
 - **Prompts**: accept an offer only at its face value or more; discard the weakest train; take
   a first loan rather than leave, but leave rather than take a second; otherwise the first
   answer.
@@ -63,8 +70,10 @@ from tresham.core.actions import (
 from tresham.core.deals import ACCEPT, DECLINE
 from tresham.core.errors import RuleError
 from tresham.core.game import Game
+from tresham.core.graph import reach
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rules_protocols import TrainSpec
+from tresham.core.tiles import CITY, TOWN
 from tresham.routes import solve
 
 #: Action types whose candidates `medium` plays on a search copy.
@@ -77,6 +86,15 @@ VETO = -10.0
 #: plans beyond the next step, such as saving for a train, which an evaluation of the
 #: position after one action cannot see).
 SURE = 50.0
+#: A corporation withholds to save for a train it must have only when this many withheld
+#: revenues pay for it (else withholding only walks its price towards closing).
+SAVE_ROUNDS = 3
+#: A corporation withholds to save, or issues shares, only while its share price stays more
+#: than this many withholds from closing (the dividends it keeps and the shares it sells
+#: must not be what closes it).
+SAFE_FALLS = 4
+#: The most corporations a bot starts and presides at once.
+MAX_PRESIDENCIES = 3
 
 
 @dataclass
@@ -115,25 +133,32 @@ class HeuristicBot:
         """Among the best-scored tile lays and stations, the one after which the operating
         corporation's trains earn most (the optimizer's runs on a search copy; a corporation
         without a train as if it had the cheapest on sale), less a tenth of what it costs;
-        None when neither is to choose."""
+        when none gives a run yet, the one that brings its track nearest one
+        (:func:`_connection`). Never one that leaves a corporation without a train unable to
+        buy one. None when neither is to choose."""
         cands = [a for _, _, a in scored if isinstance(a, LayTile | PlaceToken)]
         cands = cands[: self.build_width]
         if len(cands) < 2 or cands[0].entity not in game.state.corps:
             return None
         corp = cands[0].entity
-        best: tuple[float, Action] | None = None
+        tried: list[tuple[int, int, Game, Action]] = []
         for action in cands:
             work = game.search_copy()
             cash = work.state.corps[corp].cash
             try:
                 work.apply_known(action)
+                if _spends_train_money(work, corp):
+                    continue
                 revenue = _earning_power(work, corp)
             except Exception:
                 continue
-            value = revenue - (cash - work.state.corps[corp].cash) / 10
-            if best is None or value > best[0]:
-                best = (value, action)
-        return None if best is None else best[1]
+            tried.append((revenue, cash - work.state.corps[corp].cash, work, action))
+        if not tried:
+            return None
+        if max(t[0] for t in tried) == 0:
+            # no candidate gives a run yet: build toward one
+            return max(tried, key=lambda t: _connection(t[2], corp) - t[1] / 100)[3]
+        return max(tried, key=lambda t: t[0] - t[1] / 10)[3]
 
     def _look_ahead(
         self, game: Game, me: str, scored: list[tuple[float, int, Action]]
@@ -191,7 +216,14 @@ def _bid(game: Game, me: str, a: Action) -> float:
 
 
 def _par(game: Game, me: str, a: Action) -> float:
-    """Start a corporation at the highest par it can float (more when it presides none)."""
+    """Start the next corporation whenever it can be started properly: at the highest par
+    at which its president can buy the president's certificate (two shares; for a second
+    or third presidency a share more, and never at the lowest par) beyond the reserve for
+    its other corporations' trains, and the corporation can buy its first train, while it
+    presides fewer than :data:`MAX_PRESIDENCIES`. Real games start one corporation a player
+    in the first stock round and the rest as soon as their presidents can afford the
+    phase's higher par; a corporation started late buys the trains that move the phases on.
+    Otherwise only a player without a presidency starts one, at the highest par it can."""
     assert isinstance(a, Par)
     s = game.state
     presides = sum(
@@ -199,18 +231,28 @@ def _par(game: Game, me: str, a: Action) -> float:
         for sym, p in s.shares.president.items()
         if p == me and sym in s.corps and not s.corps[sym].closed
     )
-    if presides >= 2 or game.player(me).cash < _reserve(game, me) + 2 * a.price:
+    spare = game.player(me).cash - _reserve(game, me)
+    if spare < 2 * a.price:
+        return -5.0
+    running = any(c.parred and not c.closed for c in s.corps.values())
+    if running and not _can_fund_a_train(game, me, a):
+        # it would close on its first train, taking the president's money (but when no
+        # corporation runs, the game goes on only if someone starts one)
+        return 2 * VETO
+    lowest = min(p.price for p in game.legal_actions() if isinstance(p, Par))
+    more = presides == 0 or (a.price > lowest and spare >= 3 * a.price)
+    if presides < MAX_PRESIDENCIES and more:
+        return SURE + 10.0 + a.price / 10
+    if presides >= 2:
         return -5.0  # each presidency may cost a train out of its own pocket
-    if not _can_fund_a_train(game, me, a):
-        return 2 * VETO  # it would close on its first train, taking the president's money
     return (30.0 if presides == 0 else 8.0) + a.price / 20
 
 
 def _can_fund_a_train(game: Game, me: str, a: Par) -> bool:
-    """Whether a corporation started by `a` that floats at once could buy the cheapest train
-    with its treasury and the shares its president can still buy into it (beyond the
-    president's reserve for its other corporations). True when it does not float at once
-    (others' purchases fund it first)."""
+    """Whether a corporation started by `a` that floats at once could buy its first train
+    (:func:`_first_train`) with its treasury and the shares its president can still buy
+    into it (beyond the president's reserve for its other corporations). True when it does
+    not float at once (others' purchases fund it first)."""
     reserve = _reserve(game, me)
     work = game.search_copy()
     try:
@@ -221,7 +263,24 @@ def _can_fund_a_train(game: Game, me: str, a: Par) -> bool:
     if not corp.floated:
         return True
     spare = max(0, work.player(me).cash - reserve)
-    return corp.cash + spare >= _cheapest_train(work)
+    return corp.cash + spare >= _first_train(work, a.corporation)
+
+
+def _first_train(game: Game, corp: str) -> int:
+    """The price of the train `corp`, which has none, will buy first: the bank's next
+    trains go to the other started corporations without one before it (when they take the
+    last cheap ones, it pays for the next type)."""
+    s = game.state
+    waiting = sum(
+        1
+        for sym, c in s.corps.items()
+        if sym != corp and c.floated and not c.closed and not c.trains
+    )
+    regular = [t for t in s.depot.in_bank() if s.depot.types[t.kind].available_on is None]
+    cheapest = _cheapest_train(game)
+    if waiting >= len(regular):
+        return cheapest
+    return max(cheapest, s.depot.types[regular[waiting].kind].price)
 
 
 def _buy(game: Game, me: str, a: Action) -> float:
@@ -313,13 +372,67 @@ def _dividend(game: Game, me: str, a: Action) -> float:
     # the next, longer train (which also brings the next phase on)
     must = not c.trains or _trains_rust_soon(game, corp)
     second = room and len(c.trains) < 2 and cheapest <= c.cash + revenue
+    # never withhold a price into closing: the dividends kept would be lost with it
+    safe = corp not in game.state.market or (
+        _falls_to_close(game, game.state.market.position(corp)) > SAFE_FALLS
+    )
     goal = _train_goal(game, corp)
-    if goal is not None and c.cash < goal <= c.cash + revenue:
+    if safe and goal is not None and c.cash < goal <= c.cash + revenue:
         return SURE if a.kind == "withhold" else 1.0
-    needs = c.cash < cheapest and (must or second)
+    # save for a train it must have only when a few withholds buy it: else pay out, and
+    # keep the price (and the president's purse) up for the train it cannot save for
+    reachable = cheapest <= c.cash + SAVE_ROUNDS * revenue
+    needs = safe and reachable and c.cash < cheapest and (must or second)
     if a.kind == "payout":
         return 1.0 if needs else 5.0
     return 3.0 if needs else 0.5
+
+
+def _spends_train_money(game: Game, corp: str) -> bool:
+    """Whether `corp`, which has no train, is left unable to buy the cheapest one."""
+    c = game.state.corps[corp]
+    return not c.trains and c.cash < _cheapest_train(game)
+
+
+def _connection(game: Game, corp: str) -> float:
+    """How far `corp`'s track has come toward a run: ten for each city or town it reaches,
+    less the hexes between its network's edge and the nearest one it does not reach yet."""
+    m = game.state.map
+    net = reach(m, corp)
+    stops = {k[0] for k in net.nodes if m.tile(k[0]).nodes[k[1]].kind in (CITY, TOWN)}
+    edge = [m.board.hexes[h] for h in net.edges if h in m.board.hexes]
+    targets = [
+        h
+        for coord, h in m.board.hexes.items()
+        if coord not in stops and any(n.kind in (CITY, TOWN) for n in m.tile(coord).nodes)
+    ]
+    gap = min(
+        (_hex_distance(a.x - b.x, a.y - b.y, m.board.layout) for a in edge for b in targets),
+        default=0,
+    )
+    return 10.0 * len(stops) - gap
+
+
+def _hex_distance(dx: int, dy: int, layout: str) -> int:
+    """Hexes between two hexes `dx`, `dy` apart in doubled coordinates."""
+    dx, dy = abs(dx), abs(dy)
+    if layout == "pointy":
+        return dy + max(0, (dx - dy) // 2)
+    return dx + max(0, (dy - dx) // 2)
+
+
+def _falls_to_close(game: Game, pos: tuple[int, int]) -> int:
+    """How many withholds (moves left) take a share price at `pos` into a closing cell,
+    counted up to ten (ten also when the market has none or no left move)."""
+    market = game.state.market.market
+    if "left" not in market.directions:
+        return 10
+    rules = game.state.market.rules
+    for falls in range(10):
+        if "close" in market.tags(pos):
+            return falls
+        pos = rules.step(market, pos, "left")
+    return 10
 
 
 def _earning_power(game: Game, corp: str) -> int:
@@ -383,6 +496,8 @@ def _buy_train(game: Game, me: str, a: Action) -> float:
         if _declined(game, corp, a.train):
             return -100.0  # asked already: do not ask again
         if game.title.controller(game, owner) != me:
+            if c.trains:
+                return -30.0  # a rival's train moves no phase on: the bank's does
             fair = ttype.price
             return -30.0 if a.price < fair else 7.0 - a.price / 100
         if c.trains or len(s.corps[owner].trains) < 2:
@@ -398,9 +513,9 @@ def _buy_train(game: Game, me: str, a: Action) -> float:
         return 10.0 + ttype.distance / 10
     if _trains_rust_soon(game, corp):
         return 7.0
-    if evaluate.earning(game, corp) == 0 or len(c.trains) >= 2:
-        return -1.0  # its trains find no run yet, or it has two: the money builds track
-    return 6.0 + ttype.distance / 10  # a second train earns more and hastens the phases
+    if evaluate.earning(game, corp) == 0:
+        return -1.0  # its trains find no run yet: the money builds track
+    return 6.0 + ttype.distance / 10  # another train earns more and hastens the phases
 
 
 def _own_price(game: Game, action: Action) -> Action:
@@ -467,7 +582,7 @@ def _issue(game: Game, me: str, a: Action) -> float:
     s = game.state
     c = s.corps[a.entity]
     if isinstance(a, IssueShares):
-        if _closes(game, a):
+        if _closes(game, a, 0 if not c.trains else SAFE_FALLS + 4):
             return 2 * VETO
         if not c.trains:
             return 4.0 if c.cash < _cheapest_train(game) else -3.0
@@ -479,16 +594,21 @@ def _issue(game: Game, me: str, a: Action) -> float:
     return -1.0
 
 
-def _closes(game: Game, a: Action) -> bool:
+def _closes(game: Game, a: Action, margin: int = 0) -> bool:
     """Whether the acting corporation closes when `a` is played (its price falls into a
-    closing zone), tried on a search copy."""
+    closing zone), or is left at most `margin` withholds from closing; tried on a search
+    copy."""
     work = game.search_copy()
     try:
         work.apply_known(a)
     except Exception:
         return True
     c = work.state.corps.get(a.entity)
-    return c is None or c.closed or not c.parred
+    if c is None or c.closed or not c.parred:
+        return True
+    return a.entity in work.state.market and (
+        _falls_to_close(work, work.state.market.position(a.entity)) <= margin
+    )
 
 
 def _buy_company(game: Game, me: str, a: Action) -> float:
