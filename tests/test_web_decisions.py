@@ -27,12 +27,14 @@ server = web.server
 browser = web.browser
 
 
-def played_until(title: str, found: Callable[[Game], bool], seed: int = 7) -> Game:
-    """A game of easy bots, up to the first position where `found` holds."""
+def played_until(
+    title: str, found: Callable[[Game], bool], seed: int = 7, level: str = "easy"
+) -> Game:
+    """A game of bots of `level`, up to the first position where `found` holds."""
     game = new_game(title, PLAYERS, seed)
     while not found(game):
         assert not game.state.finished, "the position never came"
-        game.apply(bot_action(game, len(game.actions), "easy"))
+        game.apply(bot_action(game, len(game.actions), level))
     return game
 
 
@@ -105,9 +107,9 @@ def test_each_dividend_choice_says_what_it_pays_and_where_the_price_goes(
 
 
 def test_a_forced_train_purchase_is_explained(browser: Any, server: ServerProcess) -> None:
-    # 1883 §6.9.6: a corporation without a train must buy one; its president pays what it
-    # lacks. The table says so, with what it has and what is missing. (The easy bots of
-    # 1849 no longer come to this; in 1883, seed 17, they do at action 250.)
+    # 1849 §OR Buy trains: a corporation without a train must buy one; its president pays
+    # what it lacks. The table says so, with what it has and what is missing. (The easy
+    # bots avoid coming to this; random bots do, in 1849 at seed 3, action 29.)
     errors = Errors()
 
     def forced(g: Game) -> bool:
@@ -121,7 +123,7 @@ def test_a_forced_train_purchase_is_explained(browser: Any, server: ServerProces
             and g.state.corps[entity].cash < min(a.price for a in buys)
         )
 
-    game = played_until("1883", forced, seed=17)
+    game = played_until("1849", forced, seed=3, level="random")
     corp = game.state.corps[str(game.active_entity())]
     page = at_the_table(browser, server, game, errors)
     text = page.inner_text("#forced-purchase")

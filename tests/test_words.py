@@ -159,7 +159,12 @@ def test_a_dividend_says_what_each_share_pays() -> None:
 def test_a_sale_says_what_it_brings_and_where_the_price_goes() -> None:
     """1849 §SR Selling: the seller receives the current price for each share, then the price
     moves down; the choice says both before the sale."""
-    game, actions = play_until("1849", lambda g, a: any(isinstance(x, SellShares) for x in a))
+
+    def selling(g: Game, actions: list[Action]) -> bool:
+        in_sr = g.state.round is not None and g.state.round.kind == "stock"
+        return in_sr and any(isinstance(x, SellShares) for x in actions)
+
+    game, actions = play_until("1849", selling)
     sale = next(a for a in actions if isinstance(a, SellShares))
     price = game.state.market.price(sale.corporation)
     (choice,) = Words(game).choices([sale])
