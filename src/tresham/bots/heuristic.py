@@ -3,7 +3,7 @@
 Both score every legal action with rules of thumb an 18xx player uses (below) and play the
 best. `easy` adds noise among its best choices and never looks ahead (about a millisecond a
 decision). `medium` is deterministic and looks one step ahead where it matters: for share
-purchases, sales, starts and dividends it plays each candidate on a search copy
+purchases, sales and starts it plays each candidate on a search copy
 (:meth:`Game.search_copy`) and keeps the one that most raises its standing
 (``bots/evaluate.py``: its expected worth less the best opponent's).
 
@@ -12,27 +12,27 @@ Rules of thumb:
 - **Auction**: buy the private on offer at its price when it pays (never above face value plus
   a few rounds of its revenue); bid on another only at the minimum and when it is cheap for
   what it pays; retract bids that were outbid.
-- **Stock round**: start the next corporation whenever it can be started properly (as real
-  1849 players do: one each in the first stock round, the rest as soon as the phase's
-  higher par is affordable): at the highest par at which the president can buy the
-  president's certificate (and a share more for a second or third presidency, never at the
-  lowest par), and never one that could not buy its first train (the cheap ones left go to
-  the corporations already waiting) with its treasury and what its president can still put
-  in; buy into its own corporations first (to keep control), then the ones that earn most
-  for their price; sell shares of corporations that earn nothing (never its own presidency
-  unless the corporation is doomed); pass when nothing helps.
-- **Operating round**: lay a tile that adds a city or town (`medium` tries the best with the
-  optimizer, a corporation without a train as if it had its first); a corporation that has
-  no run yet builds toward the nearest city or town (`medium`), and never spends the money
-  for its first train on track; place a station where the most revenue is; run the
-  optimizer's runs; pay out unless the treasury needs the money for a train it must buy and
-  a few withholds pay for it, or one withheld revenue pays for the next, longer train in the
-  bank (which also brings the next phase on), and never withhold a price into closing; buy a
-  train when the corporation has none, or room and money and the train is of a newer type
-  than its best, or another one (each hastens the phases); never buy a rival's train by
-  offer unless it has none; issue shares only to afford a train it must have or that next
-  train, and never so many that the price falls into closing (for the next train, nor near
-  it).
+- **Stock round**: start the next corporation whenever it can be started properly (as real 1849
+  players do: one each in the first stock round, the rest as soon as the game is past its first
+  phase, at its highest par): at the highest par at which the president can buy the president's
+  certificate, and never one that could not buy its first train (the cheap ones left go to the
+  corporations already waiting) with its treasury and what its president can still put in; buy
+  into its own corporations first (to keep control), then the ones that earn most for their
+  price; sell shares of corporations that earn nothing (never its own presidency unless the
+  corporation is doomed); pass when nothing helps.
+- **Operating round**: lay a tile that adds a city or town and brings more of them within reach
+  (`medium` tries the best with the optimizer, a corporation without a train as if it had its
+  first); a corporation that has no run yet builds toward the nearest city or town (`medium`),
+  and never spends the money for its first train on track; place a station where the most
+  revenue is; run the optimizer's runs; pay out unless the treasury needs the money for a train
+  it must buy and a few withholds pay for it, or one withheld revenue pays for the next, longer
+  train in the bank (which also brings the next phase on; two when that train rusts rivals'
+  trains and spares its own), and never withhold a price into closing (`medium` too: one step
+  ahead cannot see that a withhold only postpones what a payout brings, such as 1854's split);
+  buy a train when the corporation has none, or room and money and the train is of a newer type
+  than its best, or another one (each hastens the phases); never buy a rival's train by offer
+  unless it has none; issue shares only to afford a train it must have or that next train, and
+  never so many that the price falls into closing (for the next train, nor near it).
 - **Prompts**: accept an offer only at its face value or more; discard the weakest train; take
   a first loan rather than leave, but leave rather than take a second; otherwise the first
   answer.
@@ -77,7 +77,7 @@ from tresham.core.tiles import CITY, TOWN
 from tresham.routes import solve
 
 #: Action types whose candidates `medium` plays on a search copy.
-LOOKAHEAD = (BuyShares, SellShares, Par, Dividend, IssueShares, RedeemShares, Pass)
+LOOKAHEAD = (BuyShares, SellShares, Par, IssueShares, RedeemShares, Pass)
 #: How many of the best-scored candidates `medium` looks ahead on.
 LOOKAHEAD_WIDTH = 6
 #: Scores at or below this are never looked ahead on (the rules of thumb rule them out).
@@ -93,6 +93,9 @@ SAVE_ROUNDS = 3
 #: than this many withholds from closing (the dividends it keeps and the shares it sells
 #: must not be what closes it).
 SAFE_FALLS = 4
+#: A corporation saves this many withheld revenues for the next train when that train rusts
+#: rivals' trains and spares its own (timing the rusting of rivals' trains).
+RUST_ROUNDS = 2
 #: The most corporations a bot starts and presides at once.
 MAX_PRESIDENCIES = 3
 
@@ -100,12 +103,14 @@ MAX_PRESIDENCIES = 3
 @dataclass
 class HeuristicBot:
     """A rule-of-thumb player; `noise` (easy) picks among the near-best at random;
-    `build_width` of the best-scored lays and stations are tried with the optimizer."""
+    `build_width` of the best-scored lays and stations are tried on search copies, with the
+    route optimizer when `optimize`."""
 
     name: str
     noise: float
     lookahead: bool
     build_width: int
+    optimize: bool = True
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The bot's action for the entity to act."""
@@ -130,18 +135,21 @@ class HeuristicBot:
 
     # ------------------------------------------------------------------ lookahead
     def _build_ahead(self, game: Game, scored: list[tuple[float, int, Action]]) -> Action | None:
-        """Among the best-scored tile lays and stations, the one after which the operating
-        corporation's trains earn most (the optimizer's runs on a search copy; a corporation
-        without a train as if it had the cheapest on sale), less a tenth of what it costs;
-        when none gives a run yet, the one that brings its track nearest one
-        (:func:`_connection`). Never one that leaves a corporation without a train unable to
-        buy one. None when neither is to choose."""
+        """Among the best-scored tile lays and stations, each tried on a search copy: with
+        `optimize`, the one after which the operating corporation's trains earn most (the
+        optimizer's runs; a corporation without a train as if it had the cheapest on sale)
+        less a tenth of what it costs, runs equal going to the one that brings more cities
+        and towns within reach (:func:`_connection`), and when none gives a run yet, the one
+        that brings its track nearest one; without `optimize` (`easy`), the best-scored that
+        brings most within reach. Never one that leaves a corporation without a train unable
+        to buy one. None when neither is to choose."""
         cands = [a for _, _, a in scored if isinstance(a, LayTile | PlaceToken)]
         cands = cands[: self.build_width]
         if len(cands) < 2 or cands[0].entity not in game.state.corps:
             return None
         corp = cands[0].entity
-        tried: list[tuple[int, int, Game, Action]] = []
+        scores = {id(a): sc for sc, _, a in scored}
+        tried: list[tuple[float, int, Game, Action]] = []
         for action in cands:
             work = game.search_copy()
             cash = work.state.corps[corp].cash
@@ -149,16 +157,22 @@ class HeuristicBot:
                 work.apply_known(action)
                 if _spends_train_money(work, corp):
                     continue
-                revenue = _earning_power(work, corp)
+                if self.optimize:
+                    revenue: float = _earning_power(work, corp)
+                else:
+                    revenue = scores[id(action)] + _connection(work, corp) / 2
             except Exception:
                 continue
             tried.append((revenue, cash - work.state.corps[corp].cash, work, action))
         if not tried:
             return None
+        if not self.optimize:
+            return max(tried, key=lambda t: t[0] - t[1] / 100)[3]
         if max(t[0] for t in tried) == 0:
             # no candidate gives a run yet: build toward one
             return max(tried, key=lambda t: _connection(t[2], corp) - t[1] / 100)[3]
-        return max(tried, key=lambda t: t[0] - t[1] / 10)[3]
+        # equal runs now: the lay that brings more cities and towns within reach
+        return max(tried, key=lambda t: t[0] - t[1] / 10 + _connection(t[2], corp))[3]
 
     def _look_ahead(
         self, game: Game, me: str, scored: list[tuple[float, int, Action]]
@@ -239,13 +253,14 @@ def _par(game: Game, me: str, a: Action) -> float:
         # it would close on its first train, taking the president's money (but when no
         # corporation runs, the game goes on only if someone starts one)
         return 2 * VETO
-    lowest = min(p.price for p in game.legal_actions() if isinstance(p, Par))
-    more = presides == 0 or (a.price > lowest and spare >= 3 * a.price)
+    pars = [p.price for p in game.legal_actions() if isinstance(p, Par)]
+    later = s.phase_index > 0 and a.price == max(pars)
+    more = presides == 0 or (a.price > min(pars) and later)
     if presides < MAX_PRESIDENCIES and more:
         return SURE + 10.0 + a.price / 10
-    if presides >= 2:
+    if presides >= 1:
         return -5.0  # each presidency may cost a train out of its own pocket
-    return (30.0 if presides == 0 else 8.0) + a.price / 20
+    return 30.0 + a.price / 20
 
 
 def _can_fund_a_train(game: Game, me: str, a: Par) -> bool:
@@ -377,7 +392,9 @@ def _dividend(game: Game, me: str, a: Action) -> float:
         _falls_to_close(game, game.state.market.position(corp)) > SAFE_FALLS
     )
     goal = _train_goal(game, corp)
-    if safe and goal is not None and c.cash < goal <= c.cash + revenue:
+    # the next train is worth two withholds when it rusts rivals' trains and spares its own
+    rounds = RUST_ROUNDS if _rusts_rivals(game, corp) else 1
+    if safe and goal is not None and c.cash < goal <= c.cash + rounds * revenue:
         return SURE if a.kind == "withhold" else 1.0
     # save for a train it must have only when a few withholds buy it: else pay out, and
     # keep the price (and the president's purse) up for the train it cannot save for
@@ -464,6 +481,32 @@ def _train_goal(game: Game, corp: str) -> int | None:
     if ttype.distance > best or _trains_rust_soon(game, corp):
         return ttype.price
     return None
+
+
+def _rusts_rivals(game: Game, corp: str) -> bool:
+    """Whether the next train in the bank rusts trains of a corporation another player
+    presides while `corp` keeps a train of its own: buying it first takes rivals' revenue."""
+    s = game.state
+    bank = s.depot.in_bank()
+    if not bank:
+        return False
+    kind = bank[0].kind
+    me = game.title.controller(game, corp)
+
+    def rusting(c: str) -> bool:
+        return any(
+            s.depot.types[s.depot.trains[t].kind].rusts_on == kind for t in s.corps[c].trains
+        )
+
+    keeps = any(
+        s.depot.types[s.depot.trains[t].kind].rusts_on != kind for t in s.corps[corp].trains
+    )
+    rivals = any(
+        rusting(sym)
+        for sym, c in s.corps.items()
+        if not c.closed and c.trains and game.title.controller(game, sym) != me
+    )
+    return keeps and rivals
 
 
 def _cheapest_train(game: Game) -> int:
@@ -663,5 +706,5 @@ TITLE_ACTIONS: dict[str, float] = {
     "place_bus": 3.0,
 }
 
-EASY = HeuristicBot("easy", noise=0.15, lookahead=False, build_width=0)
+EASY = HeuristicBot("easy", noise=0.15, lookahead=False, build_width=6, optimize=False)
 MEDIUM = HeuristicBot("medium", noise=0.0, lookahead=True, build_width=24)
