@@ -14,7 +14,7 @@ from positions import give_train
 from tresham.bots import evaluate, heuristic
 from tresham.bots.players import BOTS, get_bot
 from tresham.bots.tournament import GameResult, SeatResult, ranks, schedule, summarise, wilson
-from tresham.core.actions import Dividend, Par
+from tresham.core.actions import BuyShares, Dividend, Par, Pass
 from tresham.core.game import Game
 from tresham.core.game_spec import SetupError
 from tresham.core.rounds.operating import OperatingRound
@@ -134,6 +134,69 @@ def test_a_player_without_a_presidency_starts_the_next_corporation_at_the_higher
         game, "Cid", pars[68]
     )
     assert heuristic.MEDIUM.choose(game, random.Random(1)) == pars[100]
+
+
+def _cid_presides_ctl() -> Game:
+    """The first stock round after Bob started AFG and Cid started CTL: Cid, with L.1000, is to
+    act again."""
+    game = _first_stock_round()
+    game.apply(next(a for a in game.legal_actions() if isinstance(a, Par) and a.price == 100))
+    game.apply(Pass("Cid"))
+    while game.acting_player() != "Cid":
+        game.apply(Pass(game.acting_player() or ""))
+    game.player("Cid").cash = 1000
+    return game
+
+
+def test_a_second_corporation_is_started_only_at_the_highest_par_past_the_first_phase() -> None:
+    """As 1849 players do: one corporation each in the first stock round, the later ones at
+    the higher par the green (and brown) phase brings, which pays for the longer trains."""
+    game = _cid_presides_ctl()
+    pars = {a.price: a for a in game.legal_actions() if isinstance(a, Par)}
+    assert set(pars) == {68, 100}
+    assert all(heuristic._par(game, "Cid", a) < 0 for a in pars.values())
+    game.state.phases_reached.append("6H")  # the first 6H was bought: par L.144 is on offer
+    game.state.phase_index = 1
+    pars = {a.price: a for a in game.legal_actions() if isinstance(a, Par)}
+    assert set(pars) == {68, 100, 144}
+    assert heuristic._par(game, "Cid", pars[144]) >= heuristic.SURE
+    assert heuristic._par(game, "Cid", pars[100]) < 0
+
+
+def test_the_next_train_is_saved_for_when_it_rusts_only_rivals_trains() -> None:
+    """1849: 4H trains rust when the first 8H is bought, 6H trains when the first 10H is."""
+    game = _cid_presides_ctl()
+    s = game.state
+    for t in s.depot.in_bank():
+        if t.kind in ("4H", "6H") and t.tid not in ("4H-0", "6H-0"):
+            t.owner = "scrapped"
+    assert s.shares.president["AFG"] == "Bob" and s.shares.president["CTL"] == "Cid"
+    give_train(game, "AFG", "4H")
+    give_train(game, "CTL", "6H")
+    assert s.depot.in_bank()[0].kind == "8H"
+    assert heuristic._rusts_rivals(game, "CTL")  # its 6H stays, Bob's 4H goes
+    assert not heuristic._rusts_rivals(game, "AFG")  # its own only train would rust
+
+
+def test_a_president_keeps_the_price_of_the_train_that_replaces_its_rusting_ones() -> None:
+    """A corporation whose only trains rust with the next type must buy that type: its
+    president keeps that price (not the cheapest train's) and spends none of it on shares
+    (medium bots went bankrupt in 1883 when they did)."""
+    game = _cid_presides_ctl()
+    s = game.state
+    for t in s.depot.in_bank():
+        if t.kind in ("4H", "6H") and t.tid != "4H-0":
+            t.owner = "scrapped"
+    give_train(game, "CTL", "4H")
+    assert s.depot.in_bank()[0].kind == "8H"
+    s.corps["CTL"].cash = 50
+    assert heuristic._must_buy(game, "CTL") == 350
+    assert heuristic._reserve(game, "Cid") == 300
+    buy = next(a for a in game.legal_actions() if isinstance(a, BuyShares))
+    game.player("Cid").cash = 300 + s.market.price(buy.corporation) - 1
+    assert heuristic._buy(game, "Cid", buy) <= heuristic.VETO
+    game.player("Cid").cash += 1
+    assert heuristic._buy(game, "Cid", buy) > heuristic.VETO
 
 
 def test_a_new_corporation_pays_for_the_next_type_when_the_cheap_trains_are_spoken_for() -> None:

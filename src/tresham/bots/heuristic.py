@@ -259,7 +259,7 @@ def _par(game: Game, me: str, a: Action) -> float:
     if presides < MAX_PRESIDENCIES and more:
         return SURE + 10.0 + a.price / 10
     if presides >= 1:
-        return -5.0  # each presidency may cost a train out of its own pocket
+        return VETO  # each presidency may cost a train out of its own pocket
     return 30.0 + a.price / 20
 
 
@@ -319,24 +319,33 @@ def _buy(game: Game, me: str, a: Action) -> float:
     if not c.trains and c.operated > 0:
         score -= 8.0  # a corporation without a train earns nothing
     if game.player(me).cash - price < _reserve(game, me):
-        score -= 10.0  # keep the money its corporations may need for a train
+        return VETO  # keep the money its corporations may need for a train
     return score
 
 
 def _reserve(game: Game, me: str) -> int:
     """What `me` may have to pay for trains its corporations must buy: for each it presides
-    that has no train, or whose trains rust with the next type, the cheapest train less the
-    treasury."""
+    that has no train, or whose trains rust with the next type, that train's price
+    (:func:`_must_buy`) less the treasury."""
     s = game.state
-    cheapest = _cheapest_train(game)
     need = 0
     for sym, president in s.shares.president.items():
         c = s.corps.get(sym)
         if president != me or c is None or c.closed or not c.floated:
             continue
-        if not c.trains or _trains_rust_soon(game, sym):
-            need += max(0, cheapest - c.cash)
+        need += max(0, (_must_buy(game, sym) or 0) - c.cash)
     return need
+
+
+def _must_buy(game: Game, corp: str) -> int | None:
+    """The price of the train `corp` will have to buy: the cheapest on sale when it has no
+    train, the next type's when all its trains rust with it (None: neither)."""
+    s = game.state
+    if not s.corps[corp].trains:
+        return _cheapest_train(game)
+    if _trains_rust_soon(game, corp):
+        return s.depot.types[s.depot.in_bank()[0].kind].price
+    return None
 
 
 def _sell(game: Game, me: str, a: Action) -> float:
@@ -385,7 +394,8 @@ def _dividend(game: Game, me: str, a: Action) -> float:
     room = len(c.trains) < game.phase.limit(c.kind)
     # withhold to save for a train it must have, or when the revenue buys a second one or
     # the next, longer train (which also brings the next phase on)
-    must = not c.trains or _trains_rust_soon(game, corp)
+    must = _must_buy(game, corp)
+    target = cheapest if must is None else must
     second = room and len(c.trains) < 2 and cheapest <= c.cash + revenue
     # never withhold a price into closing: the dividends kept would be lost with it
     safe = corp not in game.state.market or (
@@ -398,8 +408,8 @@ def _dividend(game: Game, me: str, a: Action) -> float:
         return SURE if a.kind == "withhold" else 1.0
     # save for a train it must have only when a few withholds buy it: else pay out, and
     # keep the price (and the president's purse) up for the train it cannot save for
-    reachable = cheapest <= c.cash + SAVE_ROUNDS * revenue
-    needs = safe and reachable and c.cash < cheapest and (must or second)
+    reachable = target <= c.cash + SAVE_ROUNDS * revenue
+    needs = safe and reachable and c.cash < target and (must is not None or second)
     if a.kind == "payout":
         return 1.0 if needs else 5.0
     return 3.0 if needs else 0.5
@@ -656,13 +666,17 @@ def _closes(game: Game, a: Action, margin: int = 0) -> bool:
 
 def _buy_company(game: Game, me: str, a: Action) -> float:
     """Buy a private only from itself (at the top price: money from the treasury to its
-    president), never by offer to a rival."""
+    president), never by offer to a rival, and never with the money for a train the
+    corporation will have to buy."""
     assert isinstance(a, BuyCompany)
     owner = game.state.companies[a.company].owner
     if _declined(game, a.entity, a.company):
         return -100.0  # asked already: do not ask again
     if owner != me:
         return -30.0
+    c = game.state.corps.get(a.entity)
+    if c is not None and c.cash - a.price < (_must_buy(game, a.entity) or 0):
+        return VETO
     return 2.0 + a.price / 100
 
 
