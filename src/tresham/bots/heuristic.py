@@ -231,13 +231,14 @@ def _bid(game: Game, me: str, a: Action) -> float:
 
 def _par(game: Game, me: str, a: Action) -> float:
     """Start the next corporation whenever it can be started properly: at the highest par
-    at which its president can buy the president's certificate (two shares; for a second
-    or third presidency a share more, and never at the lowest par) beyond the reserve for
-    its other corporations' trains, and the corporation can buy its first train, while it
-    presides fewer than :data:`MAX_PRESIDENCIES`. Real games start one corporation a player
-    in the first stock round and the rest as soon as their presidents can afford the
-    phase's higher par; a corporation started late buys the trains that move the phases on.
-    Otherwise only a player without a presidency starts one, at the highest par it can."""
+    at which its president can buy the president's certificate (two shares) beyond the
+    reserve for its other corporations' trains, and the corporation can buy its first
+    train; a second or third presidency (never more than :data:`MAX_PRESIDENCIES`) only at
+    the highest par on offer once the game is past its first phase. Real games start one
+    corporation a player in the first stock round and the rest at the higher pars the
+    later phases bring: a corporation started late, with that capital, buys the trains
+    that move the phases on. Never a second presidency otherwise (not even looking ahead:
+    each may cost a train out of the president's pocket)."""
     assert isinstance(a, Par)
     s = game.state
     presides = sum(
