@@ -498,26 +498,21 @@ def _rusts_rivals(game: Game, corp: str) -> bool:
     """Whether the next train in the bank rusts trains of a corporation another player
     presides while `corp` keeps a train of its own: buying it first takes rivals' revenue."""
     s = game.state
-    bank = s.depot.in_bank()
-    if not bank:
-        return False
-    kind = bank[0].kind
     me = game.title.controller(game, corp)
-
-    def rusting(c: str) -> bool:
-        return any(
-            s.depot.types[s.depot.trains[t].kind].rusts_on == kind for t in s.corps[c].trains
-        )
-
-    keeps = any(
-        s.depot.types[s.depot.trains[t].kind].rusts_on != kind for t in s.corps[corp].trains
-    )
+    keeps = not all(_rusting(game, corp))
     rivals = any(
-        rusting(sym)
+        any(_rusting(game, sym))
         for sym, c in s.corps.items()
-        if not c.closed and c.trains and game.title.controller(game, sym) != me
+        if not c.closed and game.title.controller(game, sym) != me
     )
     return keeps and rivals
+
+
+def _rusting(game: Game, corp: str) -> list[bool]:
+    """For each of `corp`'s trains, whether it rusts with the next type in the bank."""
+    s = game.state
+    nxt = {t.kind for t in s.depot.in_bank()[:1]}
+    return [s.depot.types[s.depot.trains[t].kind].rusts_on in nxt for t in s.corps[corp].trains]
 
 
 def _cheapest_train(game: Game) -> int:
@@ -528,12 +523,8 @@ def _cheapest_train(game: Game) -> int:
 
 def _trains_rust_soon(game: Game, corp: str) -> bool:
     """Whether all of `corp`'s trains rust with the next type on sale."""
-    s = game.state
-    nxt = {t.kind for t in s.depot.in_bank()[:1]}
-    c = s.corps[corp]
-    return bool(c.trains) and all(
-        s.depot.types[s.depot.trains[t].kind].rusts_on in nxt for t in c.trains
-    )
+    rusting = _rusting(game, corp)
+    return bool(rusting) and all(rusting)
 
 
 def _buy_train(game: Game, me: str, a: Action) -> float:
