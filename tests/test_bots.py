@@ -14,12 +14,13 @@ from positions import give_train
 from tresham.bots import evaluate, heuristic
 from tresham.bots.players import BOTS, get_bot
 from tresham.bots.tournament import GameResult, SeatResult, ranks, schedule, summarise, wilson
-from tresham.core.actions import BuyShares, Dividend, Par, Pass
+from tresham.core.actions import Action, BuyCompany, BuyShares, Dividend, LayTile, Par, Pass
 from tresham.core.game import Game
 from tresham.core.game_spec import SetupError
 from tresham.core.rounds.operating import OperatingRound
 from tresham.io.save import new_game
 from tresham.sim import check_invariants
+from tresham.titles.t1849.state import state_of
 
 GAMES = [
     ("1849", ["easy", "medium", "random"]),
@@ -267,6 +268,72 @@ def test_a_corporation_that_bought_its_first_train_after_running_is_valued_by_it
     assert evaluate.earning(game, corp) == 0
     give_train(game, corp, "4H")
     assert evaluate.earning(game, corp) == game.title.best_routes(game, corp).revenue
+
+
+def test_medium_starts_a_corporation_where_its_home_is_promising() -> None:
+    """1849: AFG chooses its home. Messina (B14), amid the rich north-east corner's cities on
+    easy ground, is worth more than Trapani (C1) and far more than Caltanissetta (H8), among
+    the mountains; Girgenti (SFA's home) is too poor for `medium` to start."""
+    game = new_game("1849", ["Ann", "Bob", "Cid"], 3)
+    sell_privates(game)
+    assert state_of(game).order[0] == "AFG" and game.acting_player() == "Bob"
+    prospect = {
+        h: heuristic._prospect(game, Par("Bob", "AFG", 100, h)) for h in ("B14", "C1", "H8")
+    }
+    assert prospect["B14"] > prospect["C1"] > 0 > prospect["H8"]
+    assert heuristic._prospect(game, Par("Bob", "SFA", 100)) < heuristic.POOR_PROSPECT
+    assert heuristic.MEDIUM.choose(game, random.Random(1)) == Par("Bob", "AFG", 100, "B14")
+    # `easy` takes the first home it is offered among the best-scored
+    assert heuristic.EASY._score(game, "Bob", Par("Bob", "AFG", 100, "B14")) == (
+        heuristic.EASY._score(game, "Bob", Par("Bob", "AFG", 100, "H8"))
+    )
+
+
+def test_medium_leaves_a_poor_corporation_to_others() -> None:
+    game = new_game("1849", ["Ann", "Bob", "Cid"], 8)
+    sell_privates(game)
+    assert state_of(game).order[0] == "SFA"
+    who = game.acting_player() or ""
+    pars = [a for a in game.legal_actions() if isinstance(a, Par)]
+    assert pars and all(heuristic.MEDIUM._score(game, who, a) < heuristic.SURE for a in pars)
+    assert all(heuristic.EASY._score(game, who, a) >= heuristic.SURE for a in pars)
+
+
+def test_a_private_goes_to_its_presidents_corporation_only_at_face_value_or_more() -> None:
+    game = _cid_presides_ctl()
+    assert game.state.companies["CNM"].owner == "Cid" and game.state.companies["CNM"].value == 75
+    game.state.corps["CTL"].cash = 400  # beyond its first train
+    below = heuristic._buy_company(game, "Cid", BuyCompany("CTL", "CNM", 74))
+    assert below == heuristic.VETO
+    assert heuristic._buy_company(game, "Cid", BuyCompany("CTL", "CNM", 75)) > heuristic.VETO
+
+
+def test_a_trainless_corporation_short_of_its_first_train_builds_nothing_that_costs() -> None:
+    """The president would pay for the track out of the money for the train."""
+    rng = random.Random(5)
+    game = new_game("1849", ["Ann", "Bob", "Cid"], 5)
+    while True:
+        lays = [a for a in game.legal_actions() if isinstance(a, LayTile)]
+        corp = lays[0].entity if lays else ""
+        if lays and not game.state.corps[corp].trains:
+            game.state.corps[corp].cash = heuristic._cheapest_train(game) + 10
+            paid = [a for a in lays if _cost(game, a) > 10]
+            if paid:
+                break
+        game.apply(heuristic.EASY.choose(game, rng))
+    for bot in (heuristic.EASY, heuristic.MEDIUM):
+        assert _cost(game, bot.choose(game, random.Random(1))) <= 10
+    game.state.corps[corp].cash = heuristic._cheapest_train(game) - 1
+    for bot in (heuristic.EASY, heuristic.MEDIUM):
+        assert _cost(game, bot.choose(game, random.Random(1))) == 0
+
+
+def _cost(game: Game, action: Action) -> int:
+    """What `action` costs the acting corporation."""
+    work = game.search_copy()
+    before = work.state.corps[action.entity].cash
+    work.apply_known(action)
+    return before - work.state.corps[action.entity].cash
 
 
 @pytest.mark.parametrize(

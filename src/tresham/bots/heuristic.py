@@ -12,27 +12,31 @@ Rules of thumb:
 - **Auction**: buy the private on offer at its price when it pays (never above face value plus
   a few rounds of its revenue); bid on another only at the minimum and when it is cheap for
   what it pays; retract bids that were outbid.
-- **Stock round**: start the next corporation whenever it can be started properly (as real 1849
-  players do: one each in the first stock round, the rest as soon as the game is past its first
-  phase, at its highest par): at the highest par at which the president can buy the president's
-  certificate, and never one that could not buy its first train (the cheap ones left go to the
-  corporations already waiting) with its treasury and what its president can still put in; buy
-  into its own corporations first (to keep control), then the ones that earn most for their
-  price; sell shares of corporations that earn nothing (never its own presidency unless the
-  corporation is doomed); pass when nothing helps.
-- **Operating round**: lay a tile that adds a city or town and brings more of them within reach
-  (`medium` tries the best with the optimizer, a corporation without a train as if it had its
-  first); a corporation that has no run yet builds toward the nearest city or town (`medium`),
-  and never spends the money for its first train on track; place a station where the most
-  revenue is; run the optimizer's runs; pay out unless the treasury needs the money for a train
-  it must buy and a few withholds pay for it, or one withheld revenue pays for the next, longer
-  train in the bank (which also brings the next phase on; two when that train rusts rivals'
-  trains and spares its own), and never withhold a price into closing (`medium` too: one step
-  ahead cannot see that a withhold only postpones what a payout brings, such as 1854's split);
-  buy a train when the corporation has none, or room and money and the train is of a newer type
-  than its best, or another one (each hastens the phases); never buy a rival's train by offer
-  unless it has none; issue shares only to afford a train it must have or that next train, and
-  never so many that the price falls into closing (for the next train, nor near it).
+- **Stock round**: start the next corporation whenever it can be started properly (as real
+  1849 players do: one each in the first stock round, the rest as soon as the game is past
+  its first phase, at its highest par): at the highest par at which the president can buy
+  the president's certificate, and never one that could not buy its first train (the cheap
+  ones left go to the corporations already waiting) with its treasury and what its president
+  can still put in (`medium` also weighs each home's prospects on the printed board, chooses
+  the best and leaves a poor one to others); buy into its own corporations first (to keep
+  control), then the ones that earn most for their price; sell shares of corporations that
+  earn nothing (never its own presidency unless the corporation is doomed); pass when
+  nothing helps.
+- **Operating round**: lay a tile that adds a city or town and brings more of them within
+  reach (`medium` tries the best with the optimizer, a corporation without a train as if it
+  had its first); a corporation that has no run yet builds toward the nearest city or town
+  (`medium`), and never spends the money for its first train on track (nor, short of it, any
+  money); place a station where the most revenue is; run the optimizer's runs; pay out
+  unless the treasury needs the money for a train it must buy and a few withholds pay for
+  it, or one withheld revenue pays for the next, longer train in the bank (which also brings
+  the next phase on; two when that train rusts rivals' trains and spares its own), and never
+  withhold a price into closing (`medium` too: one step ahead cannot see that a withhold
+  only postpones what a payout brings, such as 1854's split); buy a train when the
+  corporation has none, or room and money and the train is of a newer type than its best, or
+  another one (each hastens the phases); never buy a rival's train by offer unless it has
+  none; issue shares only to afford a train it must have or that next train, and never so
+  many that the price falls into closing (for the next train, nor near it).
+- **Privates**: a corporation buys one only from its own president, at face value or more.
 - **Prompts**: accept an offer only at its face value or more; discard the weakest train; take
   a first loan rather than leave, but leave rather than take a second; otherwise the first
   answer.
@@ -73,7 +77,7 @@ from tresham.core.game import Game
 from tresham.core.graph import reach
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rules_protocols import TrainSpec
-from tresham.core.tiles import CITY, TOWN
+from tresham.core.tiles import CITY, OFFBOARD, TOWN
 from tresham.routes import solve
 
 #: Action types whose candidates `medium` plays on a search copy.
@@ -150,12 +154,12 @@ class HeuristicBot:
         corp = cands[0].entity
         scores = {id(a): sc for sc, _, a in scored}
         tried: list[tuple[float, int, Game, Action]] = []
+        cash = game.state.corps[corp].cash
         for action in cands:
             work = game.search_copy()
-            cash = work.state.corps[corp].cash
             try:
                 work.apply_known(action)
-                if _spends_train_money(work, corp):
+                if work.state.corps[corp].cash < cash and _spends_train_money(work, corp):
                     continue
                 if self.optimize:
                     revenue: float = _earning_power(work, corp)
@@ -165,7 +169,8 @@ class HeuristicBot:
                 continue
             tried.append((revenue, cash - work.state.corps[corp].cash, work, action))
         if not tried:
-            return None
+            # every build pays from the money for its first train: build nothing
+            return next((a for _, _, a in scored if isinstance(a, Pass)), None)
         if not self.optimize:
             return max(tried, key=lambda t: t[0] - t[1] / 100)[3]
         if max(t[0] for t in tried) == 0:
@@ -203,7 +208,13 @@ class HeuristicBot:
     def _score(self, game: Game, me: str, action: Action) -> float:
         scorer = SCORERS.get(type(action))
         if scorer is not None:
-            return scorer(game, me, action)
+            score = scorer(game, me, action)
+            if self.lookahead and isinstance(action, Par) and score > VETO:
+                prospect = _prospect(game, action)
+                if prospect < POOR_PROSPECT:
+                    return 1.0  # a poor home: better to buy into others' first
+                score += prospect / 5
+            return score
         if isinstance(action, Pass):
             return 0.0
         return TITLE_ACTIONS.get(action.type, 1.0)  # a title's own action: worth a try
@@ -262,6 +273,39 @@ def _par(game: Game, me: str, a: Action) -> float:
     if presides >= 1:
         return VETO  # each presidency may cost a train out of its own pocket
     return 30.0 + a.price / 20
+
+
+#: How far from its home (in hexes) a corporation's prospects are counted.
+PROSPECT_RANGE = 3
+#: `medium` starts no corporation whose home's prospects are below this.
+POOR_PROSPECT = 0.0
+
+
+def _prospect(game: Game, a: Par) -> float:
+    """How promising the home of the corporation `a` starts is, from the printed board
+    (what an 18xx player looks at first): the cities, towns and off-boards within
+    :data:`PROSPECT_RANGE` hexes, each worth its printed revenue (a city at least 10, a town
+    5) divided by one plus its distance; less a tenth of the terrain costs to build there,
+    weighted alike; less 10 for each other corporation's home there (rivals share the
+    territory). 0 when the corporation has no home on the board."""
+    board = game.state.map.board
+    home = a.home or board.homes.get(a.corporation, ("", 0))[0]
+    centre = board.hexes.get(home)
+    if centre is None:
+        return 0.0
+    value = 0.0
+    for coord, h in board.hexes.items():
+        d = _hex_distance(centre.x - h.x, centre.y - h.y, board.layout)
+        if d > PROSPECT_RANGE:
+            continue
+        for node in h.tile.nodes:
+            if node.kind in (CITY, TOWN, OFFBOARD):
+                printed = max([node.revenue, *(v for _, v in node.revenue_by_phase)])
+                value += max(printed, 10 if node.kind == CITY else 5) / (1 + d)
+        value -= h.terrain_cost / 10 / (1 + d)
+        rivals = sum(1 for c, (hx, _) in board.homes.items() if hx == coord and c != a.corporation)
+        value -= 10 * rivals if coord != home else 0
+    return value
 
 
 def _can_fund_a_train(game: Game, me: str, a: Par) -> bool:
@@ -658,14 +702,16 @@ def _closes(game: Game, a: Action, margin: int = 0) -> bool:
 
 def _buy_company(game: Game, me: str, a: Action) -> float:
     """Buy a private only from itself (at the top price: money from the treasury to its
-    president), never by offer to a rival, and never with the money for a train the
-    corporation will have to buy."""
+    president, and never below its face value), never by offer to a rival, and never with
+    the money for a train the corporation will have to buy."""
     assert isinstance(a, BuyCompany)
     owner = game.state.companies[a.company].owner
     if _declined(game, a.entity, a.company):
         return -100.0  # asked already: do not ask again
     if owner != me:
         return -30.0
+    if a.price < _face(game, a.company):
+        return VETO  # the president's private is worth its face value to the president
     c = game.state.corps.get(a.entity)
     if c is not None and c.cash - a.price < (_must_buy(game, a.entity) or 0):
         return VETO

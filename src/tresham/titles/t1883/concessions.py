@@ -49,11 +49,21 @@ def facts(game: Game, number: str) -> dict[str, Any]:
     return row
 
 
-def connects(game: Game, corp: str, places: list[str], *, station: bool = True) -> bool:
+def connects(
+    game: Game,
+    corp: str,
+    places: list[str],
+    *,
+    station: bool = True,
+    reached: dict[str, set[str]] | None = None,
+) -> bool:
     """Whether `corp`'s network holds a route through `places` (hexes) in order, from one of
-    its stations when `station` is true."""
-    reached = {h for h, _n in reach(game.state.map, corp).nodes}
-    if not reached.issuperset(places):
+    its stations when `station` is true. `reached` keeps each corporation's reached hexes
+    between calls on the same map (the quick answer)."""
+    reached = {} if reached is None else reached
+    if corp not in reached:
+        reached[corp] = {h for h, _n in reach(game.state.map, corp).nodes}
+    if not reached[corp].issuperset(places):
         return False  # (the quick answer: the route network is built from what is reached)
     net = network_of(game.state.map, corp)
     anchored = game.rules_version >= ANCHORED_SEARCH_VERSION
@@ -102,19 +112,20 @@ def after_lay(game: Game, corp: str) -> None:
     the phase; an unowned one whose places the laying corporation's track now joins is
     removed from play (ruling R6)."""
     held = state_of(game).concessions
+    reached: dict[str, set[str]] = {}  # the map does not change in this loop
     for number, status in held.status.items():
         if status.removed:
             continue
         places = [p["hex"] for p in facts(game, number)["route"]]
         owner = status.owner
-        if owner is not None and connects(game, owner, places):
+        if owner is not None and connects(game, owner, places, reached=reached):
             level = _title(game).phase_facts[game.phase.name]["concession_bonus"]
             bonus = int(facts(game, number)["bonus"][level])
             status.owner, status.removed, status.due = None, True, None
             held.fulfilled += 1
             game.log(f"{owner} fulfils Government Concession {number}: L.{bonus}")
             _offer_bonus(game, owner, bonus)
-        elif owner is None and connects(game, corp, places, station=False):
+        elif owner is None and connects(game, corp, places, station=False, reached=reached):
             status.removed = True
             game.log(f"Government Concession {number} is joined unowned and leaves play")
 
