@@ -290,13 +290,23 @@ def test_medium_starts_a_corporation_where_its_home_is_promising() -> None:
 
 
 def test_medium_leaves_a_poor_corporation_to_others() -> None:
+    """Girgenti's SFA: `medium` never starts it while another corporation runs, and starts it
+    first only for want of any other (someone must start a corporation)."""
+    game = new_game("1849", ["Ann", "Bob", "Cid"], 4)
+    sell_privates(game)
+    assert state_of(game).order[:2] == ["IFT", "SFA"]
+    start_first(game)
+    who = game.acting_player() or ""
+    pars = [a for a in game.legal_actions() if isinstance(a, Par)]
+    assert pars and {a.corporation for a in pars} == {"SFA"}
+    assert all(heuristic.MEDIUM._score(game, who, a) == heuristic.VETO for a in pars)
+    assert all(heuristic.EASY._score(game, who, a) >= heuristic.SURE for a in pars)
     game = new_game("1849", ["Ann", "Bob", "Cid"], 8)
     sell_privates(game)
     assert state_of(game).order[0] == "SFA"
     who = game.acting_player() or ""
     pars = [a for a in game.legal_actions() if isinstance(a, Par)]
-    assert pars and all(heuristic.MEDIUM._score(game, who, a) < heuristic.SURE for a in pars)
-    assert all(heuristic.EASY._score(game, who, a) >= heuristic.SURE for a in pars)
+    assert all(heuristic.VETO < heuristic.MEDIUM._score(game, who, a) < 5 for a in pars)
 
 
 def test_a_private_goes_to_its_presidents_corporation_only_at_face_value_or_more() -> None:

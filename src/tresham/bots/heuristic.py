@@ -211,8 +211,10 @@ class HeuristicBot:
             score = scorer(game, me, action)
             if self.lookahead and isinstance(action, Par) and score > VETO:
                 prospect = _prospect(game, action)
+                started = any(c.parred and not c.closed for c in game.state.corps.values())
                 if prospect < POOR_PROSPECT:
-                    return 1.0  # a poor home: better to buy into others' first
+                    # a poor home: buy into others' (but when none has started, someone must)
+                    return VETO if started else 1.0
                 score += prospect / 5
             return score
         if isinstance(action, Pass):
