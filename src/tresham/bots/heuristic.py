@@ -262,19 +262,17 @@ def _par(game: Game, me: str, a: Action) -> float:
     spare = game.player(me).cash - _reserve(game, me)
     if spare < 2 * a.price:
         return -5.0
+    if presides > 0:
+        pars = [p.price for p in game.legal_actions() if isinstance(p, Par)]
+        later = s.phase_index > 0 and a.price == max(pars) > min(pars)
+        if presides >= MAX_PRESIDENCIES or not later:
+            return VETO  # each presidency may cost a train out of its own pocket
     running = any(c.parred and not c.closed for c in s.corps.values())
     if running and not _can_fund_a_train(game, me, a):
         # it would close on its first train, taking the president's money (but when no
         # corporation runs, the game goes on only if someone starts one)
         return 2 * VETO
-    pars = [p.price for p in game.legal_actions() if isinstance(p, Par)]
-    later = s.phase_index > 0 and a.price == max(pars)
-    more = presides == 0 or (a.price > min(pars) and later)
-    if presides < MAX_PRESIDENCIES and more:
-        return SURE + 10.0 + a.price / 10
-    if presides >= 1:
-        return VETO  # each presidency may cost a train out of its own pocket
-    return 30.0 + a.price / 20
+    return SURE + 10.0 + a.price / 10
 
 
 #: How far from its home (in hexes) a corporation's prospects are counted.
@@ -760,5 +758,5 @@ TITLE_ACTIONS: dict[str, float] = {
     "place_bus": 3.0,
 }
 
-EASY = HeuristicBot("easy", noise=0.15, lookahead=False, build_width=6, optimize=False)
+EASY = HeuristicBot("easy", noise=0.15, lookahead=False, build_width=3, optimize=False)
 MEDIUM = HeuristicBot("medium", noise=0.0, lookahead=True, build_width=24)
