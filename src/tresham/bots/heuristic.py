@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -211,10 +212,9 @@ class HeuristicBot:
             score = scorer(game, me, action)
             if self.lookahead and isinstance(action, Par) and score > VETO:
                 prospect = _prospect(game, action)
-                started = any(c.parred and not c.closed for c in game.state.corps.values())
                 if prospect < POOR_PROSPECT:
                     # a poor home: buy into others' (but when none has started, someone must)
-                    return VETO if started else 1.0
+                    return VETO if _running(game) else 1.0
                 score += prospect / 5
             return score
         if isinstance(action, Pass):
@@ -267,12 +267,16 @@ def _par(game: Game, me: str, a: Action) -> float:
         later = s.phase_index > 0 and a.price == max(pars) > min(pars)
         if presides >= MAX_PRESIDENCIES or not later:
             return VETO  # each presidency may cost a train out of its own pocket
-    running = any(c.parred and not c.closed for c in s.corps.values())
-    if running and not _can_fund_a_train(game, me, a):
+    if _running(game) and not _can_fund_a_train(game, me, a):
         # it would close on its first train, taking the president's money (but when no
         # corporation runs, the game goes on only if someone starts one)
         return 2 * VETO
     return SURE + 10.0 + a.price / 10
+
+
+def _running(game: Game) -> bool:
+    """Whether any corporation has been started and not closed."""
+    return any(c.parred and not c.closed for c in game.state.corps.values())
 
 
 #: How far from its home (in hexes) a corporation's prospects are counted.
@@ -293,6 +297,7 @@ def _prospect(game: Game, a: Par) -> float:
     centre = board.hexes.get(home)
     if centre is None:
         return 0.0
+    rivals = Counter(hx for c, (hx, _) in board.homes.items() if c != a.corporation and hx != home)
     value = 0.0
     for coord, h in board.hexes.items():
         d = _hex_distance(centre.x - h.x, centre.y - h.y, board.layout)
@@ -303,8 +308,7 @@ def _prospect(game: Game, a: Par) -> float:
                 printed = max([node.revenue, *(v for _, v in node.revenue_by_phase)])
                 value += max(printed, 10 if node.kind == CITY else 5) / (1 + d)
         value -= h.terrain_cost / 10 / (1 + d)
-        rivals = sum(1 for c, (hx, _) in board.homes.items() if hx == coord and c != a.corporation)
-        value -= 10 * rivals if coord != home else 0
+        value -= 10 * rivals[coord]
     return value
 
 
