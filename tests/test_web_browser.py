@@ -348,7 +348,9 @@ def test_a_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     at_index(phone, after_undo["index"])
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     assert phone.locator("#board-box").bounding_box()["width"] <= 390
-    assert phone.locator("#board .hex .hex-shape").first.bounding_box()["width"] >= 40
+    first_hex = phone.locator("#board .hex .hex-shape").first
+    first_hex.wait_for(state="visible", timeout=WAIT_MS)  # the board is drawn after the status
+    assert first_hex.bounding_box()["width"] >= 40
     scale = float(phone.locator("#board").get_attribute("data-scale"))
     phone.click("#zoom-out")
     assert float(phone.locator("#board").get_attribute("data-scale")) < scale
