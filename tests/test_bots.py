@@ -338,6 +338,37 @@ def test_a_trainless_corporation_short_of_its_first_train_builds_nothing_that_co
         assert _cost(game, bot.choose(game, random.Random(1))) == 0
 
 
+def test_medium_stops_trying_lays_once_the_optimizer_has_done_its_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bound on a decision's time that depends only on the position: once the optimizer has
+    done BUILD_WORK, the candidates left are not tried (but always two)."""
+    rng = random.Random(3)
+    game = new_game("1849", ["Ann", "Bob", "Cid"], 3)
+    while True:
+        lays = [a for a in game.legal_actions() if isinstance(a, LayTile)]
+        if len(lays) >= 4 and game.state.corps[lays[0].entity].trains:
+            break
+        game.apply(heuristic.EASY.choose(game, rng))
+    tried: list[int] = []
+    earning_power = heuristic._earning_power
+
+    def counted(work: Game, corp: str) -> heuristic.RouteSolution:
+        runs = earning_power(work, corp)
+        tried.append(runs.work)
+        return runs
+
+    monkeypatch.setattr(heuristic, "_earning_power", counted)
+    free = heuristic.MEDIUM.choose(game, random.Random(1))
+    assert len(tried) == min(len(lays), heuristic.MEDIUM.build_width) > 2
+    assert sum(tried) < heuristic.BUILD_WORK
+    tried.clear()
+    monkeypatch.setattr(heuristic, "BUILD_WORK", 1)
+    bounded = heuristic.MEDIUM.choose(game, random.Random(1))
+    assert len(tried) == 2
+    assert isinstance(free, LayTile) and isinstance(bounded, LayTile)
+
+
 def _cost(game: Game, action: Action) -> int:
     """What `action` costs the acting corporation."""
     work = game.search_copy()

@@ -136,6 +136,9 @@ def test_a_reached_work_cap_is_not_called_optimal() -> None:
     assert capped.revenue < full.revenue
     steps_capped = solve(s.copy(), "CTL", trains, rules, max_steps=1)
     assert not steps_capped.optimal
+    # the work done is counted the same way whatever the caps, and the caps lower it
+    assert full.work > capped.work > 0 and full.work > steps_capped.work > 0
+    assert solve(s.copy(), "CTL", trains, rules).work == full.work
 
 
 # 1849 §OR Run trains: the answer kept with the map is the position's answer. Asking again

@@ -45,10 +45,11 @@ def _enumerate(
     rules: TrackRules,
     max_candidates: int,
     first_only: bool = False,
-) -> tuple[list[_Candidate], bool]:
-    """Every legal run of ``train`` (up to ``max_candidates``), best revenue first, and
-    whether that is all of them. With ``first_only``, the search stops, raising
-    :class:`_FoundOne`, at the first legal run worth anything."""
+) -> tuple[list[_Candidate], int]:
+    """Every legal run of ``train`` (up to ``max_candidates``), best revenue first, and how
+    many runs were examined (all of them when fewer than ``max_candidates``). With
+    ``first_only``, the search stops, raising :class:`_FoundOne`, at the first legal run worth
+    anything."""
     chains = network.chains
     ccost: list[int | None] = [rules.segment_cost(train, c.gauges, c.edges) for c in chains]
     scost = [rules.stop_cost(train, s) for s in network.stop_recs]
@@ -145,7 +146,7 @@ def _enumerate(
             forward(t, t, 1 << t, 0, scost[t], [t], [])
     cands = [c for c in found.values() if c is not None and c.revenue > 0]
     cands.sort(key=lambda c: -c.revenue)
-    return cands, len(found) < max_candidates
+    return cands, len(found)
 
 
 class _Packer:
@@ -257,11 +258,14 @@ def _bits(mask: int) -> list[int]:
 @dataclass(frozen=True)
 class RouteSolution:
     """The optimizer's answer: the runs (in the order of the trains given; idle trains have
-    none), their total revenue, and whether the search completed (the answer is optimal)."""
+    none), their total revenue, whether the search completed (the answer is optimal), and the
+    work it took (runs examined plus combination steps: a deterministic measure of its cost,
+    the same whenever the position is, whether or not the answer was kept)."""
 
     runs: list[Run]
     revenue: int
     optimal: bool
+    work: int = 0
 
 
 def best_runs(
@@ -297,12 +301,12 @@ def solve(
     key = _cache_key(corporation, trains, rules, max_candidates, max_steps)
     kept = _kept(state, key)
     if kept is not None:
-        return RouteSolution(list(kept.runs), kept.revenue, kept.optimal)
+        return RouteSolution(list(kept.runs), kept.revenue, kept.optimal, kept.work)
     solution = _solve(state, corporation, trains, rules, max_candidates, max_steps)
     if key is not None:
         # the rules are kept too: objects in the key are compared by identity (`_frozen`)
         state.set_cached(key, (rules, solution))
-    return RouteSolution(list(solution.runs), solution.revenue, solution.optimal)
+    return RouteSolution(list(solution.runs), solution.revenue, solution.optimal, solution.work)
 
 
 def has_run(
@@ -402,10 +406,12 @@ def _solve(
     network = network_of(state, corporation)
     graph = track_graph(state)
     complete = True
+    examined = 0
     per_kind: dict[tuple[str, int], list[_Candidate]] = {}
     for k, t in _one_per_kind(trains).items():
-        per_kind[k], all_found = _enumerate(network, corporation, t, rules, max_candidates)
-        complete = complete and all_found
+        per_kind[k], n = _enumerate(network, corporation, t, rules, max_candidates)
+        complete = complete and n < max_candidates
+        examined += n
     order = sorted(
         range(len(trains)),
         key=lambda i: (
@@ -428,7 +434,10 @@ def _solve(
             c = lists[pos][j]
             runs[i] = to_run(graph, network, trains[i].id, c.start, c.steps, c.revenue)
     return RouteSolution(
-        [runs[i] for i in sorted(runs)], best_total, complete and steps < max_steps
+        [runs[i] for i in sorted(runs)],
+        best_total,
+        complete and steps < max_steps,
+        examined + steps,
     )
 
 
@@ -445,5 +454,5 @@ def alternatives(
     other runs than the optimal set; runs of different trains may still conflict)."""
     network = network_of(state, corporation)
     graph = track_graph(state)
-    cands, _all = _enumerate(network, corporation, train, rules, max_candidates)
+    cands, _n = _enumerate(network, corporation, train, rules, max_candidates)
     return [to_run(graph, network, train.id, c.start, c.steps, c.revenue) for c in cands[:limit]]
