@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -28,11 +29,12 @@ from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
 from tresham.io.save import from_save
-from tresham.routes.network import network_of
+from tresham.routes.network import Network, network_of
 from tresham.sim import check_invariants
 from tresham.titles.t1883 import concessions
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 from tresham.titles.t1883.state import ConcessionStatus, state_of
+from tresham.titles.t1883.versions import DEALS_VERSION, PRUNED_SEARCH_VERSION
 
 
 def floated(sym: str, pos: tuple[int, int], president: str = "A") -> Game:
@@ -320,9 +322,34 @@ def test_a_route_through_the_places_is_found_when_it_exists(
     assert exhaustive.state_hash() != version_1.state_hash()
 
 
+# 1883 §5.6.1, ruling R7: from rules version 4 the search is pruned; a save of version 3
+# replays with the search it was played by, and both find the route of concession 1
+def test_saves_replay_with_the_search_of_their_rules_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pruned: list[bool] = []
+    search = concessions._search
+
+    def spy(
+        net: Network, targets: list[set[int]], station: bool, starts: Iterable[int], prune: bool
+    ) -> bool:
+        pruned.append(prune)
+        return search(net, targets, station, starts, prune)
+
+    monkeypatch.setattr(concessions, "_search", spy)
+    for version, prune in ((DEALS_VERSION, False), (PRUNED_SEARCH_VERSION, True)):
+        pruned.clear()
+        g = concession_one_joined()
+        g.rules_version = version
+        concessions.after_lay(g, "FBV")
+        assert pruned and set(pruned) == {prune}
+        assert state_of(g).concessions.status["1"].removed
+
+
 # 1883 §5.6.1, ruling R7: a route through the places in order, with a station anywhere on it,
-# exists exactly when the search from the first place of one of the two orders finds one;
-# checked against the search from every stop without a step bound, on generated boards
+# exists exactly when the search from the first place of one of the two orders finds one, with
+# or without pruning the steps from which a place still to pass is out of reach; checked
+# against the search from every stop without a step bound, on generated boards
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10_000),
@@ -339,18 +366,20 @@ def test_the_search_from_the_first_place_is_exact(
     assume(len(hexes) >= 2)
     places = list(dict.fromkeys(hexes[p % len(hexes)] for p in picks))
 
-    def found(anchored: bool) -> bool:
+    def found(anchored: bool, prune: bool = False) -> bool:
         for ordered in (places, places[::-1]):
             targets = [{i for i, (h, _n) in enumerate(net.stops) if h == p} for p in ordered]
             starts = sorted(targets[0]) if anchored else range(len(net.stops))
-            if concessions._search(net, targets, station, starts):
+            if concessions._search(net, targets, station, starts, prune):
                 return True
         return False
 
     bound = concessions.MAX_STEPS
     concessions.MAX_STEPS = 10**9
     try:
-        assert found(anchored=True) == found(anchored=False)
+        exhaustive = found(anchored=False)
+        assert found(anchored=True) == exhaustive
+        assert found(anchored=True, prune=True) == exhaustive
     finally:
         concessions.MAX_STEPS = bound
 

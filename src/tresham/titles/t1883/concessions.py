@@ -21,6 +21,7 @@ from tresham.routes.network import Network, network_of
 from tresham.titles.t1883 import events
 from tresham.titles.t1883.state import state_of
 from tresham.titles.t1883.track_rules import FS
+from tresham.titles.t1883.versions import PRUNED_SEARCH_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -72,16 +73,64 @@ def connects(
         if any(not t for t in targets):
             return False
         starts = sorted(targets[0]) if anchored else range(len(net.stops))
-        if _search(net, targets, station, starts):
+        prune = game.rules_version >= PRUNED_SEARCH_VERSION
+        if _search(net, targets, station, starts, prune):
             return True
     return False
 
 
-def _search(net: Network, targets: list[set[int]], station: bool, starts: Iterable[int]) -> bool:
+def _search(
+    net: Network,
+    targets: list[set[int]],
+    station: bool,
+    starts: Iterable[int],
+    prune: bool = False,
+) -> bool:
     """Depth-first from each of `starts`: a simple path (no stop or track used twice, passing
     only stops that may be passed) through a stop of each target set in order, and through a
-    station of the corporation when `station` is true. At most `MAX_STEPS` steps in all."""
+    station of the corporation when `station` is true. At most `MAX_STEPS` steps in all.
+    With `prune`, a step from which a place still to pass (or the station still needed)
+    cannot be reached at all is not followed: the same answers, found in fewer steps."""
     steps = 0
+    masks = [sum(1 << i for i in t) for t in targets]
+    tokens = sum(1 << i for i, has in enumerate(net.token) if has)
+    passable = sum(1 << i for i, ok in enumerate(net.passable) if ok)
+    links = [
+        [(w, net.chains[cid].mask) for cid, w, _fwd in adj if FS not in net.chains[cid].gauges]
+        for adj in net.adj
+    ]
+
+    def spread(sources: int, visited: int, used: int) -> int:
+        """The stops reached from the stops `sources` (a bitset) over stops not visited,
+        through stops that may be passed, on track not used."""
+        seen, found, frontier = visited | sources, 0, _members(sources)
+        while frontier:
+            for w, mask in links[frontier.pop()]:
+                if seen >> w & 1 or used & mask:
+                    continue
+                seen |= 1 << w
+                found |= 1 << w
+                if passable >> w & 1:
+                    frontier.append(w)
+        return found
+
+    def open_ahead(v: int, visited: int, used: int, k: int, token: bool) -> bool:
+        """Whether the places still to pass can be reached from `v` one after another (each
+        leg over stops not visited and track not used, leaving each place but the last from a
+        stop that may be passed), and a station if one is still needed: a bound, not a
+        route (the legs may share stops)."""
+        around = spread(1 << v, visited, used)
+        if station and not token and not around & tokens:
+            return False
+        for j in range(k, len(masks)):
+            hits = around & masks[j]
+            if j < len(masks) - 1:
+                hits &= passable
+            if not hits:
+                return False
+            if j < len(masks) - 1:
+                around = spread(hits, visited, used)
+        return True
 
     def dfs(v: int, first: bool, visited: int, used: int, k: int, token: bool) -> bool:
         nonlocal steps
@@ -95,6 +144,8 @@ def _search(net: Network, targets: list[set[int]], station: bool, starts: Iterab
             return True
         if not first and not net.passable[v]:
             return False
+        if prune and not open_ahead(v, visited, used, k, token):
+            return False
         for cid, w, _fwd in net.adj[v]:
             chain = net.chains[cid]
             mask = chain.mask
@@ -105,6 +156,16 @@ def _search(net: Network, targets: list[set[int]], station: bool, starts: Iterab
         return False
 
     return any(dfs(s, True, 1 << s, 0, 0, False) for s in starts)
+
+
+def _members(bits: int) -> list[int]:
+    """The indices of the bits set in `bits`."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
 
 
 def after_lay(game: Game, corp: str) -> None:

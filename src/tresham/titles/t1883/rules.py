@@ -73,7 +73,7 @@ from tresham.titles.t1883.state import (
     state_of,
 )
 from tresham.titles.t1883.track_rules import UpgradeChart
-from tresham.titles.t1883.versions import DEALS_VERSION
+from tresham.titles.t1883.versions import DEALS_VERSION, PRUNED_SEARCH_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -107,9 +107,10 @@ class Title1883(Title):
 
     name = "1883"
     player_range = (2, 4)
-    rules_version = DEALS_VERSION
-    #: 1: the concession search from every stop (ruling R7); 2: before deals needed both sides
-    older_rules = frozenset({1, concessions.ANCHORED_SEARCH_VERSION})
+    rules_version = PRUNED_SEARCH_VERSION
+    #: 1: the concession search from every stop (ruling R7); 2: before deals needed both
+    #: sides; 3: the concession search not pruned (R7)
+    older_rules = frozenset({1, concessions.ANCHORED_SEARCH_VERSION, DEALS_VERSION})
     sell_after_buy = True
     privates_count_toward_limit = True
     declared_options = (

@@ -8,3 +8,8 @@ from typing import Final
 #: another person's company waits for the seller's answer; a free or forced acquisition
 #: ends the taker's turn; and the other fixes of that change.
 DEALS_VERSION: Final = 3
+
+#: The concession search skips a step from which a place still to pass cannot be reached
+#: (docs/rulings/1883.md, R7): the same answers, found in far fewer steps, so a search that
+#: the bound stopped before may now find its route.
+PRUNED_SEARCH_VERSION: Final = 4
