@@ -90,9 +90,7 @@ def _search(
     only stops that may be passed) through a stop of each target set in order, and through a
     station of the corporation when `station` is true. At most `MAX_STEPS` steps in all.
     With `prune`, a step from which a place still to pass (or the station still needed)
-    cannot be reached, or from which the next place can be reached but not passed (no way
-    on from it that shares no stop with a way in), is not followed: the same answers, found
-    in fewer steps."""
+    cannot be reached at all is not followed: the same answers, found in fewer steps."""
     steps = 0
     masks = [sum(1 << i for i in t) for t in targets]
     tokens = sum(1 << i for i, has in enumerate(net.token) if has)
@@ -132,13 +130,7 @@ def _search(
                 return False
             if j < len(masks) - 1:
                 around = spread(hits, visited, used)
-        if k >= len(masks) - 1:
-            return True
-        # the next place is passed, not ended at: one way in from `v`, another way on
-        middle = spread(1 << v, visited, used) & masks[k] & passable
-        return any(
-            _two_ways(links, passable, x, v, masks[k + 1], visited, used) for x in _members(middle)
-        )
+        return True
 
     def dfs(v: int, first: bool, visited: int, used: int, k: int, token: bool) -> bool:
         nonlocal steps
@@ -164,74 +156,6 @@ def _search(
         return False
 
     return any(dfs(s, True, 1 << s, 0, 0, False) for s in starts)
-
-
-def _two_ways(
-    links: list[list[tuple[int, int]]],
-    passable: int,
-    x: int,
-    v: int,
-    ends: int,
-    visited: int,
-    used: int,
-) -> bool:
-    """Whether two paths leave stop `x` sharing no other stop, one to `v` and one to a stop of
-    `ends` (a bitset), over stops not visited, through stops that may be passed, on track not
-    used: a flow of two from `x` (Menger), each stop but `x` carrying one unit."""
-    sink, meet = -1, -2  # `ends` meet before the sink: together they take one unit
-    cap: dict[tuple[int, int], int] = {}
-    nexts: dict[int, list[int]] = {}
-
-    def edge(a: int, b: int) -> None:
-        if (a, b) not in cap:
-            nexts.setdefault(a, []).append(b)
-            nexts.setdefault(b, []).append(a)
-            cap[(a, b)] = 0
-            cap.setdefault((b, a), 0)
-        cap[(a, b)] += 1
-
-    # stop i enters at 2i and leaves at 2i + 1; `x` only leaves, `v` only takes
-    edge(meet, sink)
-    edge(2 * v, sink)
-    todo, seen = [x], visited | 1 << x
-    while todo:
-        a = todo.pop()
-        for w, mask in links[a]:
-            if used & mask or w == x:
-                continue
-            if w == v:
-                edge(2 * a + 1, 2 * v)
-                continue
-            if visited >> w & 1:
-                continue
-            edge(2 * a + 1, 2 * w)
-            if seen >> w & 1:
-                continue
-            seen |= 1 << w
-            edge(2 * w, 2 * w + 1)
-            if ends >> w & 1:
-                edge(2 * w + 1, meet)
-            if passable >> w & 1:
-                todo.append(w)
-    source = 2 * x + 1
-    for _unit in range(2):
-        back = {source: source}
-        queue = [source]
-        while queue and sink not in back:
-            a = queue.pop(0)
-            for b in nexts.get(a, []):
-                if b not in back and cap[(a, b)] > 0:
-                    back[b] = a
-                    queue.append(b)
-        if sink not in back:
-            return False
-        b = sink
-        while b != source:
-            a = back[b]
-            cap[(a, b)] -= 1
-            cap[(b, a)] += 1
-            b = a
-    return True
 
 
 def _members(bits: int) -> list[int]:
