@@ -51,6 +51,17 @@ class Network:
     adj: list[list[tuple[int, int, bool]]] = field(default_factory=list)  # (chain, other, fwd)
 
 
+def bits_of(mask: int) -> list[int]:
+    """The indices of the bits set in `mask` (a chain's track bits, a set of stops), lowest
+    first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def network_of(state: MapState, corporation: str) -> Network:
     key = f"route_network:{corporation}"
     cached = state.cached(key)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from tresham.core.graph import track_graph
 from tresham.core.rules_protocols import TrackRules, TrainSpec
 from tresham.core.track import MapState
-from tresham.routes.network import Chain, Network, network_of, to_run
+from tresham.routes.network import Chain, Network, bits_of, network_of, to_run
 from tresham.routes.runs import Run
 
 #: Default cap on candidate runs enumerated per train type.
@@ -184,14 +184,14 @@ class _Packer:
                 by_kind[kind] = ([], index)
                 continue
             if not chain_bits:
-                chain_bits = [_bits(ch.mask) for ch in chains]
+                chain_bits = [bits_of(ch.mask) for ch in chains]
             # A candidate's bits are its chains' (the chains of a run share none).
-            bits_of = [[b for cid, _fwd in c.steps for b in chain_bits[cid]] for c in lists[at[0]]]
+            run_bits = [[b for cid, _fwd in c.steps for b in chain_bits[cid]] for c in lists[at[0]]]
             if max(at) > 0:
-                for j, bits in enumerate(bits_of):
+                for j, bits in enumerate(run_bits):
                     for b in bits:
                         index[b] = index.get(b, 0) | 1 << j
-            by_kind[kind] = (bits_of, index)
+            by_kind[kind] = (run_bits, index)
         self.bits: list[list[list[int]]] = [by_kind[kind][0] for kind in kinds]
         self.users: list[dict[int, int]] = [by_kind[kind][1] for kind in kinds]
         self.best_total = 0
@@ -244,15 +244,6 @@ class _Packer:
                 k += 1
         if k < self.n:
             self.search(k, used, total, 0)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @dataclass(frozen=True)

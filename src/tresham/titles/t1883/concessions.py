@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, Choose
 from tresham.core.graph import reach
-from tresham.routes.network import Network, network_of
+from tresham.routes.network import Network, bits_of, network_of
 from tresham.titles.t1883 import events
 from tresham.titles.t1883.state import state_of
 from tresham.titles.t1883.track_rules import FS
@@ -103,7 +103,7 @@ def _search(
     def spread(sources: int, visited: int, used: int) -> int:
         """The stops reached from the stops `sources` (a bitset) over stops not visited,
         through stops that may be passed, on track not used."""
-        seen, found, frontier = visited | sources, 0, _members(sources)
+        seen, found, frontier = visited | sources, 0, bits_of(sources)
         while frontier:
             for w, mask in links[frontier.pop()]:
                 if seen >> w & 1 or used & mask:
@@ -156,16 +156,6 @@ def _search(
         return False
 
     return any(dfs(s, True, 1 << s, 0, 0, False) for s in starts)
-
-
-def _members(bits: int) -> list[int]:
-    """The indices of the bits set in `bits`."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
 
 
 def after_lay(game: Game, corp: str) -> None:
