@@ -41,13 +41,18 @@ def floated(sym: str, pos: tuple[int, int], president: str = "A") -> Game:
     """After the auction, `sym` floated with its token at `pos` of the market."""
     g = game()
     sell_privates(g)
+    float_also(g, sym, pos, president)
+    return g
+
+
+def float_also(g: Game, sym: str, pos: tuple[int, int], president: str) -> None:
+    """`sym` floated too, with its token at `pos` and `president`'s certificate."""
     s = g.state
     s.market.place(sym, pos)
     s.corps[sym].parred = s.corps[sym].floated = True
     s.corps[sym].par_price = s.market.price(sym)
     s.shares.move(f"{sym}_0", president)
     s.shares.president[sym] = president
-    return g
 
 
 def turn_at(g: Game, corp: str, step: str) -> OperatingRound:

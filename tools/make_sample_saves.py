@@ -5,7 +5,8 @@ format, with the position's public facts in ``expected.json``. Run it only when 
 format version or a new title's rules version begins: the older files must stay, so that the
 tests keep loading every earlier version.
 
-Run: .venv/bin/python tools/make_sample_saves.py
+Run: .venv/bin/python tools/make_sample_saves.py [TITLE=RULES_VERSION ...]
+(a title's older rules version that has no sample yet, e.g. ``1883=4``)
 """
 
 from __future__ import annotations
@@ -32,17 +33,19 @@ SAMPLES = [
 ]
 
 
-def main() -> None:
+def main(argv: list[str]) -> None:
+    versions = {title: int(v) for title, v in (arg.split("=") for arg in argv)}
     OUT.mkdir(parents=True, exist_ok=True)
     expected_path = OUT / "expected.json"
     expected = json.loads(expected_path.read_text()) if expected_path.exists() else {}
     for title, players, seed, count, options in SAMPLES:
-        game = new_game(title, [f"P{i + 1}" for i in range(players)], seed, options)
+        players_ = [f"P{i + 1}" for i in range(players)]
+        game = new_game(title, players_, seed, options, versions.get(title))
         rng = random.Random(seed)
         while len(game.actions) < count and not game.state.finished:
             game.apply(choose(game, rng))
         data = to_save(game)
-        name = f"{title}-r{game.title.rules_version}-s{seed}-v{VERSION}.json"
+        name = f"{title}-r{game.rules_version}-s{seed}-v{VERSION}.json"
         if (OUT / name).exists():
             continue  # a sample of an earlier version is never rewritten
         (OUT / name).write_text(json.dumps(data, indent=1) + "\n")
@@ -52,4 +55,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -63,6 +63,7 @@ def check_invariants(game: Game, total_cash: int) -> list[str]:
         over = c.trains and game.title.trains_toward_limit(game, sym) > game.phase.limit(c.kind)
         if over and sym not in discarding:
             out.append(f"{sym} holds {len(c.trains)} trains over the limit")
+    out.extend(game.title.limit_violations(game))
     return out
 
 

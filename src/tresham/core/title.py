@@ -196,6 +196,18 @@ class Title:
     def end_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
         """After the last step of a corporation's turn."""
 
+    # -------------------------------------------------------------- standing limits
+    def restore_limits(self, game: Game) -> None:
+        """Put right at once what a change of holdings made exceed a limit the rules keep at
+        all times, whatever the change was (a sale, an event, a discard, a merger). Called
+        after an action is processed and after every settling of the round, before anyone
+        decides again. Default: nothing."""
+
+    def limit_violations(self, game: Game) -> list[str]:
+        """The title's own limits that do not hold now (checked after every action by
+        `tresham simulate`). Default: none."""
+        return []
+
     # -------------------------------------------------------------- search copies
     def hide_unknown(self, game: Game, rng: random.Random) -> None:
         """Re-randomise, in a bot's search copy, what no player can know yet (e.g. the order
@@ -301,6 +313,7 @@ class Title:
         """Skip what needs no decision, start the next rounds, and detect the game end."""
         s = game.state
         for _ in range(10_000):
+            self.restore_limits(game)
             if s.finished or s.pending:
                 return
             if s.round is None or s.round.finished(game):
@@ -310,6 +323,7 @@ class Title:
                 continue
             before = len(s.events)
             s.round.settle(game)
+            self.restore_limits(game)
             if self.check_end(game, round_over=False):
                 return
             if s.pending:

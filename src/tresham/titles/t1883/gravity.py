@@ -50,24 +50,39 @@ def gravity_trains(game: Game, corp: str) -> list[str]:
     return [t for t in s.corps[corp].trains if s.depot.trains[t].kind in kinds]
 
 
+def pullers(game: Game, corp: str) -> int:
+    """The 2T, 3T and 3bisT `corp` owns: as many 2GT as it may hold (6.9.5)."""
+    s = game.state
+    return sum(1 for t in s.corps[corp].trains if s.depot.trains[t].kind in PULLERS)
+
+
 def may_buy(game: Game, corp: str) -> bool:
     """6.9.5: fewer 2GT than 2T, 3T and 3bisT owned."""
-    s = game.state
-    pullers = sum(1 for t in s.corps[corp].trains if s.depot.trains[t].kind in PULLERS)
-    return len(gravity_trains(game, corp)) < pullers
+    return len(gravity_trains(game, corp)) < pullers(game, corp)
+
+
+def excess(game: Game, corp: str) -> list[str]:
+    """The 2GT `corp` holds beyond its 2T, 3T and 3bisT (6.9.5), the ones it has held
+    longest first (all 2GT are alike: ruling R35)."""
+    held = gravity_trains(game, corp)
+    return held[: max(0, len(held) - pullers(game, corp))]
 
 
 def return_excess(game: Game) -> None:
-    """6.9.5: 2GT beyond a corporation's 2T, 3T and 3bisT go back to the bank."""
+    """6.9.5 "Excess 2GT are returned to the bank, without compensation": to the Available G
+    Trains space, where they can be bought again."""
     s = game.state
-    for sym, corp in s.corps.items():
-        excess = len(gravity_trains(game, sym)) - sum(
-            1 for t in corp.trains if s.depot.trains[t].kind in PULLERS
-        )
-        for tid in gravity_trains(game, sym)[: max(0, excess)]:
-            corp.trains.remove(tid)
+    for sym in s.corps:
+        back = excess(game, sym)
+        for tid in back:
+            s.corps[sym].trains.remove(tid)
             s.depot.trains[tid].owner = None
-            game.log(f"{sym} returns {tid} to the bank")
+        if back:
+            trains = "a 2G train" if len(back) == 1 else f"{len(back)} 2G trains"
+            game.log(
+                f"{sym} returns {trains} to the bank without compensation: no more 2G trains "
+                "than 2, 3 and 3bis trains (6.9.5)"
+            )
 
 
 def altitude(game: Game, coord: str) -> int:

@@ -73,7 +73,11 @@ from tresham.titles.t1883.state import (
     state_of,
 )
 from tresham.titles.t1883.track_rules import UpgradeChart
-from tresham.titles.t1883.versions import DEALS_VERSION, PRUNED_SEARCH_VERSION
+from tresham.titles.t1883.versions import (
+    DEALS_VERSION,
+    GRAVITY_LIMIT_VERSION,
+    PRUNED_SEARCH_VERSION,
+)
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -107,10 +111,13 @@ class Title1883(Title):
 
     name = "1883"
     player_range = (2, 4)
-    rules_version = PRUNED_SEARCH_VERSION
+    rules_version = GRAVITY_LIMIT_VERSION
     #: 1: the concession search from every stop (ruling R7); 2: before deals needed both
-    #: sides; 3: the concession search not pruned (R7)
-    older_rules = frozenset({1, concessions.ANCHORED_SEARCH_VERSION, DEALS_VERSION})
+    #: sides; 3: the concession search not pruned (R7); 4: excess 2GT returned only when a
+    #: new train type is first bought (R35)
+    older_rules = frozenset(
+        {1, concessions.ANCHORED_SEARCH_VERSION, DEALS_VERSION, PRUNED_SEARCH_VERSION}
+    )
     sell_after_buy = True
     privates_count_toward_limit = True
     declared_options = (
@@ -146,6 +153,25 @@ class Title1883(Title):
     def hide_unknown(self, game: Game, rng: random.Random) -> None:
         """The event deck's undrawn cards are drawn in a new order in a search copy."""
         events.shuffle_undrawn(game, rng)
+
+    # ================================================================ standing limits
+    def restore_limits(self, game: Game) -> None:
+        """6.9.5: "The number of 2GT owned by a Corporation cannot exceed the total number of
+        2T, 3T, and 3bisT it owns ... Excess 2GT are returned to the bank": whenever they
+        become excess (ruling R35; before `GRAVITY_LIMIT_VERSION`, only at a new train type's
+        first purchase)."""
+        if game.rules_version >= GRAVITY_LIMIT_VERSION:
+            gravity.return_excess(game)
+
+    def limit_violations(self, game: Game) -> list[str]:
+        """6.9.5: no corporation holds more 2GT than 2T, 3T and 3bisT."""
+        if game.rules_version < GRAVITY_LIMIT_VERSION:
+            return []
+        return [
+            f"{sym} holds {len(gravity.excess(game, sym))} 2GT beyond its 2T, 3T and 3bisT"
+            for sym in game.state.corps
+            if gravity.excess(game, sym)
+        ]
 
     # ================================================================ deals
     def deals_need_consent(self, game: Game) -> bool:
@@ -809,7 +835,8 @@ class Title1883(Title):
         if kind == PRIVATES_CLOSE_ON and not all(c.closed for c in s.companies.values()):
             privates.close_all(game)
         phase = self.phases[s.phase_index]
-        gravity.return_excess(game)
+        if game.rules_version < GRAVITY_LIMIT_VERSION:
+            gravity.return_excess(game)  # since then `restore_limits` returns them (R35)
         live = [c for c in s.corps if s.corps[c].floated and c in s.market]
         for sym in s.market.operating_order(live):
             if self.trains_toward_limit(game, sym) > phase.limit(s.corps[sym].kind):

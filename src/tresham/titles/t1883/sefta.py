@@ -240,8 +240,8 @@ def merge(game: Game, active: str) -> None:
         st.pool_over_limit.append(sym)
     for player in leftovers:
         s.pending.append(("sefta_leftover", player))
-    if len(corp.trains) > game.phase.limit(corp.kind):
-        s.pending.append(("discard", sym))  # 6.9.4
+    if title.trains_toward_limit(game, sym) > game.phase.limit(corp.kind):
+        s.pending.append(("discard", sym))  # 6.9.4; 2GT do not count (6.9.5)
     if not leftovers:
         _finish(game)
 

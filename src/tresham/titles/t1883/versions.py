@@ -13,3 +13,8 @@ DEALS_VERSION: Final = 3
 #: (docs/rulings/1883.md, R7): the same answers, found in far fewer steps, so a search that
 #: the bound stopped before may now find its route.
 PRUNED_SEARCH_VERSION: Final = 4
+
+#: The 2GT limit holds after every change of a corporation's trains, not only when a new
+#: train type is first bought (1883 §6.9.5, docs/rulings/1883.md R35): a 2T, 3T or 3bisT sold
+#: to another corporation, lost to the War Effort or discarded sends the excess 2GT back.
+GRAVITY_LIMIT_VERSION: Final = 5
