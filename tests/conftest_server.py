@@ -35,6 +35,10 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: The webhook hosts the tests' servers allow though they are not public: the tests' own
+#: receivers listen on 127.0.0.1 (as an operator's local relay would).
+LOCAL_RECEIVERS = ("127.0.0.1",)
+
 
 # ---------------------------------------------------------------------- ports
 def free_port() -> int:
@@ -155,6 +159,7 @@ class ServerProcess:
             **os.environ,
             "TRESHAM_BOT_DELAY": "0",
             "TRESHAM_UNDO_GRACE": "0",
+            "TRESHAM_WEBHOOK_ALLOW": ",".join(LOCAL_RECEIVERS),
             **(extra_env or {}),
         }
         self.proc: subprocess.Popen[str] | None = None
@@ -223,16 +228,19 @@ class ServerProcess:
 
 # ---------------------------------------------------------------------- webhook receiver
 class Receiver:
-    """A webhook receiver on 127.0.0.1: records every JSON body POSTed to it, and answers
-    the first `fail_first` of them with a 500."""
+    """A webhook receiver on 127.0.0.1: records every JSON body POSTed to it (and its Host
+    header, in `hosts`), and answers the first `fail_first` of them with a 500."""
 
     def __init__(self, fail_first: int = 0) -> None:
         self.calls: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.hosts: list[str | None] = []
         calls = self.calls
+        hosts = self.hosts
         failures = [fail_first]
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
+                hosts.append(self.headers.get("Host"))
                 length = int(self.headers.get("Content-Length", "0"))
                 calls.put(json.loads(self.rfile.read(length)))
                 failing = failures[0] > 0
@@ -245,7 +253,8 @@ class Receiver:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        self.port = int(self.server.server_address[1])
+        self.url = f"http://127.0.0.1:{self.port}/hook"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 

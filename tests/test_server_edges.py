@@ -26,7 +26,7 @@ import pytest
 import websockets
 from sqlalchemy import select
 
-from conftest_server import PgCluster, ServerProcess, auth, play
+from conftest_server import LOCAL_RECEIVERS, PgCluster, ServerProcess, auth, play
 from tresham.core.game_spec import MAX_NAME, MAX_SEED
 from tresham.server import ServerConfig, create_app
 from tresham.server.errors import encode_json
@@ -88,7 +88,13 @@ def edge(
     else:
         cluster: PgCluster = request.getfixturevalue("pg_cluster")
         url = cluster.new_database()
-    config = ServerConfig(database_url=url, bot_delay=0.0, undo_grace=0.0, webhook_timeout=0.5)
+    config = ServerConfig(
+        database_url=url,
+        bot_delay=0.0,
+        undo_grace=0.0,
+        webhook_timeout=0.5,
+        webhook_allow=LOCAL_RECEIVERS,
+    )
     with TestClient(create_app(config)) as client:
         answer = client.post("/api/games", json=GAME)
         assert answer.status_code == 201, answer.text

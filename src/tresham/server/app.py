@@ -87,7 +87,6 @@ from tresham.server.storage import (
     Storage,
 )
 from tresham.server.view import proposed_runs
-from tresham.server.webhooks import check_webhook_url
 from tresham.titles.registry import get_title, titles
 from tresham.words import Words
 
@@ -287,7 +286,7 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         players = [p for p in body.players if p is not None]
         game = await srv.registry.run(new_game, body.title, players, seed, body.options)
         bots = _bot_levels(body.bots, game.player_names)
-        _check_webhook(body.webhook)
+        await _check_webhook(srv, body.webhook)
         host, hosting = new_host(body.public, body.spectator_chat)
         answer = await _created(
             srv, game, request, bots=bots, webhook=body.webhook, hosting=hosting
@@ -620,7 +619,7 @@ async def _waiting(srv: Server, body: CreateGame, seed: int, request: Request) -
     """Store a game with seats left open: it waits for players to join."""
     named, wanted = check_open_game(body.title, body.players, body.open_seats, seed, body.options)
     bots = _bot_levels(body.bots, named)
-    _check_webhook(body.webhook)
+    await _check_webhook(srv, body.webhook)
     host, hosting = new_host(body.public, body.spectator_chat, wanted)
     tokens = {p: secrets.token_urlsafe(24) for p in named if p not in bots}
     record = GameRecord(
@@ -738,9 +737,9 @@ def _seat(live: LiveGame, authorization: str | None) -> SeatRecord:
     return token_seat(live.seats, authorization)
 
 
-def _check_webhook(url: str | None) -> None:
+async def _check_webhook(srv: Server, url: str | None) -> None:
     """Raise BadRequest (field ``webhook``) unless `url` is None or can be a webhook."""
-    if url is not None and (problem := check_webhook_url(url)):
+    if url is not None and (problem := await srv.registry.webhooks.problem(url)):
         raise BadRequest(problem, "webhook", "webhook")
 
 

@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from tresham.server.targets import AllowList, Resolver
+
 SQLITE_FILE = "tresham.sqlite3"
 
 
@@ -45,6 +47,15 @@ def _env_float(name: str, default: float) -> float:
         raise ValueError(f"{name} must be a number, not {raw!r}") from None
 
 
+def _allowed(name: str) -> tuple[str, ...]:
+    entries = tuple(x.strip() for x in os.environ.get(name, "").split(",") if x.strip())
+    try:
+        AllowList.parse(entries)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+    return entries
+
+
 @dataclass(frozen=True)
 class ServerConfig:
     """Everything a server process needs to know.
@@ -55,8 +66,12 @@ class ServerConfig:
     `webhook_backoff` is the wait before the first retry (doubled after each). `max_body` and
     `max_import_body`: the largest request bodies accepted (imports carry whole games).
     `max_live_games`: idle games beyond this many are dropped from memory (reloaded from the
-    log when asked for again). `public_url`: the address put in seat links and webhook
-    messages (default: the address a request came to). `worker_threads`: how many threads
+    log when asked for again). `public_url`: the address put in seat links (default: the
+    address a request came to) and in webhook messages (default: none, the message has no
+    link: a request's Host header is the requester's word, not the server's).
+    `webhook_allow`: the hosts (names, networks) a webhook may reach though they are not
+    public (server/targets.py; default none); `resolver`: what resolves webhook hosts (None:
+    the system's; tests give their own). `worker_threads`: how many threads
     run the database and engine work. `join_limit` and `chat_limit`: how many joins one
     address, and how many chat lines one seat (or spectator's address), may send in
     `rate_window` seconds.
@@ -76,15 +91,19 @@ class ServerConfig:
     join_limit: int = 10
     chat_limit: int = 5
     rate_window: float = 10.0
+    webhook_allow: tuple[str, ...] = ()
+    resolver: Resolver | None = None
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> ServerConfig:
         """Settings from the environment (``TRESHAM_BOT_DELAY``, ``TRESHAM_UNDO_GRACE``,
-        ``TRESHAM_PUBLIC_URL``)."""
+        ``TRESHAM_PUBLIC_URL``, ``TRESHAM_WORKER_THREADS``, ``TRESHAM_WEBHOOK_ALLOW``: a
+        comma-separated list)."""
         return cls(
             database_url=resolve_database_url(database_url),
             bot_delay=_env_float("TRESHAM_BOT_DELAY", 0.5),
             undo_grace=_env_float("TRESHAM_UNDO_GRACE", 3.0),
             public_url=os.environ.get("TRESHAM_PUBLIC_URL") or None,
             worker_threads=max(1, int(_env_float("TRESHAM_WORKER_THREADS", 2))),
+            webhook_allow=_allowed("TRESHAM_WEBHOOK_ALLOW"),
         )

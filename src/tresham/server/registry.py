@@ -42,6 +42,7 @@ from tresham.server.storage import (
     SeatRecord,
     Storage,
 )
+from tresham.server.targets import AllowList, Targets, system_resolver
 from tresham.server.view import public_state
 from tresham.server.webhooks import WebhookSender, turn_message
 
@@ -80,8 +81,9 @@ class Registry:
         self.storage = storage
         self.config = config
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        targets = Targets(AllowList.parse(config.webhook_allow), config.resolver or system_resolver)
         self.webhooks = WebhookSender(
-            config.webhook_timeout, config.webhook_attempts, config.webhook_backoff
+            config.webhook_timeout, config.webhook_attempts, config.webhook_backoff, targets
         )
         self.bots = BotDriver(self._acting_bot, self._bot_move, self._bot_pause)
         self._loading: weakref.WeakValueDictionary[str, asyncio.Lock] = (
@@ -370,7 +372,7 @@ class Registry:
         the seat's)."""
         if player is None or live.is_bot(player):
             return
-        base = self.config.public_url or live.record.base_url or ""
+        base = self.config.public_url
         snapshot = live.snapshot
         offer = snapshot.get("offer") if snapshot.get("acting_player") == player else None
         body = turn_message(
@@ -378,7 +380,7 @@ class Registry:
             live.record.id,
             player,
             live.index,
-            game_url(base, live.record.id),
+            None if base is None else game_url(base, live.record.id),
             offer,
         )
         self._spawn(self._send_turn(live.record.id, player, body))

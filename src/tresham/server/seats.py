@@ -36,7 +36,6 @@ from tresham.server.errors import ApiError, BadRequest, Conflict, Forbidden, Not
 from tresham.server.live import seat_for_token, token_hash
 from tresham.server.registry import Registry, game_url, seat_url
 from tresham.server.storage import GameRecord, GameSummary, Hosting, SeatRecord, SeatRefused
-from tresham.server.webhooks import check_webhook_url
 from tresham.titles.registry import get_title
 
 
@@ -298,7 +297,7 @@ class Seats:
         """Set (None: clear) the webhook of the seat whose token the request carries; it is
         checked as a game's webhook is."""
         seat = token_seat((await self.record(game_id)).seats, authorization)
-        if url is not None and (problem := check_webhook_url(url)):
+        if url is not None and (problem := await self.registry.webhooks.problem(url)):
             raise BadRequest(problem, "webhook", "url")
         try:
             await self.registry.run(self.storage.set_seat_webhook, game_id, seat.player, url)
