@@ -165,6 +165,8 @@ class ServerProcess:
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
         self.log = workdir / f"server-{uuid.uuid4().hex[:6]}.log"
+        #: What it printed to standard output (its address, the access log), line by line.
+        self.output: list[str] = []
 
     def start(self, timeout: float = 60.0) -> ServerProcess:
         """Start and wait until it answers."""
@@ -181,6 +183,7 @@ class ServerProcess:
         def read() -> None:
             for line in stdout:
                 lines.put(line)
+                self.output.append(line)
 
         threading.Thread(target=read, daemon=True).start()
         deadline = time.monotonic() + timeout

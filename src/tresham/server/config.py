@@ -47,6 +47,16 @@ def _env_float(name: str, default: float) -> float:
         raise ValueError(f"{name} must be a number, not {raw!r}") from None
 
 
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def _log_level(name: str) -> str:
+    level = os.environ.get(name, "warning").lower()
+    if level not in LOG_LEVELS:
+        raise ValueError(f"{name} must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+    return level
+
+
 def _allowed(name: str) -> tuple[str, ...]:
     entries = tuple(x.strip() for x in os.environ.get(name, "").split(",") if x.strip())
     try:
@@ -62,7 +72,7 @@ class ServerConfig:
 
     `bot_delay`: seconds a bot waits before it moves (so people can follow); `undo_grace`:
     seconds it waits instead when a person has just acted and may still undo. `webhook_timeout`
-    and `webhook_attempts`: each webhook call's timeout and how often it is tried;
+    and `webhook_attempts`: each webhook try's total deadline and how often it is tried;
     `webhook_backoff` is the wait before the first retry (doubled after each). `max_body` and
     `max_import_body`: the largest request bodies accepted (imports carry whole games).
     `max_live_games`: idle games beyond this many are dropped from memory (reloaded from the
@@ -71,10 +81,12 @@ class ServerConfig:
     link: a request's Host header is the requester's word, not the server's).
     `webhook_allow`: the hosts (names, networks) a webhook may reach though they are not
     public (server/targets.py; default none); `resolver`: what resolves webhook hosts (None:
-    the system's; tests give their own). `worker_threads`: how many threads
-    run the database and engine work. `join_limit` and `chat_limit`: how many joins one
-    address, and how many chat lines one seat (or spectator's address), may send in
-    `rate_window` seconds.
+    the system's; tests give their own). `log_level` and `access_log`: what `tresham serve`
+    logs: messages from this level up (standard error), and a line per request (the access
+    log, standard output: method, path and status; tokens travel only in headers, never in a
+    path). `worker_threads`: how many threads run the database and engine work. `join_limit`
+    and `chat_limit`: how many joins one address, and how many chat lines one seat (or
+    spectator's address), may send in `rate_window` seconds.
     """
 
     database_url: str
@@ -93,12 +105,14 @@ class ServerConfig:
     rate_window: float = 10.0
     webhook_allow: tuple[str, ...] = ()
     resolver: Resolver | None = None
+    log_level: str = "warning"
+    access_log: bool = False
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> ServerConfig:
         """Settings from the environment (``TRESHAM_BOT_DELAY``, ``TRESHAM_UNDO_GRACE``,
         ``TRESHAM_PUBLIC_URL``, ``TRESHAM_WORKER_THREADS``, ``TRESHAM_WEBHOOK_ALLOW``: a
-        comma-separated list)."""
+        comma-separated list, ``TRESHAM_LOG_LEVEL``, ``TRESHAM_ACCESS_LOG``: 1 for on)."""
         return cls(
             database_url=resolve_database_url(database_url),
             bot_delay=_env_float("TRESHAM_BOT_DELAY", 0.5),
@@ -106,4 +120,6 @@ class ServerConfig:
             public_url=os.environ.get("TRESHAM_PUBLIC_URL") or None,
             worker_threads=max(1, int(_env_float("TRESHAM_WORKER_THREADS", 2))),
             webhook_allow=_allowed("TRESHAM_WEBHOOK_ALLOW"),
+            log_level=_log_level("TRESHAM_LOG_LEVEL"),
+            access_log=os.environ.get("TRESHAM_ACCESS_LOG", "") not in ("", "0"),
         )
