@@ -78,6 +78,18 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+def wait_until(page: Any, expression: str, timeout: int = WAIT_MS) -> None:
+    """Wait until `expression` is true in the page. (Playwright's wait_for_function evaluates
+    its predicate with eval inside the page, which the pages' Content-Security-Policy
+    refuses; page.evaluate runs outside the page's policy.)"""
+    waited = 0
+    while not page.evaluate(expression):
+        if waited >= timeout:
+            raise AssertionError(f"not true within {timeout} ms: {expression}")
+        page.wait_for_timeout(50)
+        waited += 50
+
+
 class Errors:
     """The page errors and console errors of the pages it watches."""
 

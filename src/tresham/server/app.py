@@ -17,17 +17,18 @@ import contextlib
 import logging
 import re
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import Depends, FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import HTTPConnection
 
 from tresham.bots.players import BOTS, DEFAULT_LEVEL, get_bot
 from tresham.core.actions import Action
@@ -35,6 +36,7 @@ from tresham.core.errors import RuleError, quote
 from tresham.core.game import Game
 from tresham.core.game_spec import SetupError
 from tresham.io.save import FORMAT, from_save, new_game, to_save
+from tresham.server.api_docs import docs_page
 from tresham.server.board_view import board_payload
 from tresham.server.bodies import (
     AddBot,
@@ -62,7 +64,9 @@ from tresham.server.errors import (
     error_response,
     refused,
 )
+from tresham.server.headers import ASGIApp, Message, Receive, Scope, SecurityHeaders, Send
 from tresham.server.history import game_history
+from tresham.server.ids import check_game_id, new_game_id
 from tresham.server.limits import RateLimit
 from tresham.server.live import LiveGame, pump, token_hash
 from tresham.server.notify import PgListener
@@ -93,12 +97,6 @@ from tresham.words import Words
 log = logging.getLogger("tresham.server")
 
 IMPORT_PATH = "/api/games/import"
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 # ---------------------------------------------------------------------- body size limit
@@ -216,10 +214,11 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         title="tresham",
         summary="18xx games: the table's API",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,
         openapi_url="/api/openapi.json",
         redoc_url=None,
         default_response_class=SafeJSONResponse,
+        dependencies=[Depends(_known_game)],
     )
     app.state.holder = holder
 
@@ -553,6 +552,11 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         )
         return line.to_json()
 
+    @app.get("/api/docs", response_class=HTMLResponse, include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        """The API's docs, written by the server (api_docs.py)."""
+        return HTMLResponse(docs_page(app.openapi()))
+
     @app.get("/", response_class=HTMLResponse)
     async def lobby() -> HTMLResponse:
         """The lobby: start a game, open one."""
@@ -583,7 +587,17 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
     app.mount("/web", StaticFiles(directory=str(web_root())), name="web")
     app.add_middleware(GZipMiddleware, minimum_size=4096)
     app.add_middleware(BodyLimit, limit=config.max_body, import_limit=config.max_import_body)
+    app.add_middleware(SecurityHeaders)
     return app
+
+
+async def _known_game(connection: HTTPConnection) -> None:
+    """Every route naming a game (``{game_id}``): 404 unless the id could be a game's, before
+    anything reads the database (server/ids.py). A websocket's route checks it itself, to
+    close the socket with 4404."""
+    game_id = connection.path_params.get("game_id")
+    if game_id is not None and connection.scope["type"] == "http":
+        check_game_id(game_id)
 
 
 async def _created(
@@ -623,7 +637,7 @@ async def _waiting(srv: Server, body: CreateGame, seed: int, request: Request) -
     host, hosting = new_host(body.public, body.spectator_chat, wanted)
     tokens = {p: secrets.token_urlsafe(24) for p in named if p not in bots}
     record = GameRecord(
-        id=secrets.token_hex(6),
+        id=new_game_id(),
         title=body.title,
         rules_version=get_title(body.title).rules_version,
         seed=seed,

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import re
 import secrets
 import weakref
 from collections import OrderedDict
@@ -32,6 +31,7 @@ from tresham.core.game import Game
 from tresham.server.bots import BotDriver, bot_action
 from tresham.server.config import ServerConfig
 from tresham.server.errors import ApiError, Conflict, NotFound, Stale, Unavailable
+from tresham.server.ids import check_game_id, new_game_id
 from tresham.server.live import Entry, LiveGame, parse_entry, token_hash
 from tresham.server.storage import (
     ChatLine,
@@ -49,7 +49,6 @@ from tresham.server.webhooks import WebhookSender, turn_message
 log = logging.getLogger("tresham.server")
 
 T = TypeVar("T")
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 @dataclass(frozen=True)
@@ -116,8 +115,7 @@ class Registry:
         if live is not None and not live.broken:
             self.games.move_to_end(game_id)
             return live
-        if not GAME_ID.fullmatch(game_id):
-            raise NotFound(f"no game {quote(game_id)}", "game")
+        check_game_id(game_id)
         lock = self._loading.get(game_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -129,6 +127,13 @@ class Registry:
                 self._remember(live)
                 self.bots.poke(game_id)
         return live
+
+    async def record(self, game_id: str) -> GameRecord:
+        """The game's stored record (a waiting game's too). Raises NotFound."""
+        found = await self.run(self.storage.game, check_game_id(game_id))
+        if found is None:
+            raise NotFound(f"no game {quote(game_id)}", "game")
+        return found
 
     def _load(self, game_id: str) -> LiveGame:
         record = self.storage.game(game_id)
@@ -185,7 +190,7 @@ class Registry:
             for p in game.player_names
         ]
         record = GameRecord(
-            id=secrets.token_hex(6),
+            id=new_game_id(),
             title=game.title.name,
             rules_version=game.rules_version,
             seed=game.seed,

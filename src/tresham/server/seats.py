@@ -190,10 +190,7 @@ class Seats:
 
     async def record(self, game_id: str) -> GameRecord:
         """The game's stored record. Raises NotFound."""
-        found = await self.registry.run(self.storage.game, game_id)
-        if found is None:
-            raise NotFound(f"no game {quote(game_id)}", "game")
-        return found
+        return await self.registry.record(game_id)
 
     async def create(
         self,
