@@ -34,8 +34,8 @@ from tresham.bots.players import BOTS, DEFAULT_LEVEL, get_bot
 from tresham.core.actions import Action
 from tresham.core.errors import RuleError, quote
 from tresham.core.game import Game
-from tresham.core.game_spec import SetupError
-from tresham.io.save import FORMAT, from_save, new_game, to_save
+from tresham.core.game_spec import MAX_SEED, SetupError
+from tresham.io.save import FORMAT, from_save, new_game
 from tresham.server.api_docs import docs_page
 from tresham.server.board_view import board_payload
 from tresham.server.bodies import (
@@ -90,7 +90,7 @@ from tresham.server.storage import (
     SeatRecord,
     Storage,
 )
-from tresham.server.view import proposed_runs
+from tresham.server.view import proposed_runs, shown_save
 from tresham.titles.registry import get_title, titles
 from tresham.words import Words
 
@@ -279,7 +279,9 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         """Start a game; the answer holds each seat's secret link."""
         body = validate(CreateGame, parse_json(await request.body()))
         srv = server()
-        seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+        # a seed of 63 random bits: what it decides (undrawn cards, dice) cannot be found by
+        # trying every seed against what the game shows
+        seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED + 1)
         if body.open_seats or None in body.players:
             return await _waiting(srv, body, seed, request)
         players = [p for p in body.players if p is not None]
@@ -389,10 +391,12 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/export")
     async def export(game_id: str) -> dict[str, Any]:
-        """The save file (the actions in force), with the game's chat."""
+        """The save file (the actions in force), with the game's chat. While a game keeps
+        secrets (its seed decides cards still to be drawn, dice still to be cast) its seed is
+        withheld (null) until the game ends: the export of a finished game is complete."""
         srv = server()
         live = await srv.registry.get(game_id)
-        save = await srv.registry.read(live, lambda: to_save(live.game))
+        save = await srv.registry.read(live, lambda: shown_save(live.game))
         chat = await srv.chat.lines(game_id)
         return {**save, "chat": [line.to_json() for line in chat]}
 
