@@ -39,6 +39,15 @@ ROOT = Path(__file__).resolve().parents[1]
 #: receivers listen on 127.0.0.1 (as an operator's local relay would).
 LOCAL_RECEIVERS = ("127.0.0.1",)
 
+#: The tests' servers' limits of games made and of games of bots only: the tests make many
+#: games from one address (the limits' own tests set theirs).
+ROOMY = {
+    "create_limit": 100_000,
+    "create_limit_all": 100_000,
+    "bot_games_per_client": 1000,
+    "bot_games": 1000,
+}
+
 
 # ---------------------------------------------------------------------- ports
 def free_port() -> int:
@@ -160,6 +169,7 @@ class ServerProcess:
             "TRESHAM_BOT_DELAY": "0",
             "TRESHAM_UNDO_GRACE": "0",
             "TRESHAM_WEBHOOK_ALLOW": ",".join(LOCAL_RECEIVERS),
+            **{f"TRESHAM_{key.upper()}": str(value) for key, value in ROOMY.items()},
             **(extra_env or {}),
         }
         self.proc: subprocess.Popen[str] | None = None

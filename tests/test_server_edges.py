@@ -26,7 +26,7 @@ import pytest
 import websockets
 from sqlalchemy import select
 
-from conftest_server import LOCAL_RECEIVERS, PgCluster, ServerProcess, auth, play
+from conftest_server import LOCAL_RECEIVERS, ROOMY, PgCluster, ServerProcess, auth, play
 from tresham.core.game_spec import MAX_NAME, MAX_SEED
 from tresham.server import ServerConfig, create_app
 from tresham.server.errors import encode_json
@@ -94,6 +94,7 @@ def edge(
         undo_grace=0.0,
         webhook_timeout=0.5,
         webhook_allow=LOCAL_RECEIVERS,
+        **ROOMY,
     )
     with TestClient(create_app(config)) as client:
         answer = client.post("/api/games", json=GAME)

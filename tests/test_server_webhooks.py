@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from conftest_server import Receiver, auth, play
+from conftest_server import ROOMY, Receiver, auth, play
 from tresham.server import ServerConfig, create_app
 from tresham.server.targets import AllowList, Refused, Targets
 from tresham.server.webhooks import MAX_ANSWER, shown
@@ -94,6 +94,7 @@ def make_client(db_url: str, dns: FakeDns | None = None, **config: Any) -> TestC
         "webhook_attempts": 1,
         "webhook_backoff": 0.01,
         "resolver": dns or FakeDns(),
+        **ROOMY,
         **config,
     }
     return TestClient(create_app(ServerConfig(database_url=db_url, **settings)))

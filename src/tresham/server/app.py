@@ -154,7 +154,7 @@ class BodyLimit:
 @dataclass
 class Server:
     """What the routes use: the storage, the live games, their seats and chat, and the
-    limit of joins."""
+    limits of joins and of games made (by one address, and by all)."""
 
     config: ServerConfig
     storage: Storage
@@ -162,6 +162,16 @@ class Server:
     seats: Seats
     chat: ChatRooms
     joins: RateLimit
+    creations: RateLimit
+    creations_all: RateLimit
+
+    def check_creation(self, request: Request) -> str:
+        """Count a game made by the request's client; raise TooMany (429) if it is over
+        the limits. Returns the client's address."""
+        address = _address(request)
+        self.creations.check(address)
+        self.creations_all.check("all")
+        return address
 
 
 def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
@@ -185,6 +195,8 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
             Seats(registry),
             ChatRooms(registry, RateLimit("chat lines", config.chat_limit, window)),
             RateLimit("joins", config.join_limit, window),
+            RateLimit("games made", config.create_limit, config.create_window),
+            RateLimit("games made on this server", config.create_limit_all, config.create_window),
         )
         listener = None
         if store.is_postgres:
@@ -288,9 +300,12 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         game = await srv.registry.run(new_game, body.title, players, seed, body.options)
         bots = _bot_levels(body.bots, game.player_names)
         await _check_webhook(srv, body.webhook)
+        if len(bots) == len(players):
+            srv.registry.check_bot_room(_address(request))
+        maker = srv.check_creation(request)
         host, hosting = new_host(body.public, body.spectator_chat)
         answer = await _created(
-            srv, game, request, bots=bots, webhook=body.webhook, hosting=hosting
+            srv, game, request, bots=bots, webhook=body.webhook, hosting=hosting, maker=maker
         )
         return {**answer, "host_token": host}
 
@@ -309,6 +324,7 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         """Start a game from a tresham save or an 18xx.games export (the file as the body),
         with its chat."""
         game, chat = await server().registry.run(_imported, await request.body())
+        server().check_creation(request)
         host, hosting = new_host(False, False)
         answer = await _created(server(), game, request, hosting=hosting, chat=chat)
         return {**answer, "host_token": host}
@@ -505,10 +521,10 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
 
     @app.post("/api/games/{game_id}/start")
     async def start(
-        game_id: str, authorization: Annotated[str | None, Header()] = None
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """Start a waiting game with the players seated (the host's token)."""
-        return await server().seats.start(game_id, authorization)
+        return await server().seats.start(game_id, authorization, _address(request))
 
     @app.post(
         "/api/games/{game_id}/bots",
@@ -520,7 +536,9 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         """Seat a bot at a waiting game (the host's token)."""
         body = validate(AddBot, parse_json(await request.body()))
-        return await server().seats.add_bot(game_id, authorization, body.player, body.level)
+        return await server().seats.add_bot(
+            game_id, authorization, body.player, body.level, _address(request)
+        )
 
     @app.post(
         "/api/games/{game_id}/listing",
@@ -613,10 +631,17 @@ async def _created(
     webhook: str | None = None,
     hosting: Hosting | None = None,
     chat: list[ChatLine] | None = None,
+    maker: str | None = None,
 ) -> dict[str, Any]:
     base = srv.config.public_url or str(request.base_url)
     live, seats = await srv.registry.create(
-        game, bots=bots, webhook=webhook, base_url=base, hosting=hosting, chat=chat or ()
+        game,
+        bots=bots,
+        webhook=webhook,
+        base_url=base,
+        hosting=hosting,
+        chat=chat or (),
+        maker=maker,
     )
     return {
         "id": live.record.id,
@@ -638,6 +663,7 @@ async def _waiting(srv: Server, body: CreateGame, seed: int, request: Request) -
     named, wanted = check_open_game(body.title, body.players, body.open_seats, seed, body.options)
     bots = _bot_levels(body.bots, named)
     await _check_webhook(srv, body.webhook)
+    srv.check_creation(request)
     host, hosting = new_host(body.public, body.spectator_chat, wanted)
     tokens = {p: secrets.token_urlsafe(24) for p in named if p not in bots}
     record = GameRecord(

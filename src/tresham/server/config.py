@@ -86,7 +86,12 @@ class ServerConfig:
     log, standard output: method, path and status; tokens travel only in headers, never in a
     path). `worker_threads`: how many threads run the database and engine work. `join_limit`
     and `chat_limit`: how many joins one address, and how many chat lines one seat (or
-    spectator's address), may send in `rate_window` seconds.
+    spectator's address), may send in `rate_window` seconds. `create_limit` and
+    `create_limit_all`: how many games one address, and all together, may make (or import)
+    in `create_window` seconds. `bot_games_per_client` and `bot_games`: how many games whose
+    every seat is a bot may be running (not paused) for one address, and in all, when one
+    more is made; `bot_idle`: seconds after which a game of bots only that nobody watches (no
+    websocket, no request about it) is paused, until someone looks again.
     """
 
     database_url: str
@@ -107,12 +112,20 @@ class ServerConfig:
     resolver: Resolver | None = None
     log_level: str = "warning"
     access_log: bool = False
+    create_limit: int = 10
+    create_limit_all: int = 120
+    create_window: float = 60.0
+    bot_games_per_client: int = 2
+    bot_games: int = 8
+    bot_idle: float = 60.0
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> ServerConfig:
         """Settings from the environment (``TRESHAM_BOT_DELAY``, ``TRESHAM_UNDO_GRACE``,
         ``TRESHAM_PUBLIC_URL``, ``TRESHAM_WORKER_THREADS``, ``TRESHAM_WEBHOOK_ALLOW``: a
-        comma-separated list, ``TRESHAM_LOG_LEVEL``, ``TRESHAM_ACCESS_LOG``: 1 for on)."""
+        comma-separated list, ``TRESHAM_LOG_LEVEL``, ``TRESHAM_ACCESS_LOG``: 1 for on,
+        ``TRESHAM_CREATE_LIMIT``, ``TRESHAM_CREATE_LIMIT_ALL``, ``TRESHAM_BOT_GAMES``,
+        ``TRESHAM_BOT_GAMES_PER_CLIENT``, ``TRESHAM_BOT_IDLE``)."""
         return cls(
             database_url=resolve_database_url(database_url),
             bot_delay=_env_float("TRESHAM_BOT_DELAY", 0.5),
@@ -122,4 +135,9 @@ class ServerConfig:
             webhook_allow=_allowed("TRESHAM_WEBHOOK_ALLOW"),
             log_level=_log_level("TRESHAM_LOG_LEVEL"),
             access_log=os.environ.get("TRESHAM_ACCESS_LOG", "") not in ("", "0"),
+            create_limit=int(_env_float("TRESHAM_CREATE_LIMIT", 10)),
+            create_limit_all=int(_env_float("TRESHAM_CREATE_LIMIT_ALL", 120)),
+            bot_games_per_client=int(_env_float("TRESHAM_BOT_GAMES_PER_CLIENT", 2)),
+            bot_games=int(_env_float("TRESHAM_BOT_GAMES", 8)),
+            bot_idle=_env_float("TRESHAM_BOT_IDLE", 60.0),
         )

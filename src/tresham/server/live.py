@@ -25,6 +25,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -160,6 +161,10 @@ class LiveGame:
         self.broken = False
         #: Its past positions (server/past.py), once asked for.
         self.past: Past | None = None
+        #: When someone last asked about it (time.monotonic(); 0: nobody yet), and the
+        #: address that made it (games of bots only count against it: registry.py).
+        self.seen = 0.0
+        self.maker: str | None = None
         self._view = view
         self._snapshot: tuple[dict[str, Any], str] = ({}, "{}")
 
@@ -271,6 +276,11 @@ class LiveGame:
         ]
 
     # ------------------------------------------------------------------ seats and rules
+    @property
+    def bots_only(self) -> bool:
+        """Whether a bot holds every seat."""
+        return all(s.bot for s in self.seats)
+
     def is_bot(self, player: str | None) -> bool:
         """Whether a bot holds this player's seat."""
         return any(s.bot and s.player == player for s in self.seats)
@@ -376,8 +386,9 @@ class LiveGame:
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
-        """Forget a listener."""
+        """Forget a listener (it was watching until now)."""
         self.subscribers.discard(sub)
+        self.seen = time.monotonic()
 
     def publish(self) -> list[LogRow]:
         """Send the entries not yet published to every listener (from the event loop);
