@@ -473,6 +473,42 @@ def test_a_finished_game_shows_scores_and_charts(browser: Any, server: ServerPro
     page.close()
 
 
+def test_no_undo_after_a_card_is_drawn(browser: Any, server: ServerProcess) -> None:
+    """1883 ruling R35: the seat whose action drew a Random Event card sees, in place of
+    Undo, why it cannot take it back."""
+    from tresham.titles.t1883 import events
+
+    game = new_game("1883", PLAYERS, 2**62 + 99)
+    while True:
+        action = bot_action(game, len(game.actions), "random")
+        cards = len(events.undrawn(game))
+        game.apply(action)
+        if 0 < len(events.undrawn(game)) < cards:
+            game.undo()
+            break
+    imported = httpx.post(f"{server.url}/api/games/import", json=to_save(game), timeout=60)
+    assert imported.status_code == 201, imported.text
+    game_id = imported.json()["id"]
+    tokens = {s["player"]: s["token"] for s in imported.json()["seats"]}
+    drawer = game.acting_player()
+    assert drawer is not None
+    errors = Errors()
+    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    page.goto(f"{server.url}/games/{game_id}#seat={tokens[drawer]}")
+    page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
+    posted = httpx.post(
+        f"{server.url}/api/games/{game_id}/actions",
+        json={"index": len(game.actions), "action": action.to_json()},
+        headers=auth(tokens[drawer]),
+    )
+    assert posted.status_code == 200, posted.text
+    note = page.wait_for_selector("#undo-gone", timeout=WAIT_MS)
+    assert "cannot be undone" in note.inner_text()
+    assert page.locator("#undo").count() == 0
+    assert errors.seen == []
+    page.close()
+
+
 def title_markets() -> dict[str, dict[str, Any]]:
     """Every title's stock market chart, as the board endpoint gives it."""
     out = {}
