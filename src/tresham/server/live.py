@@ -25,6 +25,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -161,9 +162,9 @@ class LiveGame:
         self.broken = False
         #: Its past positions (server/past.py), once asked for.
         self.past: Past | None = None
-        #: When someone last asked about it (time.monotonic(); 0: nobody yet), and the
+        #: When someone last asked about it (time.monotonic(); -inf: nobody yet), and the
         #: address that made it (games of bots only count against it: registry.py).
-        self.seen = 0.0
+        self.seen = -math.inf
         self.maker: str | None = None
         self._view = view
         self._snapshot: tuple[dict[str, Any], str] = ({}, "{}")
