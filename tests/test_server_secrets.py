@@ -199,3 +199,14 @@ def test_the_server_draws_seeds_no_one_can_try_in_turn(client: TestClient) -> No
         made = client.post("/api/games", json={"title": "1883", "players": PLAYERS}).json()
         seeds.append(server.registry.games[made["id"]].game.seed)
     assert max(seeds) >= 2**40 and len(set(seeds)) == len(seeds)
+
+
+def test_a_1883_game_with_open_seats_draws_its_own_seed(client: TestClient) -> None:
+    """Strangers take open seats: a seed the host chose would be a secret the host knows."""
+    body = {"title": "1883", "players": ["Ann"], "open_seats": 2}
+    refused = client.post("/api/games", json={**body, "seed": 7})
+    assert refused.status_code == 422 and refused.json()["field"] == "seed", refused.text
+    assert "draws its own seed" in refused.json()["error"]
+    assert client.post("/api/games", json=body).status_code == 201
+    made_1849 = client.post("/api/games", json={**body, "title": "1849", "seed": 7})
+    assert made_1849.status_code == 201  # its seed decides only the set-up, in the open

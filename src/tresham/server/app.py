@@ -659,8 +659,21 @@ async def _created(
 
 
 async def _waiting(srv: Server, body: CreateGame, seed: int, request: Request) -> dict[str, Any]:
-    """Store a game with seats left open: it waits for players to join."""
+    """Store a game with seats left open: it waits for players to join. Strangers may take
+    its seats, so a game whose seed would give away what no player may know (1883's cards)
+    draws its own: a seed given is refused (422, field ``seed``)."""
     named, wanted = check_open_game(body.title, body.players, body.open_seats, seed, body.options)
+    if body.seed is not None:
+        probe = [f"seat {i + 1}" for i in range(wanted)]
+        game = await srv.registry.run(new_game, body.title, probe, seed, body.options)
+        if game.keeps_secrets():
+            raise BadRequest(
+                f"a {body.title} game with open seats draws its own seed: the seed decides what "
+                "no player may know (the cards to be drawn, the dice), and strangers will sit "
+                "there",
+                "seed",
+                "seed",
+            )
     bots = _bot_levels(body.bots, named)
     await _check_webhook(srv, body.webhook)
     srv.check_creation(request)
