@@ -35,6 +35,19 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: The webhook hosts the tests' servers allow though they are not public: the tests' own
+#: receivers listen on 127.0.0.1 (as an operator's local relay would).
+LOCAL_RECEIVERS = ("127.0.0.1",)
+
+#: The tests' servers' limits of games made and of games of bots only: the tests make many
+#: games from one address (the limits' own tests set theirs).
+ROOMY = {
+    "create_limit": 100_000,
+    "create_limit_all": 100_000,
+    "bot_games_per_client": 1000,
+    "bot_games": 1000,
+}
+
 
 # ---------------------------------------------------------------------- ports
 def free_port() -> int:
@@ -155,11 +168,15 @@ class ServerProcess:
             **os.environ,
             "TRESHAM_BOT_DELAY": "0",
             "TRESHAM_UNDO_GRACE": "0",
+            "TRESHAM_WEBHOOK_ALLOW": ",".join(LOCAL_RECEIVERS),
+            **{f"TRESHAM_{key.upper()}": str(value) for key, value in ROOMY.items()},
             **(extra_env or {}),
         }
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
         self.log = workdir / f"server-{uuid.uuid4().hex[:6]}.log"
+        #: What it printed to standard output (its address, the access log), line by line.
+        self.output: list[str] = []
 
     def start(self, timeout: float = 60.0) -> ServerProcess:
         """Start and wait until it answers."""
@@ -176,6 +193,7 @@ class ServerProcess:
         def read() -> None:
             for line in stdout:
                 lines.put(line)
+                self.output.append(line)
 
         threading.Thread(target=read, daemon=True).start()
         deadline = time.monotonic() + timeout
@@ -223,16 +241,19 @@ class ServerProcess:
 
 # ---------------------------------------------------------------------- webhook receiver
 class Receiver:
-    """A webhook receiver on 127.0.0.1: records every JSON body POSTed to it, and answers
-    the first `fail_first` of them with a 500."""
+    """A webhook receiver on 127.0.0.1: records every JSON body POSTed to it (and its Host
+    header, in `hosts`), and answers the first `fail_first` of them with a 500."""
 
     def __init__(self, fail_first: int = 0) -> None:
         self.calls: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.hosts: list[str | None] = []
         calls = self.calls
+        hosts = self.hosts
         failures = [fail_first]
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
+                hosts.append(self.headers.get("Host"))
                 length = int(self.headers.get("Content-Length", "0"))
                 calls.put(json.loads(self.rfile.read(length)))
                 failing = failures[0] > 0
@@ -245,7 +266,8 @@ class Receiver:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        self.port = int(self.server.server_address[1])
+        self.url = f"http://127.0.0.1:{self.port}/hook"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 

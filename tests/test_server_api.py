@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from conftest_server import Receiver, auth, play, silent_receiver
+from conftest_server import LOCAL_RECEIVERS, ROOMY, Receiver, auth, play, silent_receiver
 from offer_position import PROPOSAL, before_the_offer
 from shared_files import EXPORT_27939, needs_shared
 from tresham.bots.players import DEFAULT_LEVEL, get_bot
@@ -35,6 +35,8 @@ def make_client(db_url: str, **config: Any) -> TestClient:
         "undo_grace": 0.0,
         "webhook_timeout": 0.5,
         "webhook_backoff": 0.05,
+        "webhook_allow": LOCAL_RECEIVERS,
+        **ROOMY,
         **config,
     }
     return TestClient(create_app(ServerConfig(database_url=db_url, **settings)))

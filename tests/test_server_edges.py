@@ -26,7 +26,7 @@ import pytest
 import websockets
 from sqlalchemy import select
 
-from conftest_server import PgCluster, ServerProcess, auth, play
+from conftest_server import LOCAL_RECEIVERS, ROOMY, PgCluster, ServerProcess, auth, play
 from tresham.core.game_spec import MAX_NAME, MAX_SEED
 from tresham.server import ServerConfig, create_app
 from tresham.server.errors import encode_json
@@ -88,7 +88,14 @@ def edge(
     else:
         cluster: PgCluster = request.getfixturevalue("pg_cluster")
         url = cluster.new_database()
-    config = ServerConfig(database_url=url, bot_delay=0.0, undo_grace=0.0, webhook_timeout=0.5)
+    config = ServerConfig(
+        database_url=url,
+        bot_delay=0.0,
+        undo_grace=0.0,
+        webhook_timeout=0.5,
+        webhook_allow=LOCAL_RECEIVERS,
+        **ROOMY,
+    )
     with TestClient(create_app(config)) as client:
         answer = client.post("/api/games", json=GAME)
         assert answer.status_code == 201, answer.text
@@ -559,10 +566,13 @@ def test_bad_tokens_are_403_and_change_nothing(edge: Edge) -> None:
      "g" * 10_000, "..", "%2e", "DROP TABLE tresham_games"],
 )  # fmt: skip
 def test_unknown_and_traversal_like_game_ids_are_404(edge: Edge, game_id: str) -> None:
+    """On every route naming a game (server/ids.py checks the id once for all, so a NUL
+    never reaches PostgreSQL), the pages included."""
     rows = edge.rows()
     _player, token = edge.acting()
     body = body_of({"index": 0, "action": {"type": "pass", "entity": "Ann"}})
     base = f"/api/games/{game_id}"
+    seat = {**JSON, **auth(token)}
     answers = [
         edge.client.get(base),
         edge.client.get(f"{base}/log"),
@@ -573,15 +583,49 @@ def test_unknown_and_traversal_like_game_ids_are_404(edge: Edge, game_id: str) -
         edge.client.post(f"{base}/actions", content=body, headers={**JSON, **auth(token)}),
         edge.client.post(f"{base}/actions", content=b"\xff", headers={**JSON, **auth(token)}),
     ]
+    # the client resolves dot segments: `..` is no game id, but no game route either
+    dots = game_id.lower().replace("%2e", ".") in (".", "..")
+    answers += (
+        []
+        if dots
+        else [
+            edge.client.get(f"{base}/seating"),
+            edge.client.get(f"{base}/chat"),
+            edge.client.post(f"{base}/chat", json={"text": "hi", "name": "Zed"}, headers=seat),
+            edge.client.post(f"{base}/leave", headers=seat),
+            edge.client.post(f"{base}/start", headers=seat),
+            edge.client.post(f"{base}/join", json={"name": "Zed"}),
+            edge.client.post(f"{base}/bots", json={"player": "Zed"}, headers=seat),
+            edge.client.post(f"{base}/listing", json={"public": True}, headers=seat),
+            edge.client.get(f"{base}/seat", headers=seat),
+            edge.client.get(f"{base}/seat/webhook", headers=seat),
+            edge.client.put(f"{base}/seat/webhook", json={"url": None}, headers=seat),
+            *[edge.client.get(f"/games/{game_id}{page}") for page in ("", "/join", "/tiles")],
+        ]
+    )
     for answer in answers:
         check_refusal(answer, 404, NO_FIELD)
+    for page in () if dots else ("", "/join", "/tiles"):
+        shown = edge.client.get(f"/games/{game_id}{page}", headers={"Accept": "text/html"})
+        assert shown.status_code == 404 and "text/html" in shown.headers["content-type"]
     assert edge.rows() == rows
-    with edge.client.websocket_connect(f"{base}/ws") as ws:  # accepted, then closed
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-        assert closed.value.code == 4404
+    for where in ("ws", "chat/ws"):
+        with edge.client.websocket_connect(f"{base}/{where}") as ws:  # accepted, then closed
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4404
     for path in ("/api/games/../../etc/passwd", "/api/games/x/../../../etc/passwd/ws"):
         check_refusal(edge.client.get(path), 404, NO_FIELD)
+
+
+@pytest.mark.parametrize("ids", [["\ud800"], ["x\x00y"], ["a" * 33], ["ok", ""], ["../etc"], ["é"]])
+def test_a_list_of_games_names_only_game_ids(edge: Edge, ids: list[str]) -> None:
+    """``POST /api/games/mine``: an id that cannot be a game's is a 422 naming it, on both
+    databases (an unpaired surrogate was a 500)."""
+    answer = edge.client.post("/api/games/mine", content=body_of({"ids": ids}), headers=JSON)
+    check_refusal(answer, 422, f"ids[{len(ids) - 1}]")
+    mine = edge.client.post("/api/games/mine", json={"ids": [edge.game_id, "nope"]})
+    assert [g["id"] for g in mine.json()] == [edge.game_id]
 
 
 def test_the_websocket_ignores_what_a_client_sends(edge: Edge) -> None:

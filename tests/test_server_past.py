@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conftest_server import auth
+from conftest_server import ROOMY, auth
 from tresham.core.actions import action_from_json
 from tresham.core.stock import player_certs
 from tresham.io.save import from_save, new_game
@@ -37,7 +37,8 @@ EVERY = 25
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     url = f"sqlite:///{tmp_path_factory.mktemp('past') / 'past.sqlite3'}"
-    with TestClient(create_app(ServerConfig(database_url=url, bot_delay=0.0, undo_grace=0.0))) as c:
+    config = ServerConfig(database_url=url, bot_delay=0.0, undo_grace=0.0, **ROOMY)
+    with TestClient(create_app(config)) as c:
         yield c
 
 

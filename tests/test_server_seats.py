@@ -32,7 +32,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from conftest_server import Receiver, auth, play, play_until_turn
+from conftest_server import LOCAL_RECEIVERS, ROOMY, Receiver, auth, play, play_until_turn
 from shared_files import EXPORT_27939, needs_shared
 from tresham.server import ServerConfig, create_app
 from tresham.server.live import token_hash
@@ -55,7 +55,15 @@ XSS = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
 
 
 def make_client(db_url: str, **config: Any) -> TestClient:
-    settings = {"bot_delay": 0.0, "undo_grace": 0.0, "join_limit": 100, "chat_limit": 100, **config}
+    settings = {
+        "bot_delay": 0.0,
+        "undo_grace": 0.0,
+        "join_limit": 100,
+        "chat_limit": 100,
+        "webhook_allow": LOCAL_RECEIVERS,
+        **ROOMY,
+        **config,
+    }
     return TestClient(create_app(ServerConfig(database_url=db_url, **settings)))
 
 

@@ -78,6 +78,18 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+def wait_until(page: Any, expression: str, timeout: int = WAIT_MS) -> None:
+    """Wait until `expression` is true in the page. (Playwright's wait_for_function evaluates
+    its predicate with eval inside the page, which the pages' Content-Security-Policy
+    refuses; page.evaluate runs outside the page's policy.)"""
+    waited = 0
+    while not page.evaluate(expression):
+        if waited >= timeout:
+            raise AssertionError(f"not true within {timeout} ms: {expression}")
+        page.wait_for_timeout(50)
+        waited += 50
+
+
 class Errors:
     """The page errors and console errors of the pages it watches."""
 
@@ -457,6 +469,42 @@ def test_a_finished_game_shows_scores_and_charts(browser: Any, server: ServerPro
     revenue = page.locator('svg.chart[aria-label="Revenue per OR"] .series')
     assert revenue.count() == len({c for point in history["points"] for c in point["revenue"]})
     page.locator("#gameover").screenshot(path=str(ARTIFACTS / "game-over.png"))
+    assert errors.seen == []
+    page.close()
+
+
+def test_no_undo_after_a_card_is_drawn(browser: Any, server: ServerProcess) -> None:
+    """1883 ruling R36: the seat whose action drew a Random Event card sees, in place of
+    Undo, why it cannot take it back."""
+    from tresham.titles.t1883 import events
+
+    game = new_game("1883", PLAYERS, 2**62 + 99)
+    while True:
+        action = bot_action(game, len(game.actions), "random")
+        cards = len(events.undrawn(game))
+        game.apply(action)
+        if 0 < len(events.undrawn(game)) < cards:
+            game.undo()
+            break
+    imported = httpx.post(f"{server.url}/api/games/import", json=to_save(game), timeout=60)
+    assert imported.status_code == 201, imported.text
+    game_id = imported.json()["id"]
+    tokens = {s["player"]: s["token"] for s in imported.json()["seats"]}
+    drawer = game.acting_player()
+    assert drawer is not None
+    errors = Errors()
+    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    page.goto(f"{server.url}/games/{game_id}#seat={tokens[drawer]}")
+    page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
+    posted = httpx.post(
+        f"{server.url}/api/games/{game_id}/actions",
+        json={"index": len(game.actions), "action": action.to_json()},
+        headers=auth(tokens[drawer]),
+    )
+    assert posted.status_code == 200, posted.text
+    note = page.wait_for_selector("#undo-gone", timeout=WAIT_MS)
+    assert "cannot be undone" in note.inner_text()
+    assert page.locator("#undo").count() == 0
     assert errors.seen == []
     page.close()
 

@@ -110,8 +110,8 @@ def test_three_people_play_online(browser: Any, server: ServerProcess) -> None:
             players["Bob"].wait_for_timeout(200)
             continue
         page, other = players[acting], players["Bob" if acting == INJECTED else INJECTED]
-        page.wait_for_function("document.title.startsWith('(your turn)')", timeout=WAIT_MS)
-        other.wait_for_function("!document.title.startsWith('(your turn)')", timeout=WAIT_MS)
+        web.wait_until(page, "document.title.startsWith('(your turn)')", timeout=WAIT_MS)
+        web.wait_until(other, "!document.title.startsWith('(your turn)')", timeout=WAIT_MS)
         assert not host.evaluate("document.title").startswith("(your turn)")
         seen.add(acting)
         if seen == set(players):
@@ -145,13 +145,13 @@ def test_three_people_play_online(browser: Any, server: ServerProcess) -> None:
     players["Bob"].fill("#chat-text", "no deal")
     players["Bob"].click("#chat-send")
     for page in (first, players["Bob"], host):
-        page.wait_for_function("document.querySelectorAll('#chat-lines li').length === 2")
+        web.wait_until(page, "document.querySelectorAll('#chat-lines li').length === 2")
         texts = page.locator("#chat-lines .chat-text").all_inner_texts()
         assert texts == ["<b>deal?</b> <script>pwned=2</script>", "no deal"]
         assert page.locator("#chat-lines .chat-who").first.inner_text() == INJECTED
         assert page.locator("#chat-lines b, #chat-lines script, #chat-lines img").count() == 0
         # the log shows them too, among the entries, as words between players
-        page.wait_for_function("document.querySelectorAll('#log li.log-chat').length === 2")
+        web.wait_until(page, "document.querySelectorAll('#log li.log-chat').length === 2")
         assert "no deal" in page.locator("#log li.log-chat").last.inner_text()
         assert page.locator("#log li.log-chat b, #log li.log-chat script").count() == 0
     assert host.is_hidden("#chat-form")
@@ -252,7 +252,8 @@ def test_a_seat_sets_its_webhook_at_the_table(browser: Any, server: ServerProces
         page.reload()
         page.wait_for_selector("#status[data-index]", timeout=WAIT_MS)
         page.click("#webhook-box summary")
-        page.wait_for_function(
+        web.wait_until(
+            page,
             f"document.getElementById('webhook-url').value === {json.dumps(receiver.url)}",
             timeout=WAIT_MS,
         )

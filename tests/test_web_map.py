@@ -131,7 +131,7 @@ def test_the_wheel_zooms_around_the_pointer_a_drag_pans_and_fit_shows_all(
     x, y = hex_centre(page, "H8")
     page.mouse.move(x + 7, y - 5)
     page.mouse.wheel(0, -240)
-    page.wait_for_function(f"{SCALE} > {fitted['scale'] * 1.2}")
+    web.wait_until(page, f"{SCALE} > {fitted['scale'] * 1.2}")
     zoomed = board_view(page)
     factor = zoomed["scale"] / fitted["scale"]
     # the point under the pointer stays under it: the hex's centre moved away from it by `factor`
@@ -141,7 +141,7 @@ def test_the_wheel_zooms_around_the_pointer_a_drag_pans_and_fit_shows_all(
     assert zoomed["fitted"] == "0" and not shows_everything(zoomed)
     # wheel back out: smaller again
     page.mouse.wheel(0, 120)
-    page.wait_for_function(f"{SCALE} < {zoomed['scale']}")
+    web.wait_until(page, f"{SCALE} < {zoomed['scale']}")
     # a drag pans by as much as the mouse moved
     bx, by = hex_centre(page, "H8")
     page.mouse.move(bx, by)

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from tresham.core.actions import Action
 from tresham.core.errors import RuleError, quote
-from tresham.core.game import Game
+from tresham.core.game import REVEALED, Game
 from tresham.core.game_spec import SetupError, parse_options
 from tresham.io.save import load, new_game, save, to_save
 from tresham.titles.registry import get_title, titles
@@ -104,10 +104,15 @@ def bot_move(game: Game, level: str) -> Action:
 
 def _take_back(game: Game, bots: dict[str, str], undo: bool) -> None:
     """Undo (or redo) one action, and with it the bots' moves since (or after) it: a bot
-    would only make its move again."""
+    would only make its move again. An action that revealed hidden information is never
+    undone (a RuleError saying so)."""
+    if undo and game.revealed():
+        raise RuleError(REVEALED, "undo")
     step = game.undo if undo else game.redo
     step()
     while game.acting_player() in bots and (game.actions if undo else game.undone):
+        if undo and game.revealed():
+            break  # a bot's move that revealed hidden information stays
         step()
 
 

@@ -121,9 +121,14 @@ class Terminal:
             self.console.print(f"[bold yellow]Offer:[/bold yellow] {escape(waiting_text(offer))}")
         words = Words(self.game)
         step = words.step()[0]
+        undo = (
+            "no undo: the last action revealed hidden information"
+            if self.game.revealed()
+            else "u=undo"
+        )
         self.console.print(
             f"[bold]{who}[/bold] to act ({player}){f': {step}' if step else ''}. "
-            "Type a number (and an amount for bids/prices), u=undo, q=quit."
+            f"Type a number (and an amount for bids/prices), {undo}, q=quit."
         )
         for i, choice in enumerate(words.choices(actions)):
             effects = (

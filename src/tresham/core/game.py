@@ -102,6 +102,14 @@ class GameState:
         return new
 
 
+#: Why an action that revealed hidden information is not undone (by the server's take-backs
+#: and the terminal's; `Game.undo` itself undoes anything, so old logs replay).
+REVEALED = (
+    "the last action revealed what no player could know (a card drawn, a die cast, a tie "
+    "broken by lot): it cannot be undone"
+)
+
+
 class Game:
     """One game of a title. `legal_actions()` and `apply()` are the whole protocol."""
 
@@ -130,6 +138,9 @@ class Game:
         self.options: dict[str, Any] = options
         self.actions: list[Action] = []
         self.undone: list[Action] = []
+        #: The numbers (1: the first action) of the actions in force that revealed hidden
+        #: information: drew from the generator, or changed what the title keeps unknown.
+        self.revealing: set[int] = set()
         self.state = self.title.setup(self)
         taken = {"bank", POOL} | set(self.state.corps)
         for i, name in enumerate(players):
@@ -232,6 +243,7 @@ class Game:
             self._advance()
             self.actions.append(action)
             return
+        hidden = self._hidden()
         try:
             self.title.process(self, action)
             self._advance()
@@ -241,6 +253,8 @@ class Game:
         self.actions.append(action)
         self.undone.clear()
         done = len(self.actions)
+        if self._hidden() != hidden:
+            self.revealing.add(done)
         if done % CHECKPOINT_EVERY == 0:
             end = self._replay_end
             if end is None or self._kept(done, end):
@@ -261,6 +275,22 @@ class Game:
                 self.apply(action)
         finally:
             self._replay_end = None
+
+    def _hidden(self) -> tuple[int, object]:
+        """What an action that reveals hidden information changes: the generator's draws,
+        and what the title keeps unknown."""
+        return (self.state.rng.draws, self.title.unknown(self))
+
+    def revealed(self) -> bool:
+        """Whether the last action in force revealed hidden information (a card drawn, a die
+        cast: its player has seen what no one could know, so taking it back would let them
+        choose again knowing it)."""
+        return len(self.actions) in self.revealing
+
+    def keeps_secrets(self) -> bool:
+        """Whether the seed would give away what the rules keep unknown (`Title.unknown`):
+        while the game runs it is not shown to anyone."""
+        return not self.state.finished and self.title.unknown(self) is not None
 
     @staticmethod
     def _kept(at: int, count: int) -> bool:
@@ -295,6 +325,7 @@ class Game:
             raise RuleError("nothing to undo", "undo")
         last = self.actions[-1]
         self.state = self._rebuild(len(self.actions) - 1)
+        self.revealing.discard(len(self.actions))
         self.actions.pop()
         for k in [k for k in self._checkpoints if k > len(self.actions)]:
             del self._checkpoints[k]
@@ -320,6 +351,7 @@ class Game:
         new.options = dict(self.options)
         new.actions = list(self.actions)
         new.undone = list(self.undone)
+        new.revealing = set(self.revealing)
         new.state = copy.deepcopy(self.state)
         new._checkpoints = dict(self._checkpoints)
         return new
@@ -335,6 +367,7 @@ class Game:
         new = copy.copy(self)
         new.actions = list(self.actions)
         new.undone = []
+        new.revealing = set()
         new.state = copy.deepcopy(self.state, {id(self.state.map): self.state.map.copy(True)})
         new._checkpoints = {}
         new._search = True

@@ -23,9 +23,11 @@ LCG_INCREMENT = 12345
 
 
 class GameRandom(Protocol):
-    """What the game asks of its generator."""
+    """What the game asks of its generator. `draws` counts what was drawn from it (so the
+    game knows an action's outcome came from it: core/game.py, ``revealed``)."""
 
     name: str
+    draws: int
 
     def permutation(self, items: Sequence[T]) -> list[T]:
         """The items in a random order."""
@@ -43,16 +45,19 @@ class TreshamRandom:
 
     def __init__(self, seed: int) -> None:
         self._random = random.Random(seed)
+        self.draws = 0
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TreshamRandom:
         new = TreshamRandom(0)
         new._random.setstate(self._random.getstate())
+        new.draws = self.draws
         memo[id(self)] = new
         return new
 
     def permutation(self, items: Sequence[T]) -> list[T]:
         out = list(items)
         self._random.shuffle(out)
+        self.draws += 1
         return out
 
     def fingerprint(self) -> object:
@@ -66,10 +71,12 @@ class SiteRandom:
 
     def __init__(self, seed: int) -> None:
         self.state = seed % LCG_MODULUS
+        self.draws = 0
 
     def draw(self) -> int:
         """The next state, which is also the value drawn."""
         self.state = (LCG_MULTIPLIER * self.state + LCG_INCREMENT) % LCG_MODULUS
+        self.draws += 1
         return self.state
 
     def permutation(self, items: Sequence[T]) -> list[T]:

@@ -209,6 +209,16 @@ class Title:
         return []
 
     # -------------------------------------------------------------- search copies
+    def unknown(self, game: Game) -> object:
+        """What the rules keep from every player and the game's seed decides, as a value to
+        compare (e.g. the order of the undrawn cards); None: nothing (what the seed decides
+        is drawn at setup, in the open, and the seed gives nothing away). While it is not
+        None the seed is a secret until the game ends (`Game.keeps_secrets`); an action that
+        changes it, or draws from the generator, revealed hidden information
+        (`Game.revealed`). Default: None; a title that draws from its generator in play
+        returns at least a value that is not None."""
+        return None
+
     def hide_unknown(self, game: Game, rng: random.Random) -> None:
         """Re-randomise, in a bot's search copy, what no player can know yet (e.g. the order
         of undrawn cards); its generator has already been reseeded. Default: nothing."""

@@ -17,24 +17,26 @@ import contextlib
 import logging
 import re
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import Depends, FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import HTTPConnection
 
 from tresham.bots.players import BOTS, DEFAULT_LEVEL, get_bot
 from tresham.core.actions import Action
 from tresham.core.errors import RuleError, quote
 from tresham.core.game import Game
-from tresham.core.game_spec import SetupError
-from tresham.io.save import FORMAT, from_save, new_game, to_save
+from tresham.core.game_spec import MAX_SEED, SetupError
+from tresham.io.save import FORMAT, from_save, new_game
+from tresham.server.api_docs import docs_page
 from tresham.server.board_view import board_payload
 from tresham.server.bodies import (
     AddBot,
@@ -62,7 +64,9 @@ from tresham.server.errors import (
     error_response,
     refused,
 )
+from tresham.server.headers import ASGIApp, Message, Receive, Scope, SecurityHeaders, Send
 from tresham.server.history import game_history
+from tresham.server.ids import check_game_id, new_game_id
 from tresham.server.limits import RateLimit
 from tresham.server.live import LiveGame, pump, token_hash
 from tresham.server.notify import PgListener
@@ -86,20 +90,13 @@ from tresham.server.storage import (
     SeatRecord,
     Storage,
 )
-from tresham.server.view import proposed_runs
-from tresham.server.webhooks import check_webhook_url
+from tresham.server.view import proposed_runs, shown_save
 from tresham.titles.registry import get_title, titles
 from tresham.words import Words
 
 log = logging.getLogger("tresham.server")
 
 IMPORT_PATH = "/api/games/import"
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 # ---------------------------------------------------------------------- body size limit
@@ -157,7 +154,7 @@ class BodyLimit:
 @dataclass
 class Server:
     """What the routes use: the storage, the live games, their seats and chat, and the
-    limit of joins."""
+    limits of joins and of games made (by one address, and by all)."""
 
     config: ServerConfig
     storage: Storage
@@ -165,6 +162,16 @@ class Server:
     seats: Seats
     chat: ChatRooms
     joins: RateLimit
+    creations: RateLimit
+    creations_all: RateLimit
+
+    def check_creation(self, request: Request) -> str:
+        """Count a game made by the request's client; raise TooMany (429) if it is over
+        the limits. Returns the client's address."""
+        address = _address(request)
+        self.creations.check(address)
+        self.creations_all.check("all")
+        return address
 
 
 def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
@@ -188,6 +195,8 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
             Seats(registry),
             ChatRooms(registry, RateLimit("chat lines", config.chat_limit, window)),
             RateLimit("joins", config.join_limit, window),
+            RateLimit("games made", config.create_limit, config.create_window),
+            RateLimit("games made on this server", config.create_limit_all, config.create_window),
         )
         listener = None
         if store.is_postgres:
@@ -217,10 +226,11 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         title="tresham",
         summary="18xx games: the table's API",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,
         openapi_url="/api/openapi.json",
         redoc_url=None,
         default_response_class=SafeJSONResponse,
+        dependencies=[Depends(_known_game)],
     )
     app.state.holder = holder
 
@@ -281,16 +291,21 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         """Start a game; the answer holds each seat's secret link."""
         body = validate(CreateGame, parse_json(await request.body()))
         srv = server()
-        seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+        # a seed of 63 random bits: what it decides (undrawn cards, dice) cannot be found by
+        # trying every seed against what the game shows
+        seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED + 1)
         if body.open_seats or None in body.players:
             return await _waiting(srv, body, seed, request)
         players = [p for p in body.players if p is not None]
         game = await srv.registry.run(new_game, body.title, players, seed, body.options)
         bots = _bot_levels(body.bots, game.player_names)
-        _check_webhook(body.webhook)
+        await _check_webhook(srv, body.webhook)
+        if len(bots) == len(players):
+            srv.registry.check_bot_room(_address(request))
+        maker = srv.check_creation(request)
         host, hosting = new_host(body.public, body.spectator_chat)
         answer = await _created(
-            srv, game, request, bots=bots, webhook=body.webhook, hosting=hosting
+            srv, game, request, bots=bots, webhook=body.webhook, hosting=hosting, maker=maker
         )
         return {**answer, "host_token": host}
 
@@ -309,6 +324,7 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         """Start a game from a tresham save or an 18xx.games export (the file as the body),
         with its chat."""
         game, chat = await server().registry.run(_imported, await request.body())
+        server().check_creation(request)
         host, hosting = new_host(False, False)
         answer = await _created(server(), game, request, hosting=hosting, chat=chat)
         return {**answer, "host_token": host}
@@ -391,10 +407,12 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/export")
     async def export(game_id: str) -> dict[str, Any]:
-        """The save file (the actions in force), with the game's chat."""
+        """The save file (the actions in force), with the game's chat. While a game keeps
+        secrets (its seed decides cards still to be drawn, dice still to be cast) its seed is
+        withheld (null) until the game ends: the export of a finished game is complete."""
         srv = server()
         live = await srv.registry.get(game_id)
-        save = await srv.registry.read(live, lambda: to_save(live.game))
+        save = await srv.registry.read(live, lambda: shown_save(live.game))
         chat = await srv.chat.lines(game_id)
         return {**save, "chat": [line.to_json() for line in chat]}
 
@@ -503,10 +521,10 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
 
     @app.post("/api/games/{game_id}/start")
     async def start(
-        game_id: str, authorization: Annotated[str | None, Header()] = None
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """Start a waiting game with the players seated (the host's token)."""
-        return await server().seats.start(game_id, authorization)
+        return await server().seats.start(game_id, authorization, _address(request))
 
     @app.post(
         "/api/games/{game_id}/bots",
@@ -518,7 +536,9 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         """Seat a bot at a waiting game (the host's token)."""
         body = validate(AddBot, parse_json(await request.body()))
-        return await server().seats.add_bot(game_id, authorization, body.player, body.level)
+        return await server().seats.add_bot(
+            game_id, authorization, body.player, body.level, _address(request)
+        )
 
     @app.post(
         "/api/games/{game_id}/listing",
@@ -554,6 +574,11 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         )
         return line.to_json()
 
+    @app.get("/api/docs", response_class=HTMLResponse, include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        """The API's docs, written by the server (api_docs.py)."""
+        return HTMLResponse(docs_page(app.openapi()))
+
     @app.get("/", response_class=HTMLResponse)
     async def lobby() -> HTMLResponse:
         """The lobby: start a game, open one."""
@@ -584,7 +609,17 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
     app.mount("/web", StaticFiles(directory=str(web_root())), name="web")
     app.add_middleware(GZipMiddleware, minimum_size=4096)
     app.add_middleware(BodyLimit, limit=config.max_body, import_limit=config.max_import_body)
+    app.add_middleware(SecurityHeaders)
     return app
+
+
+async def _known_game(connection: HTTPConnection) -> None:
+    """Every route naming a game (``{game_id}``): 404 unless the id could be a game's, before
+    anything reads the database (server/ids.py). A websocket's route checks it itself, to
+    close the socket with 4404."""
+    game_id = connection.path_params.get("game_id")
+    if game_id is not None and connection.scope["type"] == "http":
+        check_game_id(game_id)
 
 
 async def _created(
@@ -596,10 +631,17 @@ async def _created(
     webhook: str | None = None,
     hosting: Hosting | None = None,
     chat: list[ChatLine] | None = None,
+    maker: str | None = None,
 ) -> dict[str, Any]:
     base = srv.config.public_url or str(request.base_url)
     live, seats = await srv.registry.create(
-        game, bots=bots, webhook=webhook, base_url=base, hosting=hosting, chat=chat or ()
+        game,
+        bots=bots,
+        webhook=webhook,
+        base_url=base,
+        hosting=hosting,
+        chat=chat or (),
+        maker=maker,
     )
     return {
         "id": live.record.id,
@@ -617,14 +659,28 @@ async def _created(
 
 
 async def _waiting(srv: Server, body: CreateGame, seed: int, request: Request) -> dict[str, Any]:
-    """Store a game with seats left open: it waits for players to join."""
+    """Store a game with seats left open: it waits for players to join. Strangers may take
+    its seats, so a game whose seed would give away what no player may know (1883's cards)
+    draws its own: a seed given is refused (422, field ``seed``)."""
     named, wanted = check_open_game(body.title, body.players, body.open_seats, seed, body.options)
+    if body.seed is not None:
+        probe = [f"seat {i + 1}" for i in range(wanted)]
+        game = await srv.registry.run(new_game, body.title, probe, seed, body.options)
+        if game.keeps_secrets():
+            raise BadRequest(
+                f"a {body.title} game with open seats draws its own seed: the seed decides what "
+                "no player may know (the cards to be drawn, the dice), and strangers will sit "
+                "there",
+                "seed",
+                "seed",
+            )
     bots = _bot_levels(body.bots, named)
-    _check_webhook(body.webhook)
+    await _check_webhook(srv, body.webhook)
+    srv.check_creation(request)
     host, hosting = new_host(body.public, body.spectator_chat, wanted)
     tokens = {p: secrets.token_urlsafe(24) for p in named if p not in bots}
     record = GameRecord(
-        id=secrets.token_hex(6),
+        id=new_game_id(),
         title=body.title,
         rules_version=get_title(body.title).rules_version,
         seed=seed,
@@ -738,9 +794,9 @@ def _seat(live: LiveGame, authorization: str | None) -> SeatRecord:
     return token_seat(live.seats, authorization)
 
 
-def _check_webhook(url: str | None) -> None:
+async def _check_webhook(srv: Server, url: str | None) -> None:
     """Raise BadRequest (field ``webhook``) unless `url` is None or can be a webhook."""
-    if url is not None and (problem := check_webhook_url(url)):
+    if url is not None and (problem := await srv.registry.webhooks.problem(url)):
         raise BadRequest(problem, "webhook", "webhook")
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Annotated, Any, TypeVar
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -30,6 +31,7 @@ from pydantic_core import PydanticCustomError
 from tresham.bots.players import BOTS, DEFAULT_LEVEL
 from tresham.core.errors import quote
 from tresham.server.errors import BadRequest
+from tresham.server.ids import is_game_id
 
 #: How deeply a body's arrays and objects may nest (an 18xx.games export nests 7 deep).
 MAX_DEPTH = 64
@@ -147,11 +149,17 @@ class SeatWebhook(BaseModel):
     url: str | None
 
 
+def _game_id(text: str) -> str:
+    if not is_game_id(text):
+        raise PydanticCustomError("game_id", "not a game's id (letters, digits, - and _)")
+    return text
+
+
 class GameIds(BaseModel):
     """`POST /api/games/mine`: the games a browser holds seats of (or hosts)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    ids: list[str] = Field(max_length=100)
+    ids: list[Annotated[str, AfterValidator(_game_id)]] = Field(max_length=100)
 
 
 class PostEntry(BaseModel):

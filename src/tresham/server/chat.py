@@ -129,10 +129,7 @@ class ChatRooms:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def _record(self, game_id: str) -> GameRecord:
-        record = await self.registry.run(self.storage.game, game_id)
-        if record is None:
-            raise NotFound(f"no game {quote(game_id)}", "game")
-        return record
+        return await self.registry.record(game_id)
 
     async def lines(self, game_id: str) -> list[ChatLine]:
         """Every line of a game's chat. Raises NotFound."""

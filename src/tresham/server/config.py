@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from tresham.server.targets import AllowList, Resolver
+
 SQLITE_FILE = "tresham.sqlite3"
 
 
@@ -45,21 +47,51 @@ def _env_float(name: str, default: float) -> float:
         raise ValueError(f"{name} must be a number, not {raw!r}") from None
 
 
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def _log_level(name: str) -> str:
+    level = os.environ.get(name, "warning").lower()
+    if level not in LOG_LEVELS:
+        raise ValueError(f"{name} must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+    return level
+
+
+def _allowed(name: str) -> tuple[str, ...]:
+    entries = tuple(x.strip() for x in os.environ.get(name, "").split(",") if x.strip())
+    try:
+        AllowList.parse(entries)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+    return entries
+
+
 @dataclass(frozen=True)
 class ServerConfig:
     """Everything a server process needs to know.
 
     `bot_delay`: seconds a bot waits before it moves (so people can follow); `undo_grace`:
     seconds it waits instead when a person has just acted and may still undo. `webhook_timeout`
-    and `webhook_attempts`: each webhook call's timeout and how often it is tried;
+    and `webhook_attempts`: each webhook try's total deadline and how often it is tried;
     `webhook_backoff` is the wait before the first retry (doubled after each). `max_body` and
     `max_import_body`: the largest request bodies accepted (imports carry whole games).
     `max_live_games`: idle games beyond this many are dropped from memory (reloaded from the
-    log when asked for again). `public_url`: the address put in seat links and webhook
-    messages (default: the address a request came to). `worker_threads`: how many threads
-    run the database and engine work. `join_limit` and `chat_limit`: how many joins one
-    address, and how many chat lines one seat (or spectator's address), may send in
-    `rate_window` seconds.
+    log when asked for again). `public_url`: the address put in seat links (default: the
+    address a request came to) and in webhook messages (default: none, the message has no
+    link: a request's Host header is the requester's word, not the server's).
+    `webhook_allow`: the hosts (names, networks) a webhook may reach though they are not
+    public (server/targets.py; default none); `resolver`: what resolves webhook hosts (None:
+    the system's; tests give their own). `log_level` and `access_log`: what `tresham serve`
+    logs: messages from this level up (standard error), and a line per request (the access
+    log, standard output: method, path and status; tokens travel only in headers, never in a
+    path). `worker_threads`: how many threads run the database and engine work. `join_limit`
+    and `chat_limit`: how many joins one address, and how many chat lines one seat (or
+    spectator's address), may send in `rate_window` seconds. `create_limit` and
+    `create_limit_all`: how many games one address, and all together, may make (or import)
+    in `create_window` seconds. `bot_games_per_client` and `bot_games`: how many games whose
+    every seat is a bot may be running (not paused) for one address, and in all, when one
+    more is made; `bot_idle`: seconds after which a game of bots only that nobody watches (no
+    websocket, no request about it) is paused, until someone looks again.
     """
 
     database_url: str
@@ -76,15 +108,36 @@ class ServerConfig:
     join_limit: int = 10
     chat_limit: int = 5
     rate_window: float = 10.0
+    webhook_allow: tuple[str, ...] = ()
+    resolver: Resolver | None = None
+    log_level: str = "warning"
+    access_log: bool = False
+    create_limit: int = 10
+    create_limit_all: int = 120
+    create_window: float = 60.0
+    bot_games_per_client: int = 2
+    bot_games: int = 8
+    bot_idle: float = 60.0
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> ServerConfig:
         """Settings from the environment (``TRESHAM_BOT_DELAY``, ``TRESHAM_UNDO_GRACE``,
-        ``TRESHAM_PUBLIC_URL``)."""
+        ``TRESHAM_PUBLIC_URL``, ``TRESHAM_WORKER_THREADS``, ``TRESHAM_WEBHOOK_ALLOW``: a
+        comma-separated list, ``TRESHAM_LOG_LEVEL``, ``TRESHAM_ACCESS_LOG``: 1 for on,
+        ``TRESHAM_CREATE_LIMIT``, ``TRESHAM_CREATE_LIMIT_ALL``, ``TRESHAM_BOT_GAMES``,
+        ``TRESHAM_BOT_GAMES_PER_CLIENT``, ``TRESHAM_BOT_IDLE``)."""
         return cls(
             database_url=resolve_database_url(database_url),
             bot_delay=_env_float("TRESHAM_BOT_DELAY", 0.5),
             undo_grace=_env_float("TRESHAM_UNDO_GRACE", 3.0),
             public_url=os.environ.get("TRESHAM_PUBLIC_URL") or None,
             worker_threads=max(1, int(_env_float("TRESHAM_WORKER_THREADS", 2))),
+            webhook_allow=_allowed("TRESHAM_WEBHOOK_ALLOW"),
+            log_level=_log_level("TRESHAM_LOG_LEVEL"),
+            access_log=os.environ.get("TRESHAM_ACCESS_LOG", "") not in ("", "0"),
+            create_limit=int(_env_float("TRESHAM_CREATE_LIMIT", 10)),
+            create_limit_all=int(_env_float("TRESHAM_CREATE_LIMIT_ALL", 120)),
+            bot_games_per_client=int(_env_float("TRESHAM_BOT_GAMES_PER_CLIENT", 2)),
+            bot_games=int(_env_float("TRESHAM_BOT_GAMES", 8)),
+            bot_idle=_env_float("TRESHAM_BOT_IDLE", 60.0),
         )

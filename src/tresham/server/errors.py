@@ -154,5 +154,8 @@ class SafeJSONResponse(JSONResponse):
 
 
 def error_response(error: ApiError) -> SafeJSONResponse:
-    """The answer of an error."""
-    return SafeJSONResponse(error.body(), status_code=error.status)
+    """The answer of an error (a refusal that says when to try again says it in a
+    Retry-After header too)."""
+    wait = error.extra.get("retry_after")
+    headers = None if wait is None else {"Retry-After": str(max(1, int(wait)))}
+    return SafeJSONResponse(error.body(), status_code=error.status, headers=headers)

@@ -9,7 +9,10 @@ state it had.
 Take-back limits: only the seat that made the last action in force may undo it (and so on
 back, as long as the actions were its own); only that seat may redo what it undid, and only
 until any other entry is added; a finished game cannot be undone; imported actions cannot be
-undone.
+undone; an action that revealed hidden information (``Game.revealed``: a card drawn, a die
+cast, a tie broken by lot) cannot be undone, since its player would choose again knowing what
+no one could know (docs/rulings/1883.md, R36). A stored log that undid one before this limit
+replays as it was.
 
 All methods that touch the game run with the game's lock held (in a worker thread); the public
 state is recomputed there and published as one immutable snapshot that any thread may read.
@@ -22,6 +25,8 @@ import contextlib
 import hashlib
 import hmac
 import json
+import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -31,7 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tresham.core.actions import Action, action_from_json
 from tresham.core.errors import MalformedActionError, NotYourTurnError, RuleError
-from tresham.core.game import Game
+from tresham.core.game import REVEALED, Game
 from tresham.io.save import new_game
 from tresham.server.chronicle import Chronicle
 from tresham.server.errors import Forbidden, Unplayable
@@ -157,6 +162,10 @@ class LiveGame:
         self.broken = False
         #: Its past positions (server/past.py), once asked for.
         self.past: Past | None = None
+        #: When someone last asked about it (time.monotonic(); -inf: nobody yet), and the
+        #: address that made it (games of bots only count against it: registry.py).
+        self.seen = -math.inf
+        self.maker: str | None = None
         self._view = view
         self._snapshot: tuple[dict[str, Any], str] = ({}, "{}")
 
@@ -268,6 +277,11 @@ class LiveGame:
         ]
 
     # ------------------------------------------------------------------ seats and rules
+    @property
+    def bots_only(self) -> bool:
+        """Whether a bot holds every seat."""
+        return all(s.bot for s in self.seats)
+
     def is_bot(self, player: str | None) -> bool:
         """Whether a bot holds this player's seat."""
         return any(s.bot and s.player == player for s in self.seats)
@@ -278,7 +292,14 @@ class LiveGame:
 
     def undo_seat(self) -> str | None:
         """The player who may undo now (None: nobody)."""
-        if self.game.state.finished or not self.actors:
+        if self.game.state.finished or not self.actors or self.game.revealed():
+            return None
+        return self.actors[-1]
+
+    def undo_gone(self) -> str | None:
+        """The player who made the last action and may not undo it because it revealed
+        hidden information (None: there is no such player)."""
+        if self.game.state.finished or not self.actors or not self.game.revealed():
             return None
         return self.actors[-1]
 
@@ -300,6 +321,8 @@ class LiveGame:
         if isinstance(entry, TakeBack):
             if self.game.state.finished:
                 raise RuleError("the game is over", entry.kind)
+            if entry.kind == "undo" and self.undo_gone() is not None:
+                raise RuleError(REVEALED, "undo")
             allowed = self.undo_seat() if entry.kind == "undo" else self.redo_seat()
             if allowed is None:
                 if entry.kind == "undo" and self.actors:
@@ -364,8 +387,9 @@ class LiveGame:
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
-        """Forget a listener."""
+        """Forget a listener (it was watching until now)."""
         self.subscribers.discard(sub)
+        self.seen = time.monotonic()
 
     def publish(self) -> list[LogRow]:
         """Send the entries not yet published to every listener (from the event loop);

@@ -9,6 +9,12 @@ first, so a process whose game is behind the log can never append to it; its ins
 and it catches up before answering 409. An entry the rules refuse is never stored. After each
 change the new entries are published to the game's websocket listeners, bots are given their
 turn, and the game's webhook and the acting seat's own hear whose turn it is.
+
+A game of bots only plays while someone watches it: a websocket on it, or a request about it
+in the last `bot_idle` seconds; otherwise its bots pause (no work is done for it) until
+someone looks again. After a restart such games stay paused until looked at. How many games
+of bots only may be running when one more is made is bounded per address and in all
+(:meth:`Registry.check_bot_room`, 429).
 """
 
 from __future__ import annotations
@@ -16,8 +22,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import re
+import math
 import secrets
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
@@ -31,7 +38,8 @@ from tresham.core.errors import RuleError, quote
 from tresham.core.game import Game
 from tresham.server.bots import BotDriver, bot_action
 from tresham.server.config import ServerConfig
-from tresham.server.errors import ApiError, Conflict, NotFound, Stale, Unavailable
+from tresham.server.errors import ApiError, Conflict, NotFound, Stale, TooMany, Unavailable
+from tresham.server.ids import check_game_id, new_game_id
 from tresham.server.live import Entry, LiveGame, parse_entry, token_hash
 from tresham.server.storage import (
     ChatLine,
@@ -42,13 +50,13 @@ from tresham.server.storage import (
     SeatRecord,
     Storage,
 )
+from tresham.server.targets import AllowList, Targets, system_resolver
 from tresham.server.view import public_state
 from tresham.server.webhooks import WebhookSender, turn_message
 
 log = logging.getLogger("tresham.server")
 
 T = TypeVar("T")
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 @dataclass(frozen=True)
@@ -80,8 +88,9 @@ class Registry:
         self.storage = storage
         self.config = config
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        targets = Targets(AllowList.parse(config.webhook_allow), config.resolver or system_resolver)
         self.webhooks = WebhookSender(
-            config.webhook_timeout, config.webhook_attempts, config.webhook_backoff
+            config.webhook_timeout, config.webhook_attempts, config.webhook_backoff, targets
         )
         self.bots = BotDriver(self._acting_bot, self._bot_move, self._bot_pause)
         self._loading: weakref.WeakValueDictionary[str, asyncio.Lock] = (
@@ -108,14 +117,21 @@ class Registry:
         return await loop.run_in_executor(self._executor, functools.partial(fn, *args))
 
     # ------------------------------------------------------------------ loading
-    async def get(self, game_id: str) -> LiveGame:
-        """The live game (loaded from the log if need be). Raises NotFound or Unplayable."""
+    async def get(self, game_id: str, look: bool = True) -> LiveGame:
+        """The live game (loaded from the log if need be); `look`: someone asks about it (a
+        paused game of bots plays on). Raises NotFound or Unplayable."""
+        live = await self._get(game_id)
+        if look:
+            live.seen = time.monotonic()
+            self.bots.poke(game_id)
+        return live
+
+    async def _get(self, game_id: str) -> LiveGame:
         live = self.games.get(game_id)
         if live is not None and not live.broken:
             self.games.move_to_end(game_id)
             return live
-        if not GAME_ID.fullmatch(game_id):
-            raise NotFound(f"no game {quote(game_id)}", "game")
+        check_game_id(game_id)
         lock = self._loading.get(game_id)
         if lock is None:
             lock = asyncio.Lock()
@@ -127,6 +143,13 @@ class Registry:
                 self._remember(live)
                 self.bots.poke(game_id)
         return live
+
+    async def record(self, game_id: str) -> GameRecord:
+        """The game's stored record (a waiting game's too). Raises NotFound."""
+        found = await self.run(self.storage.game, check_game_id(game_id))
+        if found is None:
+            raise NotFound(f"no game {quote(game_id)}", "game")
+        return found
 
     def _load(self, game_id: str) -> LiveGame:
         record = self.storage.game(game_id)
@@ -155,7 +178,7 @@ class Registry:
         """Load the unfinished games with bots (after a start), so their bots play on."""
         for game_id in await self.run(self.storage.games_with_bots):
             try:
-                await self.get(game_id)
+                await self.get(game_id, look=False)
             except ApiError as exc:
                 log.warning("game %s not resumed: %s", game_id, exc.message)
 
@@ -169,6 +192,7 @@ class Registry:
         base_url: str | None = None,
         hosting: Hosting | None = None,
         chat: Iterable[ChatLine] = (),
+        maker: str | None = None,
     ) -> tuple[LiveGame, list[NewSeat]]:
         """Store a game built here (new, or imported with its actions and chat) and make it
         live. `bots`: the level of each player a bot plays, or their names (the default
@@ -183,7 +207,7 @@ class Registry:
             for p in game.player_names
         ]
         record = GameRecord(
-            id=secrets.token_hex(6),
+            id=new_game_id(),
             title=game.title.name,
             rules_version=game.rules_version,
             seed=game.seed,
@@ -201,16 +225,19 @@ class Registry:
             hosting=hosting or Hosting(),
         )
         live = await self.run(LiveGame.adopt, record, game, public_state)
+        live.maker = maker
+        live.seen = time.monotonic()
         await self.run(self.storage.create_game, record, live.rows, list(chat))
         self._remember(live)
         self.bots.poke(record.id)
         self._tell_turn(live, live.game.acting_player())
         return live, seats
 
-    async def begin(self, game_id: str) -> LiveGame:
+    async def begin(self, game_id: str, maker: str | None = None) -> LiveGame:
         """Make a game live that has just started (its bots play, its webhook hears whose
-        turn it is)."""
+        turn it is); `maker`: the address that started it."""
         live = await self.get(game_id)
+        live.maker = maker
         self._tell_turn(live, live.game.acting_player())
         return live
 
@@ -294,7 +321,7 @@ class Registry:
         return index + 1
 
     async def _bot_move(self, game_id: str) -> None:
-        live = await self.get(game_id)
+        live = await self.get(game_id, look=False)
 
         def work() -> str | None:
             bot = live.game.acting_player()
@@ -362,7 +389,39 @@ class Registry:
 
     def _acting_bot(self, game_id: str) -> str | None:
         live = self.games.get(game_id)
-        return None if live is None or live.broken else live.acting_bot()
+        if live is None or live.broken or not self.playing(live):
+            return None
+        return live.acting_bot()
+
+    def playing(self, live: LiveGame) -> bool:
+        """Whether the game's bots may play now: it has a person's seat, or someone watches
+        it (a websocket, or a request in the last `bot_idle` seconds)."""
+        if not live.bots_only or live.subscribers:
+            return True
+        return time.monotonic() - live.seen < self.config.bot_idle
+
+    def check_bot_room(self, address: str) -> None:
+        """Raise TooMany unless one more game of bots only may be made by `address`: fewer
+        than `bot_games_per_client` of its games, and `bot_games` in all, are playing."""
+        playing = [
+            live
+            for live in self.games.values()
+            if live.bots_only and not live.game.state.finished and self.playing(live)
+        ]
+        mine = sum(1 for live in playing if live.maker == address)
+        wait = math.ceil(self.config.bot_idle)
+        for count, limit, whose in (
+            (mine, self.config.bot_games_per_client, "yours"),
+            (len(playing), self.config.bot_games, "in all"),
+        ):
+            if count >= limit:
+                raise TooMany(
+                    f"too many games of bots only are playing ({count} {whose}, at most "
+                    f"{limit}); one nobody watches pauses after {self.config.bot_idle:g} s: "
+                    f"try again in {wait} s",
+                    "limits",
+                    retry_after=wait,
+                )
 
     def _tell_turn(self, live: LiveGame, player: str | None) -> None:
         """Tell the game's webhook and the seat's own that it is `player`'s turn (in the
@@ -370,7 +429,7 @@ class Registry:
         the seat's)."""
         if player is None or live.is_bot(player):
             return
-        base = self.config.public_url or live.record.base_url or ""
+        base = self.config.public_url
         snapshot = live.snapshot
         offer = snapshot.get("offer") if snapshot.get("acting_player") == player else None
         body = turn_message(
@@ -378,7 +437,7 @@ class Registry:
             live.record.id,
             player,
             live.index,
-            game_url(base, live.record.id),
+            None if base is None else game_url(base, live.record.id),
             offer,
         )
         self._spawn(self._send_turn(live.record.id, player, body))

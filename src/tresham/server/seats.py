@@ -36,7 +36,6 @@ from tresham.server.errors import ApiError, BadRequest, Conflict, Forbidden, Not
 from tresham.server.live import seat_for_token, token_hash
 from tresham.server.registry import Registry, game_url, seat_url
 from tresham.server.storage import GameRecord, GameSummary, Hosting, SeatRecord, SeatRefused
-from tresham.server.webhooks import check_webhook_url
 from tresham.titles.registry import get_title
 
 
@@ -129,6 +128,11 @@ def seating_order(record: GameRecord) -> list[SeatRecord]:
     return seats
 
 
+def bots_only(record: GameRecord) -> bool:
+    """Whether every seat taken so far is a bot's."""
+    return all(s.bot for s in record.seats)
+
+
 def refusal(exc: SeatRefused, game_id: str, name: str = "") -> ApiError:
     """The answer for what a waiting game refused."""
     if exc.reason == "missing":
@@ -191,10 +195,7 @@ class Seats:
 
     async def record(self, game_id: str) -> GameRecord:
         """The game's stored record. Raises NotFound."""
-        found = await self.registry.run(self.storage.game, game_id)
-        if found is None:
-            raise NotFound(f"no game {quote(game_id)}", "game")
-        return found
+        return await self.registry.record(game_id)
 
     async def create(
         self,
@@ -242,10 +243,19 @@ class Seats:
         }
 
     async def add_bot(
-        self, game_id: str, authorization: str | None, player: str, level: str | None
+        self,
+        game_id: str,
+        authorization: str | None,
+        player: str,
+        level: str | None,
+        address: str = "",
     ) -> dict[str, Any]:
-        """Seat a bot (the host's request) at a waiting game."""
-        check_host(await self.record(game_id), authorization)
+        """Seat a bot (the host's request, from `address`) at a waiting game; a bot that
+        would start a game of bots only must find room for one (Registry.check_bot_room)."""
+        waiting = await self.record(game_id)
+        check_host(waiting, authorization)
+        if len(waiting.seats) + 1 >= (waiting.hosting.seats_wanted or 0) and bots_only(waiting):
+            self.registry.check_bot_room(address)
         check_name(player, "player")
         chosen = DEFAULT_LEVEL if level is None else level
         try:
@@ -253,7 +263,7 @@ class Seats:
         except SetupError as exc:
             raise BadRequest(exc.message, "setup", "level") from None
         record = await self._take(game_id, SeatRecord(player, None, True, chosen))
-        started = await self._start_if_full(record)
+        started = await self._start_if_full(record, address)
         return {"id": game_id, "player": player, "level": chosen, "started": started}
 
     async def leave(self, game_id: str, authorization: str | None) -> dict[str, Any]:
@@ -267,10 +277,16 @@ class Seats:
             raise refusal(exc, game_id) from None
         return {"id": game_id, "left": player}
 
-    async def start(self, game_id: str, authorization: str | None) -> dict[str, Any]:
-        """Start a waiting game (the host's request) with the players seated."""
-        check_host(await self.record(game_id), authorization)
-        record = await self._start(game_id)
+    async def start(
+        self, game_id: str, authorization: str | None, address: str = ""
+    ) -> dict[str, Any]:
+        """Start a waiting game (the host's request, from `address`) with the players
+        seated (a game of bots only must find room: Registry.check_bot_room)."""
+        waiting = await self.record(game_id)
+        check_host(waiting, authorization)
+        if bots_only(waiting):
+            self.registry.check_bot_room(address)
+        record = await self._start(game_id, address)
         return {"id": game_id, "started": True, "players": record.players}
 
     async def listing(
@@ -298,7 +314,7 @@ class Seats:
         """Set (None: clear) the webhook of the seat whose token the request carries; it is
         checked as a game's webhook is."""
         seat = token_seat((await self.record(game_id)).seats, authorization)
-        if url is not None and (problem := check_webhook_url(url)):
+        if url is not None and (problem := await self.registry.webhooks.problem(url)):
             raise BadRequest(problem, "webhook", "url")
         try:
             await self.registry.run(self.storage.set_seat_webhook, game_id, seat.player, url)
@@ -316,7 +332,7 @@ class Seats:
             acting = None
             if game.hosting.started and not game.finished:
                 try:
-                    live = await self.registry.get(game.id)
+                    live = await self.registry.get(game.id, look=False)
                     await self.registry.refresh(live)
                     acting = live.snapshot.get("acting_player")
                 except ApiError:
@@ -330,19 +346,19 @@ class Seats:
         except SeatRefused as exc:
             raise refusal(exc, game_id, seat.player) from None
 
-    async def _start_if_full(self, record: GameRecord) -> bool:
+    async def _start_if_full(self, record: GameRecord, maker: str | None = None) -> bool:
         if len(record.seats) < (record.hosting.seats_wanted or 0):
             return False
         try:
-            await self._start(record.id)
+            await self._start(record.id, maker)
         except Conflict:  # someone left, or another join started it, meanwhile
             return (await self.record(record.id)).hosting.started
         return True
 
-    async def _start(self, game_id: str) -> GameRecord:
+    async def _start(self, game_id: str, maker: str | None = None) -> GameRecord:
         try:
             record = await self.registry.run(self.storage.start_game, game_id, seating_order)
         except SeatRefused as exc:
             raise refusal(exc, game_id) from None
-        await self.registry.begin(game_id)
+        await self.registry.begin(game_id, maker)
         return record

@@ -1,8 +1,14 @@
 """`tresham serve`: bind the address, open the database, print where the server is, and run
-it with uvicorn until interrupted."""
+it with uvicorn until interrupted.
+
+Every log handler gets the :class:`Redact` filter: a token a client sends in a header (the
+websocket library logs a handshake's headers at level debug) never reaches a log line.
+"""
 
 from __future__ import annotations
 
+import logging
+import re
 import socket
 import sys
 
@@ -11,6 +17,38 @@ import uvicorn
 from tresham.server.app import create_app
 from tresham.server.config import ServerConfig
 from tresham.server.storage import Storage, StorageError
+
+#: Where a log line may carry a credential: an Authorization header (the rest of its line is
+#: hidden), a bearer token.
+CREDENTIALS = (
+    re.compile(r"(?i)(authorization[\"']?\s*[:=,]\s*)[^\r\n]*"),
+    re.compile(r"(?i)(bearer\s+)[^\s\"',)]+"),
+)
+
+
+class Redact(logging.Filter):
+    """Hides what follows ``Authorization:`` or ``Bearer`` in a log line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        hidden = message
+        for pattern in CREDENTIALS:
+            hidden = pattern.sub(r"\1[hidden]", hidden)
+        if hidden != message:
+            record.msg, record.args = hidden, None
+        return True
+
+
+def redact_logs() -> None:
+    """Put the Redact filter on every handler of every logger there is."""
+    loggers = [logging.getLogger()]
+    loggers += [
+        x for x in logging.Logger.manager.loggerDict.values() if isinstance(x, logging.Logger)
+    ]
+    for logger in loggers:
+        for handler in logger.handlers:
+            if not any(isinstance(f, Redact) for f in handler.filters):
+                handler.addFilter(Redact())
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -52,9 +90,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> i
         return 1
     print(f"tresham server: {address(sock)}/", flush=True)
     print(f"database: {storage.describe()}", flush=True)
+    logging.basicConfig(
+        level=config.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     app = create_app(config, storage)
     server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+        uvicorn.Config(app, log_level=config.log_level, access_log=config.access_log, lifespan="on")
     )
+    redact_logs()
     server.run(sockets=[sock])
     return 0

@@ -330,7 +330,9 @@ class Storage:
     def __init__(self, url: str) -> None:
         self.url = sqlalchemy_url(url)
         self.is_postgres = self.url.get_backend_name() == "postgresql"
-        kwargs: dict[str, Any] = {"future": True}
+        # hide_parameters: an error's message never repeats what was stored (a webhook's URL
+        # is its receiver's secret) into a log
+        kwargs: dict[str, Any] = {"future": True, "hide_parameters": True}
         if self.is_postgres:
             kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
         else:

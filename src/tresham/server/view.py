@@ -7,20 +7,26 @@ and certificates against the limit; each corporation's trains by name and whethe
 operated in this operating round; every operating round's prices and revenue, from the
 game's chronicle; the corporations still to start, in order), plus the protocol facts:
 the log index, the seats (whether a bot plays each, and its level), whose turn it is, who
-may undo or redo, the state hash, and the scores once the
-game is over; a deal waiting for the seller's answer is shown to everyone (`offer`, see
-tresham/offers.py; null when none is pending). It only uses the engine's title-independent API.
+may undo or redo (and who may not undo the action they just made, because it revealed hidden
+information: ``undo_gone``), the state hash (keyed while the game keeps secrets:
+:func:`shown_hash`), and the scores once the game is over; a deal waiting for the seller's
+answer is shown to everyone (`offer`, see tresham/offers.py; null when none is pending). It
+only uses the engine's title-independent API.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import hmac
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, RunRoutes
+from tresham.core.game import REVEALED
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
 from tresham.core.stock import player_certs
+from tresham.io.save import to_save
 from tresham.offers import offer_facts
 from tresham.routes import alternatives
 from tresham.routes.runs import runs_action
@@ -84,6 +90,33 @@ def or_status(game: Game) -> dict[str, str]:
     return out
 
 
+def shown_hash(game: Game) -> str:
+    """The state hash as it is served: the game's own, except while the game keeps secrets
+    (`Game.keeps_secrets`): the hash covers the order of the undrawn cards, which trying
+    each order against it would find, so it is served keyed with the (withheld) seed: equal
+    states still show equal hashes."""
+    plain_hash = game.state_hash()
+    if not game.keeps_secrets():
+        return plain_hash
+    return hmac.new(str(game.seed).encode(), plain_hash.encode(), hashlib.sha256).hexdigest()
+
+
+#: What an export says in place of a withheld seed.
+SEED_WITHHELD = (
+    "the seed decides what no player may know yet (cards to be drawn, dice to be cast): it is "
+    "shown when the game ends"
+)
+
+
+def shown_save(game: Game) -> dict[str, Any]:
+    """The save of `game` as it is served: complete, except while the game keeps secrets:
+    then its seed is withheld (null, with `seed_withheld` saying why)."""
+    save = to_save(game)
+    if game.keeps_secrets():
+        save.update(seed=None, seed_withheld=SEED_WITHHELD)
+    return save
+
+
 def public_state(live: LiveGame) -> dict[str, Any]:
     """The public state of a live game."""
     g = live.game
@@ -129,6 +162,9 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         "scores": g.title.scores(g) if finished else None,
         "raw_scores": g.title.raw_scores(g) if finished else None,
         "undo": live.undo_seat(),
+        "undo_gone": None
+        if (gone := live.undo_gone()) is None
+        else {"player": gone, "why": REVEALED},
         "redo": live.redo_seat(),
         "round": round_info,
         "phase": g.phase.name,
@@ -217,7 +253,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         "operating_rounds": live.chronicle.operating_rounds(g),
         "events": list(s.events[-EVENTS_SHOWN:]),
         "events_total": len(s.events),
-        "state_hash": g.state_hash(),
+        "state_hash": shown_hash(g),
     }
 
 

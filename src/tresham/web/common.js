@@ -2,11 +2,18 @@
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
+/** Set one attribute; a `style` through the CSS object model (the pages' Content-Security-Policy
+ * refuses style attributes set as markup). */
+function attribute(node, k, v) {
+  if (k === "style") node.style.cssText = v;
+  else node.setAttribute(k, v);
+}
+
 /** An SVG element with attributes (and children). */
 export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) {
-    if (v !== undefined && v !== null) node.setAttribute(k, String(v));
+    if (v !== undefined && v !== null) attribute(node, k, String(v));
   }
   for (const child of children) node.append(child);
   return node;
@@ -18,7 +25,7 @@ export function el(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
+    else attribute(node, k, v === true ? "" : String(v));
   }
   for (const child of children) {
     if (child !== null && child !== undefined) node.append(child);

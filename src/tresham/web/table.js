@@ -716,6 +716,9 @@ function renderStatus() {
   const tb = $("takebacks");
   tb.replaceChildren();
   if (viewAt === null && state.undo && seats[state.undo]) tb.append(el("button", { id: "undo", onclick: () => takeBack("undo") }, "Undo"));
+  // an action that revealed hidden information (a card drawn, a die cast) cannot be undone: say so
+  const gone = state.undo_gone;
+  if (viewAt === null && gone && seats[gone.player]) tb.append(el("span", { id: "undo-gone", class: "note" }, `No undo: ${gone.why}.`));
   if (viewAt === null && state.redo && seats[state.redo]) tb.append(el("button", { id: "redo", onclick: () => takeBack("redo") }, "Redo"));
   renderTimeline();
 }

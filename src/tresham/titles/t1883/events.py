@@ -88,6 +88,11 @@ def _ev(game: Game) -> Events:
     return state_of(game).events
 
 
+def undrawn(game: Game) -> tuple[int, ...]:
+    """The deck's undrawn cards, in the order they will be drawn (no player knows it)."""
+    return tuple(_ev(game).deck)
+
+
 def shuffle_undrawn(game: Game, rng: random.Random) -> None:
     """In a bot's search copy: the undrawn cards of the deck in a new order (no player knows
     the real one, 2.3 d)."""

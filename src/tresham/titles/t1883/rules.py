@@ -150,6 +150,11 @@ class Title1883(Title):
         self.upgrade_chart = UpgradeChart(self.data["tile_upgrades"])
 
     # ================================================================ search copies
+    def unknown(self, game: Game) -> object:
+        """The event deck's undrawn cards, in order (2.3 d, 7.1); the dice and ties to come
+        are drawn from the generator too, so this is never None."""
+        return events.undrawn(game)
+
     def hide_unknown(self, game: Game, rng: random.Random) -> None:
         """The event deck's undrawn cards are drawn in a new order in a search copy."""
         events.shuffle_undrawn(game, rng)
