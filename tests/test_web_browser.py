@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from importlib import resources
@@ -407,7 +408,7 @@ def test_an_offer_is_answered_at_the_table(browser: Any, server: ServerProcess) 
     assert bob.inner_text("#offer .turn") == "Bob, you answer for CTL:"
     assert bob.inner_text(".offer-accept .act-text") == "Accept: sell 4H to IFT for L.1"
     assert "IFT pays L.1" in bob.inner_text(".offer-accept .act-effects")
-    assert bob.inner_text(".offer-decline .act-text") == "Decline"
+    assert bob.inner_text(".offer-decline .act-text") == "Decline: CTL keeps 4H"
     assert bob.locator("#actions button").count() == 2  # the answers, nothing else
     bob.screenshot(path=str(ARTIFACTS / "offer.png"))
     watcher.locator("#actions").screenshot(path=str(ARTIFACTS / "offer-waiting.png"))
@@ -766,6 +767,15 @@ def test_a_1883_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     smoke.start_rounds("auction")
     assert smoke.api.state()["round"]["kind"] == "stock"
     smoke.start_a_company()
+    # 1883 §5.6, §6.12: the concessions, their places, price, bonus, holder and penalty
+    concessions = smoke.page.locator('#title-tables [data-table="concessions"]')
+    assert concessions.locator("tbody tr").count() == 8
+    first_row = concessions.locator("tbody tr").first.inner_text()
+    assert "Casalecchio" in first_row and "L.15" in first_row and "for sale" in first_row
+    assert "pays the penalty" in concessions.locator(".note").inner_text()
+    support = smoke.page.locator('#title-tables [data-table="support"] tbody tr')
+    assert support.count() == len(PLAYERS)  # 1883 §2.2.1: one card each at the start
+    smoke.page.locator("#sheet-area").screenshot(path=str(ARTIFACTS / "sheet-1883.png"))
     smoke.lay_a_tile()
     smoke.pick_and_run()
     smoke.finish()
@@ -781,7 +791,9 @@ def test_a_1854_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     smoke.pick_and_run()
     # 1854 §5.3.1: a tunnel built by its button is drawn over its hex
     smoke.play_until(lambda a: "build_tunnel" in kinds(a), limit=300)
-    smoke.click(smoke.page.locator(".act-build_tunnel").first)
+    tunnel = smoke.page.locator(".act-build_tunnel").first
+    assert re.match(r"Build an? (straight|gentle|sharp) tunnel through ", tunnel.inner_text())
+    smoke.click(tunnel)
     built = sum(len(v) for v in smoke.api.state()["map"].get("overlays", {}).values())
     assert built == 1 and smoke.page.locator("path.overlay").count() == 1
     smoke.finish()

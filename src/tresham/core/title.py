@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from tresham.core import deals
 from tresham.core.actions import Action, BuyShares, Par, SellShares
 from tresham.core.errors import RuleError
+from tresham.core.fact_tables import FactTable
 from tresham.core.game_spec import RNG_OPTION, OptionSpec
 from tresham.core.trains import Phase
 
@@ -402,6 +403,11 @@ class Title:
     def describe_state(self, game: Game) -> dict[str, Any]:
         """Title-specific facts for displays (e.g. which corporation starts next)."""
         return {}
+
+    def fact_tables(self, game: Game) -> list[FactTable]:
+        """The title's own facts as tables in players' words (e.g. who holds which
+        concession, its deadline and penalty). Default: none."""
+        return []
 
     def route_inputs(self, game: Game, corp: str) -> tuple[list[TrainSpec], TrackRules]:
         """`corp`'s trains that run for revenue and the route rules of the current position."""

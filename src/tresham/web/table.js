@@ -537,6 +537,16 @@ function renderSheet(colors) {
       : "Every corporation has started."));
 }
 
+/** The title's own facts as the server words them (`state.tables`: who holds which 1883
+ * concession, 1854's mail contracts...), one table each, with the note that says what follows. */
+function renderTitleTables() {
+  const shown = (state.tables || []).filter((t) => t.rows.length);
+  $("title-tables").replaceChildren(...shown.map((t) => el("div", { class: "title-table scroll", "data-table": t.key },
+    el("h3", {}, t.title),
+    table(t.head, t.rows.map((row) => el("tr", {}, ...row.map((v) => cell(v))))),
+    t.note ? el("p", { class: "note" }, t.note) : "")));
+}
+
 /** An amount of money in the title's currency, as its players write it ("L.100", "100 G"). */
 function money(value) {
   if (value === null || value === undefined) return "";
@@ -873,6 +883,7 @@ function render() {
   renderPlayers();
   renderCorporations(colors);
   renderSheet(colors);
+  renderTitleTables();
   renderDepot();
   renderPrivates();
   renderLog();

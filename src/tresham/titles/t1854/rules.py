@@ -33,6 +33,7 @@ from tresham.core.bank import Bank, seat_players
 from tresham.core.board import BoardDef
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
+from tresham.core.fact_tables import FactTable
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
 from tresham.core.rounds.auction import WaterfallAuction
@@ -59,6 +60,7 @@ from tresham.titles.t1854 import (
     split,
     tallies,
 )
+from tresham.titles.t1854 import words as t1854_words
 from tresham.titles.t1854.actions import BuyOption, PayOption
 from tresham.titles.t1854.first_round import FirstShareRound
 from tresham.titles.t1854.state import State1854, state_of
@@ -235,6 +237,15 @@ class Title1854(Title):
                 coord: board.hex(coord).name for coord in board.extra.get("medium_cities", ())
             },
         }
+
+    # ================================================================ words
+    def action_words(self, game: Game, action: Action, words: Any) -> str | None:
+        """Tunnels, mail contracts, options, retracted bids, Local Railways, shields."""
+        return t1854_words.action_words(self, game, action, words)
+
+    def fact_tables(self, game: Game) -> list[FactTable]:
+        """The mail contracts and their holders, the options not yet paid."""
+        return t1854_words.fact_tables(self, game)
 
     # ================================================================ deals
     def deals_need_consent(self, game: Game) -> bool:

@@ -34,6 +34,7 @@ from tresham.core.bank import Bank, seat_players
 from tresham.core.board import BoardDef
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
+from tresham.core.fact_tables import FactTable
 from tresham.core.game_spec import OptionSpec
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
@@ -62,6 +63,7 @@ from tresham.titles.t1883 import (
     privates,
     sefta,
 )
+from tresham.titles.t1883 import words as t1883_words
 from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlacePort
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 from tresham.titles.t1883.state import (
@@ -148,6 +150,15 @@ class Title1883(Title):
         self.market_def = Market.load(PACKAGE, "data/market.json")
         self.board = BoardDef.from_package(PACKAGE)
         self.upgrade_chart = UpgradeChart(self.data["tile_upgrades"])
+
+    # ================================================================ words
+    def action_words(self, game: Game, action: Action, words: Any) -> str | None:
+        """Concessions, support cards, loot, the SEFTA merger, buses, ports, air raids."""
+        return t1883_words.action_words(self, game, action, words)
+
+    def fact_tables(self, game: Game) -> list[FactTable]:
+        """The concessions with their holders and deadlines, the support cards, the ports."""
+        return t1883_words.fact_tables(self, game)
 
     # ================================================================ search copies
     def hide_unknown(self, game: Game, rng: random.Random) -> None:
