@@ -778,6 +778,15 @@ def test_a_1883_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     smoke.page.locator("#sheet-area").screenshot(path=str(ARTIFACTS / "sheet-1883.png"))
     smoke.lay_a_tile()
     smoke.pick_and_run()
+    # 1883 §6.6: a port token placed by its button is drawn on its hex in its owner's colour
+    smoke.play_until(lambda a: "place_port" in kinds(a), limit=300)
+    port = smoke.page.locator(".act-place_port").first
+    assert port.inner_text().startswith("Place a port token in ")
+    smoke.click(port)
+    placed = smoke.api.state()["markers"]
+    assert [m["kind"] for m in placed] == ["port"]
+    marker = smoke.page.locator(".map-marker.marker-port")
+    assert marker.count() == 1 and marker.get_attribute("data-hex") == placed[0]["hex"]
     smoke.finish()
 
 
@@ -793,6 +802,15 @@ def test_a_1854_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     smoke.play_until(lambda a: "build_tunnel" in kinds(a), limit=300)
     tunnel = smoke.page.locator(".act-build_tunnel").first
     assert re.match(r"Build an? (straight|gentle|sharp) tunnel through ", tunnel.inner_text())
+    tunnel.hover()  # drawn on the map while weighed
+    preview = smoke.page.locator(".tunnel-preview")
+    assert preview.count() == 1 and preview.locator("path.overlay-preview").count() == 1
+    _index, actions, _player = smoke.api.legal()
+    weighed = first(actions, "build_tunnel")
+    assert weighed is not None and preview.get_attribute("data-hex") == weighed["hex"]
+    smoke.page.locator("#board-area").screenshot(path=str(ARTIFACTS / "tunnel-preview.png"))
+    smoke.page.mouse.move(0, 0)
+    assert preview.count() == 0
     smoke.click(tunnel)
     built = sum(len(v) for v in smoke.api.state()["map"].get("overlays", {}).values())
     assert built == 1 and smoke.page.locator("path.overlay").count() == 1

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from tresham.core import deals
 from tresham.core.actions import Action, BuyShares, Par, SellShares
+from tresham.core.display import FactTable, MapMarker
 from tresham.core.errors import RuleError
-from tresham.core.fact_tables import FactTable
 from tresham.core.game_spec import RNG_OPTION, OptionSpec
 from tresham.core.trains import Phase
 
@@ -407,6 +407,11 @@ class Title:
     def fact_tables(self, game: Game) -> list[FactTable]:
         """The title's own facts as tables in players' words (e.g. who holds which
         concession, its deadline and penalty). Default: none."""
+        return []
+
+    def map_markers(self, game: Game) -> list[MapMarker]:
+        """The title's own tokens on the map beside stations and tiles (e.g. port tokens).
+        Default: none."""
         return []
 
     def route_inputs(self, game: Game, corp: str) -> tuple[list[TrainSpec], TrackRules]:

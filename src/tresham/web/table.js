@@ -5,7 +5,7 @@
 // fetched with ?at=N and drawn like the present, with acting off, until "Back to the present".
 
 import { answersOffer, api, corpColors, describe, el, loadSeats, paletteColor, saveSeats, svg } from "./common.js";
-import { drawBoard, drawTile, RUN_COLORS } from "./board.js";
+import { drawBoard, drawTile, RUN_COLORS, showTunnel } from "./board.js";
 import { drawMarket } from "./market.js";
 import { lineChart } from "./charts.js";
 
@@ -102,8 +102,15 @@ function effectsLine(effects, attrs = {}) {
 /** A button for a legal action: its words, and what it would do below them. */
 function actionButton(a, extraClass = "") {
   const { text, effects } = wordsOf(a);
-  return el("button", { class: `act act-${a.type}${extraClass}`, onclick: () => post(a), title: effects.join("\n") || null },
+  const button = el("button", { class: `act act-${a.type}${extraClass}`, onclick: () => post(a), title: effects.join("\n") || null },
     el("span", { class: "act-text" }, text), effects.length ? el("small", { class: "act-effects" }, effects.join(" · ")) : null);
+  if (a.type === "build_tunnel") {
+    // 1854 §5.3.1: the tunnel is drawn on the map while its button is pointed at or focused
+    const show = () => showTunnel($("board"), board, a);
+    const hide = () => showTunnel($("board"), board, null);
+    for (const [on, f] of [["mouseenter", show], ["focus", show], ["mouseleave", hide], ["blur", hide]]) button.addEventListener(on, f);
+  }
+  return button;
 }
 
 async function loadLegal() {

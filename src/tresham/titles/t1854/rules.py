@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING, Any, Final
 from tresham.core.actions import Action, Bid, BuyShares, DiscardTrain, Par, SellShares
 from tresham.core.bank import Bank, seat_players
 from tresham.core.board import BoardDef
+from tresham.core.display import FactTable
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
-from tresham.core.fact_tables import FactTable
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
 from tresham.core.rounds.auction import WaterfallAuction

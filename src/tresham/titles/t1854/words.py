@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, Choose, Pass
-from tresham.core.fact_tables import FactTable
+from tresham.core.display import FactTable
 from tresham.titles.t1854 import mail, major_local, operating, tunnels
 from tresham.titles.t1854.actions import (
     BuildTunnel,

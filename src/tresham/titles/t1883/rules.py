@@ -32,9 +32,9 @@ from tresham.core.actions import (
 )
 from tresham.core.bank import Bank, seat_players
 from tresham.core.board import BoardDef
+from tresham.core.display import FactTable, MapMarker
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
-from tresham.core.fact_tables import FactTable
 from tresham.core.game_spec import OptionSpec
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
@@ -159,6 +159,10 @@ class Title1883(Title):
     def fact_tables(self, game: Game) -> list[FactTable]:
         """The concessions with their holders and deadlines, the support cards, the ports."""
         return t1883_words.fact_tables(self, game)
+
+    def map_markers(self, game: Game) -> list[MapMarker]:
+        """Port tokens placed (6.6) and SARSA's bus tokens (8.3.1)."""
+        return t1883_words.map_markers(game)
 
     # ================================================================ search copies
     def hide_unknown(self, game: Game, rng: random.Random) -> None:

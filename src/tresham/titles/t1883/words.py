@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, Choose
-from tresham.core.fact_tables import FactTable
+from tresham.core.display import FactTable, MapMarker
 from tresham.core.rounds.operating import OperatingRound
 from tresham.titles.t1883 import air_raids, concessions, coop, events, sefta
 from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlaceBus, PlacePort
@@ -213,3 +213,21 @@ def ports_table(game: Game) -> FactTable:
 def fact_tables(title: Title1883, game: Game) -> list[FactTable]:
     """The concessions, the support cards and the ports."""
     return [concessions_table(title, game), support_table(title, game), ports_table(game)]
+
+
+def map_markers(game: Game) -> list[MapMarker]:
+    """§6.6 port tokens placed, §8.3.1 SARSA's bus tokens, on their hexes."""
+    board = game.state.map.board
+    st = state_of(game)
+    out = [
+        MapMarker(coord, "port", sym, f"{sym}'s port token in {board.place(coord)}")
+        for sym, entry in st.ports.items()
+        for coord in entry.placed
+    ]
+    bus = next((sym for sym, c in game.state.corps.items() if c.kind == "bus"), None)
+    if bus is not None:
+        out.extend(
+            MapMarker(coord, "bus", bus, f"{bus}'s bus token in {board.place(coord)}")
+            for coord in st.bus_tokens
+        )
+    return out

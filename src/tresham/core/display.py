@@ -1,6 +1,7 @@
-"""A title's own facts as tables players read beside the common ones (who holds which of
-1883's concessions, 1854's mail contracts): words only, made by the title, shown as they are
-by the browser table and the terminal."""
+"""What a title adds to the tables' displays: its own facts as tables players read beside the
+common ones (who holds which of 1883's concessions, 1854's mail contracts), and its own tokens
+on the map (1883's port and bus tokens). Words only, made by the title, shown as they are by
+the browser table and the terminal."""
 
 from __future__ import annotations
 
@@ -34,3 +35,17 @@ class FactTable:
             "rows": [list(r) for r in self.rows],
             "note": self.note,
         }
+
+
+@dataclass(frozen=True)
+class MapMarker:
+    """A title's own token on the map: `kind` says what it is ("port", "bus"), `owner` whose
+    it is (a corporation, for its colour), `text` what it means in words."""
+
+    hex: str
+    kind: str
+    owner: str
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hex": self.hex, "kind": self.kind, "owner": self.owner, "text": self.text}
