@@ -5,6 +5,7 @@ falls back to the generic "type and values" wording."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -22,12 +23,32 @@ from tresham.words import Words
 GAMES = {"1849": 2, "1854": 1, "1883": 2}
 
 
+class Ids:
+    """What a player never reads: a train's id ("4H-0") or a named place's bare coordinate
+    ("C1" where the board says "Palermo (C1)")."""
+
+    def __init__(self, g: Game) -> None:
+        trains = "|".join(re.escape(t) for t in sorted(g.state.depot.trains, key=len)[::-1])
+        self.train = re.compile(rf"(?<![\w+-])({trains})(?![\w+-])")
+        board = g.state.map.board
+        self.named = {c: board.place(c) for c in board.hexes if board.town(c) != c}
+        coords = "|".join(sorted(self.named, key=len)[::-1])
+        self.coord = re.compile(rf"(?<![\w(])({coords})(?![\w)])")
+
+    def problems(self, line: str) -> list[str]:
+        out = [f"train id {m}" for m in self.train.findall(line)]
+        out += [f"bare {m} (say {self.named[m]})" for m in self.coord.findall(line)]
+        return out
+
+
 def walk(title: str, seed: int) -> dict[str, str]:
     """Every action type met in a random game of `title`, with one of its texts; fails on an
-    action worded generically."""
+    action worded generically, and on a train id or a named place's bare coordinate in any
+    action's words or log line."""
     t = get_title(title)
-    players = [f"P{i + 1}" for i in range(t.player_range[0] + seed % 2)]
+    players = ["Ann", "Bob", "Cid", "Dan", "Eve"][: t.player_range[0] + seed % 2]
     g = Game(t, players, seed)
+    ids = Ids(g)
     rng = random.Random(seed)
     seen: dict[str, str] = {}
     while not g.state.finished and len(g.actions) < 3000:
@@ -37,8 +58,12 @@ def walk(title: str, seed: int) -> dict[str, str]:
             assert text != Words.generic(action) or isinstance(action, Choose), (title, action)
             key = action.type + (f":{action.choice}" if isinstance(action, Choose) else "")
             assert not key.startswith("choose:") or text != action.choice.capitalize(), text
+            assert not ids.problems(text), (text, ids.problems(text))
             seen.setdefault(key, text)
+        logged = len(g.state.events)
         g.apply(choose(g, rng))
+        for line in g.state.events[logged:]:
+            assert not ids.problems(line), (line, ids.problems(line))
     return seen
 
 

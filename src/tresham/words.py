@@ -153,8 +153,7 @@ class Words:
 
     def train(self, tid: str) -> str:
         """A train by its name ("4H"; the variant it was bought as)."""
-        t = self.game.state.depot.trains.get(tid)
-        return (t.variant or t.kind) if t is not None else tid
+        return self.game.state.depot.name(tid)
 
     def holder(self, owner: str | None) -> str:
         """Where a train comes from: "the depot", "the pool", or a corporation."""

@@ -513,7 +513,8 @@ class Title1849(Title):
             corp.home = home
         game.transfer(sym, "bank", corp.token_fee)
         game.log(
-            f"{player} starts {sym} at L.{price}" + (f" with its home in {home}" if home else "")
+            f"{player} starts {sym} at L.{price}"
+            + (f" with its home in {game.state.map.board.place(home)}" if home else "")
         )
         self._place_home_token(game, sym)
 

@@ -736,7 +736,7 @@ class Title1854(Title):
         coord, node = kept[0] if kept else self.board.homes[corp]
         s.map.place_token(corp, coord, node)
         c.placed.append((coord, node))
-        game.log(f"{corp} places its home station in {coord}")
+        game.log(f"{corp} places its home station in {game.state.map.board.place(coord)}")
 
     def end_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
         """Table 2: the Arlbergbahn and the Semmeringbahn close when VB and SD first run
@@ -841,7 +841,7 @@ class Title1854(Title):
         c = s.corps[entity]
         c.trains.remove(action.train)
         s.depot.trains[action.train].owner = "pool"
-        game.log(f"{entity} returns {action.train} to the bank")
+        game.log(f"{entity} puts its {s.depot.name(action.train)} train in the bank pool")
         if len(c.trains) > game.phase.limit(c.kind):
             s.pending.insert(0, ("discard", entity))
 

@@ -533,7 +533,7 @@ class Title1883(Title):
             s = game.state
             s.corps[entity].trains.remove(action.train)
             s.depot.trains[action.train].owner = POOL
-            game.log(f"{entity} puts {action.train} in the pool (6.9.4)")
+            game.log(f"{entity} puts its {s.depot.name(action.train)} train in the pool (6.9.4)")
             if self.trains_toward_limit(game, entity) > game.phase.limit(s.corps[entity].kind):
                 s.pending.insert(0, ("discard", entity))
             return
