@@ -135,3 +135,27 @@ def test_a_tunnel_says_its_shape_and_sides() -> None:
     words = text(g, BuildTunnel("SD", "J36", 0, 4))
     assert words.startswith("Build a gentle tunnel through J36, from the south-west to the east")
     assert "toward Sankt Pölten (J38)" in words
+
+
+# 1883 §5.8: a closed corporation goes back to wait for a new start (unfloated, not gone);
+# what closed it says so, as for any other title's closure
+def test_a_closure_that_leaves_the_corporation_startable_is_said() -> None:
+    from tresham.titles.t1883.rules import Title1883
+    from tresham.words import Snapshot
+
+    g = floated("FBV", (7, 0))
+    before = Snapshot.of(g)
+    assert isinstance(g.title, Title1883)
+    g.title.close_corporation(g, "FBV")
+    assert "FBV closes" in before.changes(Snapshot.of(g), Words(g), None)
+
+
+# 1883 §5.3.2: the FSF private closes when its corporation starts; it is named as a private
+def test_a_private_closing_is_named_as_the_private() -> None:
+    from tresham.words import Snapshot
+
+    g = Game(get_title("1883"), ["A", "B", "C", "D"], 1)
+    before = Snapshot.of(g)
+    g.state.companies["FSF"].closed = True
+    changes = before.changes(Snapshot.of(g), Words(g), None)
+    assert "The private Ferrovia Suzzara Ferrara Presidency (FSF) closes" in changes

@@ -29,14 +29,6 @@ if TYPE_CHECKING:
     from tresham.routes.optimizer import RouteSolution
 
 
-class Prompt:
-    """A decision that interrupts the round (e.g. discard a train over the limit).
-
-    Prompts wait in `GameState.pending` as (kind, entity) and are answered before the round
-    continues; the title's `prompt_*` methods list, check and apply their answers.
-    """
-
-
 def title_data(package: str, name: str = "data/game.json") -> dict[str, Any]:
     """A JSON data file shipped with a title's package (its game tables, manifest...)."""
     text = resources.files(package).joinpath(name).read_text("utf-8")

@@ -634,8 +634,17 @@ function logPages() {
   return Math.max(1, Math.ceil(gameLog.entries.length / LOG_PAGE));
 }
 
+/** The first entry of log page `page`: pages of LOG_PAGE entries are counted back from the
+ * newest, so the page being played is always full and the first page holds what is left. */
+function pageStart(page) {
+  return Math.max(0, gameLog.entries.length - (logPages() - page) * LOG_PAGE);
+}
+
 function shownLogPage() {
-  if (viewAt !== null && gameLog.page === null) return Math.max(0, Math.floor((viewAt - 1) / LOG_PAGE));
+  if (viewAt !== null && gameLog.page === null) {
+    const total = gameLog.entries.length;
+    return Math.max(0, logPages() - 1 - Math.floor((total - Math.max(viewAt, 1)) / LOG_PAGE));
+  }
   return gameLog.page === null ? logPages() - 1 : Math.min(gameLog.page, logPages() - 1);
 }
 
@@ -671,8 +680,8 @@ function renderLog() {
   const list = $("log");
   const pages = logPages();
   const page = shownLogPage();
-  const from = page * LOG_PAGE;
-  const entries = gameLog.entries.slice(from, from + LOG_PAGE);
+  const from = pageStart(page);
+  const entries = gameLog.entries.slice(from, page === pages - 1 ? gameLog.entries.length : pageStart(page + 1));
   const targets = takeBackTargets(gameLog.entries);
   const items = [];
   if (page === 0) {

@@ -542,7 +542,7 @@ class Title1883(Title):
         self._start(game, entity, sym, action.price, paid_by="bank")
         fsf = next(c for c in self.data["companies"] if "president" in c)
         game.state.companies[fsf["sym"]].closed = True
-        game.log(f"{fsf['sym']} closes")
+        game.log(f"The private {fsf['name']} ({fsf['sym']}) closes")
 
     def _fsf(self) -> str:
         sym: str = next(c["president"] for c in self.data["companies"] if "president" in c)
