@@ -554,7 +554,7 @@ def test_mail_contract_bought_last_and_paid_at_the_start_of_each_turn() -> None:
     assert s.corps["SD"].cash == 630
     while g.active_entity() == "SD":
         g.apply(Pass("SD"))
-    assert "SD skips mail" in s.events[-3:]  # one contract a company
+    assert "SD skips buying a mail contract" in s.events[-3:]  # one contract a company
 
 
 def test_mail_income_by_phase_and_six_of_each_kind() -> None:

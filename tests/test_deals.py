@@ -60,7 +60,7 @@ def test_1849_a_train_from_another_president_waits_for_the_answer() -> None:
     refused(g, Choose("CTL", "maybe"))
     g.apply(Choose("CTL", DECLINE))
     assert g.state_hash() == before  # a refusal changes nothing but the log
-    assert g.state.events[-1] == "CTL declines IFT's offer for 4H-0"
+    assert g.state.events[-1] == "CTL declines IFT's offer for its 4H train"
     cash_i, cash_c = ift.cash, ctl.cash
     g.apply(BuyTrain("IFT", "4H-0", 60))
     g.apply(Choose("CTL", ACCEPT))

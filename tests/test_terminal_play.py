@@ -89,7 +89,7 @@ def test_the_terminal_shows_an_offer_and_its_answers(
         assert accept[:8] == ["0", "Accept:", "sell", "4H", "to", "IFT", "for", "L.1"]
         # what accepting would do (tresham/words.py): the money changes hands
         assert "(CTL receives L.1" in lines[i + 2] and "IFT pays L.1" in lines[i + 2]
-        assert lines[i + 3].split() == ["1", "Decline"]
+        assert lines[i + 3].split() == ["1", "Decline:", "CTL", "keeps", "4H"]
     saved = json.loads(path.read_text())["actions"]
     assert [a["type"] for a in saved[-4:]] == ["buy_train", "choose", "buy_train", "choose"]
     assert [a.get("choice") for a in saved[-4:]] == [None, "decline", None, "accept"]

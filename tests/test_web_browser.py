@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from importlib import resources
@@ -419,7 +420,7 @@ def test_an_offer_is_answered_at_the_table(browser: Any, server: ServerProcess) 
     assert bob.inner_text("#offer .turn") == "Bob, you answer for CTL:"
     assert bob.inner_text(".offer-accept .act-text") == "Accept: sell 4H to IFT for L.1"
     assert "IFT pays L.1" in bob.inner_text(".offer-accept .act-effects")
-    assert bob.inner_text(".offer-decline .act-text") == "Decline"
+    assert bob.inner_text(".offer-decline .act-text") == "Decline: CTL keeps 4H"
     assert bob.locator("#actions button").count() == 2  # the answers, nothing else
     bob.screenshot(path=str(ARTIFACTS / "offer.png"))
     watcher.locator("#actions").screenshot(path=str(ARTIFACTS / "offer-waiting.png"))
@@ -814,8 +815,26 @@ def test_a_1883_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     smoke.start_rounds("auction")
     assert smoke.api.state()["round"]["kind"] == "stock"
     smoke.start_a_company()
+    # 1883 §5.6, §6.12: the concessions, their places, price, bonus, holder and penalty
+    concessions = smoke.page.locator('#title-tables [data-table="concessions"]')
+    assert concessions.locator("tbody tr").count() == 8
+    first_row = concessions.locator("tbody tr").first.inner_text()
+    assert "Casalecchio" in first_row and "L.15" in first_row and "for sale" in first_row
+    assert "pays the penalty" in concessions.locator(".note").inner_text()
+    support = smoke.page.locator('#title-tables [data-table="support"] tbody tr')
+    assert support.count() == len(PLAYERS)  # 1883 §2.2.1: one card each at the start
+    smoke.page.locator("#sheet-area").screenshot(path=str(ARTIFACTS / "sheet-1883.png"))
     smoke.lay_a_tile()
     smoke.pick_and_run()
+    # 1883 §6.6: a port token placed by its button is drawn on its hex in its owner's colour
+    smoke.play_until(lambda a: "place_port" in kinds(a), limit=300)
+    port = smoke.page.locator(".act-place_port").first
+    assert port.inner_text().startswith("Place a port token in ")
+    smoke.click(port)
+    placed = smoke.api.state()["markers"]
+    assert [m["kind"] for m in placed] == ["port"]
+    marker = smoke.page.locator(".map-marker.marker-port")
+    assert marker.count() == 1 and marker.get_attribute("data-hex") == placed[0]["hex"]
     smoke.finish()
 
 
@@ -829,7 +848,18 @@ def test_a_1854_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     smoke.pick_and_run()
     # 1854 §5.3.1: a tunnel built by its button is drawn over its hex
     smoke.play_until(lambda a: "build_tunnel" in kinds(a), limit=300)
-    smoke.click(smoke.page.locator(".act-build_tunnel").first)
+    tunnel = smoke.page.locator(".act-build_tunnel").first
+    assert re.match(r"Build an? (straight|gentle|sharp) tunnel through ", tunnel.inner_text())
+    tunnel.hover()  # drawn on the map while weighed
+    preview = smoke.page.locator(".tunnel-preview")
+    assert preview.count() == 1 and preview.locator("path.overlay-preview").count() == 1
+    _index, actions, _player = smoke.api.legal()
+    weighed = first(actions, "build_tunnel")
+    assert weighed is not None and preview.get_attribute("data-hex") == weighed["hex"]
+    smoke.page.locator("#board-area").screenshot(path=str(ARTIFACTS / "tunnel-preview.png"))
+    smoke.page.mouse.move(0, 0)
+    assert preview.count() == 0
+    smoke.click(tunnel)
     built = sum(len(v) for v in smoke.api.state()["map"].get("overlays", {}).values())
     assert built == 1 and smoke.page.locator("path.overlay").count() == 1
     smoke.finish()
@@ -1025,7 +1055,8 @@ def test_the_whole_log_of_a_long_game(browser: Any, server: ServerProcess) -> No
     page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
     page.goto(played.url)
     at_index(page, total)
-    last_page = f"{total - (total - 1) % 50}\N{EN DASH}{total} of {total}"
+    # pages of 50 counted back from the newest: the page being played is always full
+    last_page = f"{total - 49}\N{EN DASH}{total} of {total}"
     assert page.inner_text("#log-pager .log-range") == last_page
     page.locator("#log-box").screenshot(path=str(ARTIFACTS / "log.png"))
     page.click("#log-pager .log-first")
@@ -1042,12 +1073,15 @@ def test_the_whole_log_of_a_long_game(browser: Any, server: ServerProcess) -> No
             }))"""
         )
         assert items[0]["heading"] is not None  # every page starts under its round's heading
+        on_page = 0
         for item in items:
             if item["heading"] is not None:
                 headings.append(item["heading"])
             elif item["entry"] is not None and item["entry"] >= 0:
                 seen.append(item["entry"])
                 texts[item["entry"]] = item["lines"]
+                on_page += 1
+        assert on_page == 50 or len(seen) == on_page  # only the first page may be short
         if page.locator("#log-pager .log-next").is_disabled():
             break
         page.click("#log-pager .log-next")
@@ -1071,10 +1105,13 @@ def test_the_whole_log_of_a_long_game(browser: Any, server: ServerProcess) -> No
     # an entry of the middle links to the position after it
     page.click("#log-pager .log-first")
     page.locator("#log-pager .log-next").click()
-    page.locator('#log li[data-entry="60"] a.at-link').click()
-    looking_at(page, 61)
-    assert page.locator('#log li.entry.current[data-entry="60"]').count() == 1
-    assert page.inner_text("#log-pager .log-range") == f"51\N{EN DASH}100 of {total}"
+    second = total - (-(-total // 50) - 1) * 50  # entries before the second page
+    middle = second + 10
+    page.locator(f'#log li[data-entry="{middle}"] a.at-link').click()
+    looking_at(page, middle + 1)
+    assert page.locator(f'#log li.entry.current[data-entry="{middle}"]').count() == 1
+    shown = f"{second + 1}\N{EN DASH}{second + 50} of {total}"
+    assert page.inner_text("#log-pager .log-range") == shown
     page.close()
     assert errors.seen == []
 

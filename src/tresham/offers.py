@@ -50,7 +50,7 @@ def answer_text(facts: dict[str, Any], choice: str) -> str:
     """The seller's answer `choice` to the offer, as a button or a menu says it."""
     if choice == ACCEPT:
         return f"Accept: sell {facts['item_name']} to {facts['buyer']} for {facts['price_text']}"
-    return "Decline"
+    return f"Decline: {facts['seller']} keeps {facts['item_name']}"
 
 
 def waiting_text(facts: dict[str, Any]) -> str:

@@ -94,6 +94,15 @@ class Terminal:
         extra = g.title.describe_state(g)
         if extra:
             c.print(" · ".join(f"{k}: {v}" for k, v in extra.items()))
+        for facts in g.title.fact_tables(g):
+            if not facts.rows:
+                continue
+            own = Table(title=facts.title, caption=escape(facts.note) or None)
+            for col in facts.head:
+                own.add_column(escape(col))
+            for row in facts.rows:
+                own.add_row(*(escape(cell) for cell in row))
+            c.print(own)
         depot = s.depot.purchasable(set(s.phases_reached))
         c.print(
             "Trains for sale: "

@@ -153,8 +153,7 @@ class Words:
 
     def train(self, tid: str) -> str:
         """A train by its name ("4H"; the variant it was bought as)."""
-        t = self.game.state.depot.trains.get(tid)
-        return (t.variant or t.kind) if t is not None else tid
+        return self.game.state.depot.name(tid)
 
     def holder(self, owner: str | None) -> str:
         """Where a train comes from: "the depot", "the pool", or a corporation."""
@@ -379,9 +378,16 @@ class Snapshot:
         for name, count in rusted.items():
             many = count > 1
             out.append(f"{count} {name} train{'s leave' if many else ' leaves'} the game")
+        companies = words.game.state.companies
         for sym in sorted(self.companies - after.companies):
-            out.append(f"The private {sym} closes")
-        for sym in sorted(self.corps - after.corps):
+            name = companies[sym].name if sym in companies else ""
+            out.append(
+                f"The private {name} ({sym}) closes" if name else f"The private {sym} closes"
+            )
+        # a corporation closes when it leaves the game, or when it stops being floated (a
+        # title that lets it start again, as 1883 §5.8, keeps it unfloated in the game)
+        closing = (self.corps - after.corps) | (self.floated & after.corps - after.floated)
+        for sym in sorted(closing):
             out.append(f"{sym} closes")
         if after.finished and not self.finished:
             out.append("The game ends")

@@ -596,7 +596,7 @@ def _buy_train(game: Game, me: str, a: Action) -> float:
     ttype = s.depot.types[train.kind]
     owner = train.owner
     if owner in s.corps:
-        if _declined(game, corp, a.train):
+        if deals.declined(game, corp, a.train):
             return -100.0  # asked already: do not ask again
         if game.title.controller(game, owner) != me:
             if c.trains:
@@ -636,18 +636,6 @@ def _own_price(game: Game, action: Action) -> Action:
             return action
         return fair
     return action
-
-
-def _declined(game: Game, buyer: str, item: str) -> bool:
-    """Whether an offer of `buyer` for `item` was declined in the run of offers and answers
-    that ends the event log (what the buyer has just tried)."""
-    needle = f"declines {buyer}'s offer for {item}"
-    for line in reversed(game.state.events):
-        if needle in line:
-            return True
-        if " offers " not in line and " declines " not in line and not line.endswith(" accepts"):
-            return False
-    return False
 
 
 def _discard(game: Game, me: str, a: Action) -> float:
@@ -720,7 +708,7 @@ def _buy_company(game: Game, me: str, a: Action) -> float:
     the money for a train the corporation will have to buy."""
     assert isinstance(a, BuyCompany)
     owner = game.state.companies[a.company].owner
-    if _declined(game, a.entity, a.company):
+    if deals.declined(game, a.entity, a.company):
         return -100.0  # asked already: do not ask again
     if owner != me:
         return -30.0

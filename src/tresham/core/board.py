@@ -33,6 +33,11 @@ OFFSETS: Final[dict[str, tuple[tuple[int, int], ...]]] = {
     "pointy": ((-1, 1), (-2, 0), (-1, -1), (1, -1), (2, 0), (1, 1)),
 }
 _COLUMN_BASE: Final[dict[str, int]] = {"flat": 1, "pointy": 0}
+#: Each edge's compass side, as players say where track leaves a hex.
+EDGE_SIDES: Final[dict[str, tuple[str, ...]]] = {
+    "flat": ("south", "south-west", "north-west", "north", "north-east", "south-east"),
+    "pointy": ("south-west", "west", "north-west", "north-east", "east", "south-east"),
+}
 
 
 def _check_layout(layout: str) -> Layout:
@@ -200,6 +205,15 @@ class BoardDef:
     def neighbors(self, coord: str) -> dict[int, str]:
         """Every edge → hex reachable across it."""
         return {e: nb for e, nb in enumerate(self._neighbors[coord]) if nb is not None}
+
+    def side(self, coord: str, edge: int) -> str:
+        """Where ``edge`` of ``coord`` leads, in words: its compass side and the place across
+        it when that has a name ("the east, toward Melk (J38)")."""
+        side = f"the {EDGE_SIDES[self.layout][edge]}"
+        across = self._adjacent[coord][edge]
+        if across is None or self.town(across) == across:
+            return side
+        return f"{side}, toward {self.place(across)}"
 
     def edge_between(self, a: str, b: str) -> int | None:
         """The edge of ``a`` that faces ``b`` (ignoring borders), or ``None``."""

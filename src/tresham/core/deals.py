@@ -101,7 +101,8 @@ def propose(game: Game, offer: Offer) -> None:
     s.pending.insert(0, (OFFER, offer.seller))
     asked = game.title.controller(game, offer.seller)
     who = offer.seller if asked == offer.seller else f"{offer.seller} ({asked})"
-    game.log(f"{offer.buyer} offers {game.title.money(offer.price)} to {who} for {offer.item}")
+    price = game.title.money(offer.price)
+    game.log(f"{offer.buyer} offers {price} to {who} for {item_words(game, offer)}")
 
 
 def answers(game: Game, seller: str) -> list[Action]:
@@ -119,5 +120,31 @@ def answer(game: Game, action: Action) -> BuyTrain | BuyCompany | None:
     if action.choice == ACCEPT:
         game.log(f"{offer.seller} accepts")
         return offer.action
-    game.log(f"{offer.seller} declines {offer.buyer}'s offer for {offer.item}")
+    game.log(f"{offer.seller} declines {offer.buyer}'s offer for {item_words(game, offer)}")
     return None
+
+
+def item_words(game: Game, offer: Offer) -> str:
+    """The item as players name it: "its 4H train", or the private company's symbol."""
+    if isinstance(offer.action, BuyTrain):
+        return f"its {game.state.depot.name(offer.item)} train"
+    return offer.item
+
+
+def declined(game: Game, buyer: str, item: str) -> bool:
+    """Whether an offer of `buyer` for `item` (a train's id or a private's symbol) was
+    declined in the run of offers and answers that ends the action log (what the buyer has
+    just tried): each offer is the buyer's purchase followed by the seller's answer."""
+    log = game.actions
+    i = len(log) - 1
+    while i >= 1:
+        answer, proposal = log[i], log[i - 1]
+        if not (isinstance(answer, Choose) and answer.choice == DECLINE):
+            return False
+        if not isinstance(proposal, BuyTrain | BuyCompany):
+            return False
+        offered = proposal.train if isinstance(proposal, BuyTrain) else proposal.company
+        if proposal.entity == buyer and offered == item:
+            return True
+        i -= 2
+    return False

@@ -182,14 +182,6 @@ class Game:
         except KeyError:
             raise RuleError(f"no corporation {sym!r}", "setup") from None
 
-    def cash_of(self, name: str) -> int:
-        """Cash of a player, corporation, or the bank."""
-        if name == "bank":
-            return self.state.bank.cash
-        if name in self.state.corps:
-            return self.state.corps[name].cash
-        return self.player(name).cash
-
     def transfer(self, payer: str, payee: str, amount: int) -> None:
         """Move `amount` from `payer` to `payee` (names: player, corporation, "bank")."""
         if amount == 0:

@@ -27,5 +27,6 @@ def first_purchase(game: Game, kind: str) -> bool:
         owner = next((c for c in s.corps.values() if t.tid in c.trains), None)
         if owner is not None:
             owner.trains.remove(t.tid)
-        game.log(f"{t.tid} rusts")
+        holder = f"{owner.sym}'s" if owner is not None else "The pool's"
+        game.log(f"{holder} {s.depot.name(t.tid)} train rusts")
     return True

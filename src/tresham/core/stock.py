@@ -22,11 +22,6 @@ if TYPE_CHECKING:
     from tresham.core.game import Game
 
 
-def cert_price(game: Game, corp: str, cert: Certificate) -> int:
-    """Market price of one certificate (the price is for the corporation's share unit)."""
-    return bundle_price(game, corp, cert.percent)
-
-
 def bundle_price(game: Game, corp: str, percent: int) -> int:
     """Market value of `percent` of `corp` (the price is for its share unit, usually 10%)."""
     return game.state.market.price(corp) * percent // game.state.corps[corp].share_unit

@@ -111,7 +111,6 @@ class NodeDef:
                     return value
         return self.revenue
 
-    @property
     def is_stop(self) -> bool:
         """Cities, towns and offboards are stops; junctions are not."""
         return self.kind != JUNCTION
@@ -239,12 +238,6 @@ class TileDef:
             for e in p.edges:
                 out.setdefault(e, set()).add(p.gauge)
         return {e: frozenset(g) for e, g in sorted(out.items())}
-
-    def node_exits(self, node: int, rotation: int = 0) -> frozenset[int]:
-        """Board edges that node ``node`` has a path to, at ``rotation``."""
-        return frozenset(
-            e for p in self.rotated_paths(rotation) if node in p.nodes for e in p.edges
-        )
 
     def unique_rotations(self) -> tuple[int, ...]:
         """The rotations that give distinct track (e.g. 3 for a straight), smallest first."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from tresham.core import deals
 from tresham.core.actions import Action, BuyShares, Par, SellShares
+from tresham.core.display import FactTable, MapMarker
 from tresham.core.errors import RuleError
 from tresham.core.game_spec import RNG_OPTION, OptionSpec
 from tresham.core.trains import Phase
@@ -26,14 +27,6 @@ if TYPE_CHECKING:
     from tresham.core.rounds.operating import OperatingRound, Step
     from tresham.core.rules_protocols import TrackRules, TrainSpec
     from tresham.routes.optimizer import RouteSolution
-
-
-class Prompt:
-    """A decision that interrupts the round (e.g. discard a train over the limit).
-
-    Prompts wait in `GameState.pending` as (kind, entity) and are answered before the round
-    continues; the title's `prompt_*` methods list, check and apply their answers.
-    """
 
 
 def title_data(package: str, name: str = "data/game.json") -> dict[str, Any]:
@@ -412,6 +405,16 @@ class Title:
     def describe_state(self, game: Game) -> dict[str, Any]:
         """Title-specific facts for displays (e.g. which corporation starts next)."""
         return {}
+
+    def fact_tables(self, game: Game) -> list[FactTable]:
+        """The title's own facts as tables in players' words (e.g. who holds which
+        concession, its deadline and penalty). Default: none."""
+        return []
+
+    def map_markers(self, game: Game) -> list[MapMarker]:
+        """The title's own tokens on the map beside stations and tiles (e.g. port tokens).
+        Default: none."""
+        return []
 
     def route_inputs(self, game: Game, corp: str) -> tuple[list[TrainSpec], TrackRules]:
         """`corp`'s trains that run for revenue and the route rules of the current position."""

@@ -457,9 +457,6 @@ class MapState:
         """Every city holding one of ``corporation``'s tokens, sorted."""
         return sorted(k for k, slots in self.tokens.items() if corporation in slots)
 
-    def corporations_with_tokens(self) -> set[str]:
-        return {s for slots in self.tokens.values() for s in slots if s is not None}
-
     def free_slots(self, coord: str, node: int, corporation: str | None = None) -> int:
         """Empty slots of a city that ``corporation`` may use: empty slots minus those reserved
         for other corporations' homes."""

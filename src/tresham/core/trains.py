@@ -133,6 +133,12 @@ class Depot:
                 pool_seen.add(t.kind)
         return out
 
+    def name(self, tid: str) -> str:
+        """A train by its name, as players say it: the variant it was bought as, else its
+        type ("4H", "2+"); an unknown id as it is."""
+        t = self.trains.get(tid)
+        return (t.variant or t.kind) if t is not None else tid
+
     def owned_by(self, owner: str) -> list[Train]:
         """Trains owned by `owner`, in depot order."""
         return [self.trains[t] for t in self.order if self.trains[t].owner == owner]

@@ -249,6 +249,8 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         "pending": [{"kind": kind, "entity": entity} for kind, entity in s.pending],
         "offer": offer_facts(g),
         "extra": extra,
+        "tables": [table.to_dict() for table in g.title.fact_tables(g)],
+        "markers": [marker.to_dict() for marker in g.title.map_markers(g)],
         "to_start": to_start(g, extra),
         "operating_rounds": live.chronicle.operating_rounds(g),
         "events": list(s.events[-EVENTS_SHOWN:]),

@@ -445,6 +445,43 @@ function drawOverlays(board, state) {
   return layer;
 }
 
+/** A title's own tokens on the map (`state.markers`: 1883's port and bus tokens), each a disc in
+ * its owner's colour beside the hex's centre, its meaning in its tooltip. */
+function drawMarkers(board, state, view) {
+  const byCoord = Object.fromEntries(board.hexes.map((h) => [h.coord, h]));
+  const layer = svg("g", { class: "markers" });
+  const seen = {};
+  for (const m of state.markers || []) {
+    const hex = byCoord[m.hex];
+    if (!hex) continue;
+    const k = seen[m.hex] = (seen[m.hex] || 0) + 1;
+    const g = svg("g", { class: `map-marker marker-${m.kind}`, "data-hex": m.hex, "data-owner": m.owner, "data-kind": m.kind,
+      transform: `translate(${hex.x - 26 + 13 * k} ${hex.y + 22})` },
+    svg("title", {}, m.text),
+    svg("circle", { r: 7.5, fill: (view.colors || {})[m.owner] || "#555", class: "marker-disc" }));
+    if (m.kind === "port") {
+      g.append(svg("path", { class: "anchor marker-anchor", d: "M0 -3.6 V4.6 M-2.7 -1.5 H2.7 M-4.2 1.3 Q-3.8 4.8 0 5 Q3.8 4.8 4.2 1.3" }));
+    } else {
+      g.append(svg("text", { "text-anchor": "middle", y: 3, "font-size": 8, "font-weight": "bold", class: "marker-letter" }, m.kind[0].toUpperCase()));
+    }
+    layer.append(g);
+  }
+  return layer;
+}
+
+/** Show the tunnel `a` (a build_tunnel action: its hex and two edges) over the map, dashed, as
+ * a player weighs it; null clears it. */
+export function showTunnel(root, board, a) {
+  root.querySelectorAll(".tunnel-preview").forEach((n) => n.remove());
+  if (!a) return;
+  const hex = board.hexes.find((h) => h.coord === a.hex);
+  if (!hex) return;
+  const g = svg("g", { class: "tunnel-preview", "data-hex": a.hex, transform: `translate(${hex.x} ${hex.y})` },
+    svg("path", { d: overlayPath(board, [a.a, a.b]), class: "overlay-preview" }));
+  const names = root.querySelector(".hex-names");
+  root.insertBefore(g, names);
+}
+
 /** Draw the proposed runs over the map: each run's track in its own colour. */
 function drawRuns(board, state, runs) {
   const byCoord = Object.fromEntries(board.hexes.map((h) => [h.coord, h]));
@@ -492,6 +529,7 @@ export function drawBoard(root, board, state, view, ui, onHex) {
   }
   root.append(lines);
   root.append(drawOverlays(board, state));
+  root.append(drawMarkers(board, state, view));
   if (ui.runs) root.append(drawRuns(board, state, ui.runs));
   // The names over everything (a neighbour drawn later would hide a name on the hex's edge).
   const names = svg("g", { class: "hex-names" });

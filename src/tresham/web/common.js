@@ -88,7 +88,7 @@ export function answersOffer(a, offer) {
  * the seller's answers name). */
 export function describe(a, offer = null) {
   if (answersOffer(a, offer)) {
-    return a.choice === "accept" ? `Accept: sell ${offer.item_name} to ${offer.buyer} for ${offer.price_text}` : "Decline";
+    return a.choice === "accept" ? `Accept: sell ${offer.item_name} to ${offer.buyer} for ${offer.price_text}` : `Decline: ${offer.seller} keeps ${offer.item_name}`;
   }
   switch (a.type) {
     case "pass": return "Pass";

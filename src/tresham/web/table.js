@@ -5,7 +5,7 @@
 // fetched with ?at=N and drawn like the present, with acting off, until "Back to the present".
 
 import { answersOffer, api, corpColors, describe, el, loadSeats, paletteColor, saveSeats, svg } from "./common.js";
-import { drawBoard, drawTile, RUN_COLORS } from "./board.js";
+import { drawBoard, drawTile, RUN_COLORS, showTunnel } from "./board.js";
 import { drawMarket } from "./market.js";
 import { lineChart } from "./charts.js";
 
@@ -102,8 +102,15 @@ function effectsLine(effects, attrs = {}) {
 /** A button for a legal action: its words, and what it would do below them. */
 function actionButton(a, extraClass = "") {
   const { text, effects } = wordsOf(a);
-  return el("button", { class: `act act-${a.type}${extraClass}`, onclick: () => post(a), title: effects.join("\n") || null },
+  const button = el("button", { class: `act act-${a.type}${extraClass}`, onclick: () => post(a), title: effects.join("\n") || null },
     el("span", { class: "act-text" }, text), effects.length ? el("small", { class: "act-effects" }, effects.join(" · ")) : null);
+  if (a.type === "build_tunnel") {
+    // 1854 §5.3.1: the tunnel is drawn on the map while its button is pointed at or focused
+    const show = () => showTunnel($("board"), board, a);
+    const hide = () => showTunnel($("board"), board, null);
+    for (const [on, f] of [["mouseenter", show], ["focus", show], ["mouseleave", hide], ["blur", hide]]) button.addEventListener(on, f);
+  }
+  return button;
 }
 
 async function loadLegal() {
@@ -537,6 +544,16 @@ function renderSheet(colors) {
       : "Every corporation has started."));
 }
 
+/** The title's own facts as the server words them (`state.tables`: who holds which 1883
+ * concession, 1854's mail contracts...), one table each, with the note that says what follows. */
+function renderTitleTables() {
+  const shown = (state.tables || []).filter((t) => t.rows.length);
+  $("title-tables").replaceChildren(...shown.map((t) => el("div", { class: "title-table scroll", "data-table": t.key },
+    el("h3", {}, t.title),
+    table(t.head, t.rows.map((row) => el("tr", {}, ...row.map((v) => cell(v))))),
+    t.note ? el("p", { class: "note" }, t.note) : "")));
+}
+
 /** An amount of money in the title's currency, as its players write it ("L.100", "100 G"). */
 function money(value) {
   if (value === null || value === undefined) return "";
@@ -617,8 +634,17 @@ function logPages() {
   return Math.max(1, Math.ceil(gameLog.entries.length / LOG_PAGE));
 }
 
+/** The first entry of log page `page`: pages of LOG_PAGE entries are counted back from the
+ * newest, so the page being played is always full and the first page holds what is left. */
+function pageStart(page) {
+  return Math.max(0, gameLog.entries.length - (logPages() - page) * LOG_PAGE);
+}
+
 function shownLogPage() {
-  if (viewAt !== null && gameLog.page === null) return Math.max(0, Math.floor((viewAt - 1) / LOG_PAGE));
+  if (viewAt !== null && gameLog.page === null) {
+    const total = gameLog.entries.length;
+    return Math.max(0, logPages() - 1 - Math.floor((total - Math.max(viewAt, 1)) / LOG_PAGE));
+  }
   return gameLog.page === null ? logPages() - 1 : Math.min(gameLog.page, logPages() - 1);
 }
 
@@ -654,8 +680,8 @@ function renderLog() {
   const list = $("log");
   const pages = logPages();
   const page = shownLogPage();
-  const from = page * LOG_PAGE;
-  const entries = gameLog.entries.slice(from, from + LOG_PAGE);
+  const from = pageStart(page);
+  const entries = gameLog.entries.slice(from, page === pages - 1 ? gameLog.entries.length : pageStart(page + 1));
   const targets = takeBackTargets(gameLog.entries);
   const items = [];
   if (page === 0) {
@@ -876,6 +902,7 @@ function render() {
   renderPlayers();
   renderCorporations(colors);
   renderSheet(colors);
+  renderTitleTables();
   renderDepot();
   renderPrivates();
   renderLog();

@@ -20,6 +20,8 @@ class Step:
     turn has done so far lives in `OperatingRound.turn`."""
 
     name = "step"
+    #: What the step does, as players say it ("buying trains"): in the log and in errors.
+    label = "this step"
     rule = "operating round"
     #: A step that never offers a choice and only settles something (logged by itself).
     silent = False
@@ -36,7 +38,7 @@ class Step:
     def validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         """Raise RuleError unless legal. Default: the action must be listed."""
         if action not in self.actions(game, rnd, corp):
-            raise RuleError(f"{action.describe()} is not legal in the {self.name} step", self.rule)
+            raise RuleError(f"{action.describe()} is not legal now ({self.label})", self.rule)
 
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         """Apply a validated action; return True when the step is complete."""
@@ -122,7 +124,7 @@ class OperatingRound(Round):
             if step.available(game, self, corp):
                 return
             if not step.silent:
-                game.log(f"{corp} skips {step.name}")
+                game.log(f"{corp} skips {step.label}")
             step.skip(game, self, corp)
             self.step += 1
             if game.state.pending or game.state.finished:

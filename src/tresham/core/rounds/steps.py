@@ -88,6 +88,7 @@ class TrackStep(Step):
     """Lay a tile (more where the title allows), or pass."""
 
     name = "track"
+    label = "laying track"
 
     def __init__(self, rules: OperatingRules, rule: str) -> None:
         self.rules = rules
@@ -124,6 +125,7 @@ class TokenStep(Step):
     """Place one station, or pass."""
 
     name = "token"
+    label = "placing a station"
 
     def __init__(self, rules: OperatingRules, rule: str) -> None:
         self.rules = rules
@@ -136,7 +138,7 @@ class TokenStep(Step):
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         if isinstance(action, PlaceToken):
             self.rules.place_token(game, rnd, corp, action)
-            game.log(f"{corp} places a station in {action.hex}")
+            game.log(f"{corp} places a station in {game.state.map.board.place(action.hex)}")
         return True
 
 
@@ -145,6 +147,7 @@ class RouteStep(Step):
     A corporation without trains, or without a run worth anything, skips the step."""
 
     name = "routes"
+    label = "running trains"
 
     def __init__(self, rules: OperatingRules, rule: str) -> None:
         self.rules = rules
@@ -183,6 +186,7 @@ class DividendStep(Step):
     """Pay out or withhold the turn's revenue (the standard rule in the module docstring)."""
 
     name = "dividend"
+    label = "the dividend"
 
     def __init__(self, rules: OperatingRules, rule: str) -> None:
         self.rules = rules

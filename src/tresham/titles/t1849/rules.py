@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from tresham.core.actions import Action, BuyCompany, BuyShares, Choose, Par, PlaceToken, SellShares
+from tresham.core.actions import Action, BuyCompany, BuyShares, Choose, Par, SellShares
 from tresham.core.bank import Bank, seat_players
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
@@ -513,7 +513,8 @@ class Title1849(Title):
             corp.home = home
         game.transfer(sym, "bank", corp.token_fee)
         game.log(
-            f"{player} starts {sym} at L.{price}" + (f" with its home in {home}" if home else "")
+            f"{player} starts {sym} at L.{price}"
+            + (f" with its home in {game.state.map.board.place(home)}" if home else "")
         )
         self._place_home_token(game, sym)
 
@@ -843,7 +844,3 @@ class Title1849(Title):
 
     def describe_state(self, game: Game) -> dict[str, Any]:
         return {"next_to_start": self.next_to_start(game), "order": list(state_of(game).order)}
-
-    def place_token_action(self, corp: str, hex_: str, city: int) -> PlaceToken:
-        """The PlaceToken action for `corp` (used by steps)."""
-        return PlaceToken(corp, hex_, city)

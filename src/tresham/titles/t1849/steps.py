@@ -107,6 +107,7 @@ class IssueStep(Step):
     market — never both, never in its first OR, never past a 50% pool (1849 §OR Issuing)."""
 
     name = "issue"
+    label = "issuing or buying back shares"
     rule = f"{OR} Issuing"
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
@@ -155,6 +156,7 @@ class TrainStep(Step):
     closes."""
 
     name = "trains"
+    label = "buying trains"
     rule = f"{OR} Buy trains"
 
     def _room(self, game: Game, corp: str) -> bool:
@@ -334,7 +336,7 @@ def process_anytime(game: Game, rnd: OperatingRound, corp: str, action: Action) 
     elif comp.sym == "SMS":
         rnd.turn["sms_used"] = True
         rnd.turn["sms_hex"] = action.target
-        game.log(f"{corp} closes SMS to build in {action.target}")
+        game.log(f"{corp} closes SMS to build in {game.state.map.board.place(action.target)}")
 
 
 # ====================================================================== prompts
@@ -351,7 +353,7 @@ def prompt_process(game: Game, kind: str, entity: str, action: Action) -> None:
     s = game.state
     s.corps[entity].trains.remove(action.train)
     s.depot.trains[action.train].owner = "pool"
-    game.log(f"{entity} discards {action.train}")
+    game.log(f"{entity} discards its {s.depot.name(action.train)} train")
     if len(s.corps[entity].trains) > game.phase.limit(s.corps[entity].kind):
         s.pending.insert(0, ("discard", entity))
 
@@ -362,6 +364,7 @@ class CompaniesStep(Step):
     themselves are anytime actions."""
 
     name = "companies"
+    label = "buying privates"
     rule = f"{OR} Buying privates"
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:

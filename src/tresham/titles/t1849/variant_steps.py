@@ -93,6 +93,7 @@ class BuyTokenStep(Step):
     V3)."""
 
     name = "buy_token"
+    label = "buying a station from another corporation"
     rule = variants.RULE_TOKENS
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
@@ -127,7 +128,8 @@ class BuyTokenStep(Step):
             s.corps[action.seller].placed.remove(key)
             s.corps[corp].placed.append(key)
             game.transfer(corp, action.seller, action.price)
-            game.log(f"{corp} buys {action.seller}'s token in {action.hex} for L.{action.price}")
+            where = game.state.map.board.place(action.hex)
+            game.log(f"{corp} buys {action.seller}'s token in {where} for L.{action.price}")
         return True
 
 
@@ -137,6 +139,7 @@ class ETokenStep(Step):
     (``variants.e_token_cost``); only then may it buy E-trains."""
 
     name = "e_token"
+    label = "the electric token"
     rule = variants.RULE_E
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
@@ -166,6 +169,7 @@ class InterestStep(Step):
     prompt)."""
 
     name = "interest"
+    label = "the bond interest"
     rule = variants.RULE_BONDS
     silent = True
 
@@ -187,6 +191,7 @@ class BondStep(Step):
     (one column right). One or the other, once a turn."""
 
     name = "bond"
+    label = "the bond"
     rule = variants.RULE_BONDS
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:

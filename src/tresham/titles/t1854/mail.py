@@ -54,6 +54,7 @@ class MailStep(Step):
     """§5.12: buy a mail contract (not compulsory), at most one a company."""
 
     name = "mail"
+    label = "buying a mail contract"
     rule = RULE
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:

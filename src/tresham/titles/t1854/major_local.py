@@ -276,7 +276,8 @@ def place_home(game: Game, corp: str, action: Action) -> None:
         cities.count(game, action.hex, action.tile)
         s.map.lay_tile(action.hex, action.tile, action.rotation, check=False)
         city = next(i for i, n in enumerate(s.map.tile(action.hex).nodes) if n.kind == "city")
-        game.log(f"{corp} lays its home tile {action.tile} on {action.hex}")
+        where = game.state.map.board.place(action.hex)
+        game.log(f"{corp} lays its home tile {action.tile} on {where}")
     elif isinstance(action, PlaceToken):
         city = action.city
     else:
@@ -284,7 +285,7 @@ def place_home(game: Game, corp: str, action: Action) -> None:
     s.map.place_token(corp, action.hex, city)
     s.corps[corp].placed.append((action.hex, city))
     s.corps[corp].home = action.hex
-    game.log(f"{corp} places its home station in {action.hex}")
+    game.log(f"{corp} places its home station in {game.state.map.board.place(action.hex)}")
 
 
 # ---------------------------------------------------------------- trains (ruling ML7)

@@ -326,6 +326,7 @@ class TrainStep1854(Step):
     L2)."""
 
     name = "trains"
+    label = "buying trains"
     rule = RULE_TRAINS
 
     def _room(self, game: Game, corp: str) -> bool:
@@ -568,7 +569,8 @@ class TrackStep1854(TrackStep):
         if guard is not None and isinstance(action, LayTile):
             state_of(game).shield_request = action
             game.state.pending.insert(0, (PERMISSION, guard))
-            game.log(f"{corp} asks {guard} for permission to lay a tile on {action.hex}")
+            where = game.state.map.board.place(action.hex)
+            game.log(f"{corp} asks {guard} for permission to lay tile {action.tile} on {where}")
             return False
         return super().process(game, rnd, corp, action)
 
@@ -577,6 +579,7 @@ class HomeStep(Step):
     """Ruling ML5: a Major Local Railway's first turn begins with its home station."""
 
     name = "home"
+    label = "placing the home station"
     rule = major_local.RULE
     silent = True
 
@@ -593,6 +596,7 @@ class MergeStep(Step):
     (ruling ML1)."""
 
     name = "merge"
+    label = "merging"
     rule = major_local.RULE_PHASES
     silent = True
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 from tresham.core.actions import Action, Bid, BuyShares, DiscardTrain, Par, SellShares
 from tresham.core.bank import Bank, seat_players
 from tresham.core.board import BoardDef
+from tresham.core.display import FactTable
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
 from tresham.core.market import Market, MarketState
@@ -59,6 +60,7 @@ from tresham.titles.t1854 import (
     split,
     tallies,
 )
+from tresham.titles.t1854 import words as t1854_words
 from tresham.titles.t1854.actions import BuyOption, PayOption
 from tresham.titles.t1854.first_round import FirstShareRound
 from tresham.titles.t1854.state import State1854, state_of
@@ -235,6 +237,15 @@ class Title1854(Title):
                 coord: board.hex(coord).name for coord in board.extra.get("medium_cities", ())
             },
         }
+
+    # ================================================================ words
+    def action_words(self, game: Game, action: Action, words: Any) -> str | None:
+        """Tunnels, mail contracts, options, retracted bids, Local Railways, shields."""
+        return t1854_words.action_words(self, game, action, words)
+
+    def fact_tables(self, game: Game) -> list[FactTable]:
+        """The mail contracts and their holders, the options not yet paid."""
+        return t1854_words.fact_tables(self, game)
 
     # ================================================================ deals
     def deals_need_consent(self, game: Game) -> bool:
@@ -725,7 +736,7 @@ class Title1854(Title):
         coord, node = kept[0] if kept else self.board.homes[corp]
         s.map.place_token(corp, coord, node)
         c.placed.append((coord, node))
-        game.log(f"{corp} places its home station in {coord}")
+        game.log(f"{corp} places its home station in {game.state.map.board.place(coord)}")
 
     def end_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
         """Table 2: the Arlbergbahn and the Semmeringbahn close when VB and SD first run
@@ -830,7 +841,7 @@ class Title1854(Title):
         c = s.corps[entity]
         c.trains.remove(action.train)
         s.depot.trains[action.train].owner = "pool"
-        game.log(f"{entity} returns {action.train} to the bank")
+        game.log(f"{entity} puts its {s.depot.name(action.train)} train in the bank pool")
         if len(c.trains) > game.phase.limit(c.kind):
             s.pending.insert(0, ("discard", entity))
 

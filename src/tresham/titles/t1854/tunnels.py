@@ -170,5 +170,9 @@ def build(game: Game, corp: str, coord: str, a: int, b: int) -> int:
     price = cost(game, corp)
     game.transfer(corp, "bank", price)
     game.state.map.add_overlay(coord, a, b)
-    game.log(f"{corp} builds a tunnel on {coord} (edges {a}-{b}) for {price} G")
+    board = game.state.map.board
+    game.log(
+        f"{corp} builds a tunnel through {board.place(coord)}, from {board.side(coord, a)} to "
+        f"{board.side(coord, b)}, for {price} G"
+    )
     return price

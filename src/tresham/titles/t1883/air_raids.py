@@ -77,11 +77,11 @@ def apply(game: Game, coord: str, choice: str) -> None:
     before = m.tiles[coord][0]
     if choice == PRINTED:
         m.downgrade(coord, None)
-        game.log(f"{coord}: tile {before} is destroyed")
+        game.log(f"{m.board.place(coord)}: tile {before} is destroyed")
         return
     tile_id, rot = choice.split("@")
     m.downgrade(coord, (tile_id, int(rot)))
-    game.log(f"{coord}: tile {before} is bombed down to {tile_id}")
+    game.log(f"{m.board.place(coord)}: tile {before} is bombed down to {tile_id}")
 
 
 def queue(game: Game, roller: str, coord: str) -> None:
@@ -102,7 +102,7 @@ def settle(game: Game) -> None:
         if options:
             apply(game, coord, options[0])
         else:
-            game.log(f"{coord}: no effect")
+            game.log(f"{game.state.map.board.place(coord)}: no effect")
 
 
 def prompt_actions(game: Game, player: str) -> list[Action]:

@@ -95,7 +95,7 @@ def give_train(game: Game, kind: str) -> str | None:
         return None
     train.owner = coop
     s.corps[coop].trains.append(train.tid)
-    game.log(f"{coop} receives train {train.tid}")
+    game.log(f"{coop} receives a {s.depot.name(train.tid)} train")
     return train.tid
 
 
@@ -104,7 +104,7 @@ def to_pool(game: Game, tid: str) -> None:
     coop = state_of(game).coop
     s.corps[coop].trains.remove(tid)
     s.depot.trains[tid].owner = POOL
-    game.log(f"{coop} puts {tid} in the pool")
+    game.log(f"{coop} puts its {s.depot.name(tid)} train in the pool")
 
 
 def on_first_purchase(game: Game, kind: str) -> None:
@@ -196,6 +196,7 @@ class LootStep(Step):
     """8.1.6: before paying out, the Co-operative's president may loot it."""
 
     name = "loot"
+    label = "looting"
     rule = f"{RULE}.6"
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:

@@ -431,7 +431,8 @@ def _air_raids(game: Game, card: dict[str, Any]) -> None:
         roller = players[i % len(players)]
         number = (d10(game) % 10) * 10 + d10(game) % 10
         coord = by_number.get(number)
-        game.log(f"{roller} rolls {number:02d}: {coord or 'no hex'}")
+        where = game.state.map.board.place(coord) if coord else "no hex"
+        game.log(f"{roller} rolls {number:02d}: {where}")
         if coord is not None:
             air_raids.queue(game, roller, coord)
     air_raids.settle(game)
@@ -462,7 +463,7 @@ def _occupation(game: Game, card: dict[str, Any]) -> None:
         return
     train = regular[0]
     s.depot.remove(train.tid)
-    game.log(f"{train.tid} is removed from play")
+    game.log(f"A {s.depot.name(train.tid)} train is removed from play")
     title.on_train_bought(game, train.kind)
 
 
@@ -540,7 +541,7 @@ def _lose_train(game: Game, corp: str, tid: str) -> None:
     s.depot.remove(tid)
     half = s.depot.types[s.depot.trains[tid].kind].price // 2
     game.transfer("bank", corp, half)
-    game.log(f"{corp} gives {tid} to the war effort and receives L.{half}")
+    game.log(f"{corp} gives its {s.depot.name(tid)} train to the war effort and receives L.{half}")
 
 
 def _bus_strike(game: Game, card: dict[str, Any]) -> None:

@@ -136,6 +136,7 @@ class GravityStep(Step):
     """The 2GT run after the regular trains (6.9.5), then the d10 for each."""
 
     name = "gravity"
+    label = "the 2G trains' downhill run"
     rule = RULE
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
@@ -154,12 +155,12 @@ class GravityStep(Step):
             roll = d10(game)
             if roll in SUCCESS:
                 earned += run.revenue
-                game.log(f"{corp}'s {run.train} runs downhill for L.{run.revenue} (d10: {roll})")
+                game.log(f"{corp}'s 2G train runs downhill for L.{run.revenue} (d10: {roll})")
             elif roll == DESTROYED:
                 s.corps[corp].trains.remove(run.train)
                 s.depot.trains[run.train].owner = None
-                game.log(f"{corp}'s {run.train} crashes and goes back to the bank (d10: {roll})")
+                game.log(f"{corp}'s 2G train crashes and goes back to the bank (d10: {roll})")
             else:
-                game.log(f"{corp}'s {run.train} does not run (d10: {roll})")
+                game.log(f"{corp}'s 2G train does not run (d10: {roll})")
         rnd.turn["revenue"] = rnd.turn.get("revenue", 0) + earned
         return True

@@ -328,6 +328,7 @@ class TrainStep1883(Step):
     not enough (ruling R33)."""
 
     name = "trains"
+    label = "buying trains"
     rule = f"{OR}.9"
 
     def _room(self, game: Game, corp: str) -> bool:
@@ -453,6 +454,7 @@ class IssueStep1883(Step):
     for each."""
 
     name = "issue"
+    label = "issuing shares"
     rule = f"{OR}.10"
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
@@ -487,6 +489,7 @@ class EventRevenueStep(Step):
     before the dividend (or the Co-operative's looting)."""
 
     name = "events"
+    label = "the Random Event"
     rule = "1883 §11"
     silent = True
 

@@ -51,4 +51,4 @@ def place(game: Game, corp: str, action: PlacePort) -> None:
     entry = state_of(game).ports[corp]
     entry.unplaced -= 1
     entry.placed.append(action.hex)
-    game.log(f"{corp} places a port token in {action.hex}")
+    game.log(f"{corp} places a port token in {game.state.map.board.place(action.hex)}")

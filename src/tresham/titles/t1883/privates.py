@@ -202,5 +202,8 @@ def _frv_connection(game: Game) -> None:
         mask = s.map.catalogue[t.tile].exit_mask(t.rotation)
         if all(mask >> e & 1 for e in ends):
             s.map.lay_tile(coord, t.tile, t.rotation)
-            game.log(f"The Reggio Emilia - Sassuolo connection is laid in {coord} (tile {t.tile})")
+            game.log(
+                "The Reggio Emilia - Sassuolo connection is laid in "
+                f"{s.map.board.place(coord)} (tile {t.tile})"
+            )
             return

@@ -32,6 +32,7 @@ from tresham.core.actions import (
 )
 from tresham.core.bank import Bank, seat_players
 from tresham.core.board import BoardDef
+from tresham.core.display import FactTable, MapMarker
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
 from tresham.core.game_spec import OptionSpec
@@ -62,6 +63,7 @@ from tresham.titles.t1883 import (
     privates,
     sefta,
 )
+from tresham.titles.t1883 import words as t1883_words
 from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlacePort
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 from tresham.titles.t1883.state import (
@@ -148,6 +150,19 @@ class Title1883(Title):
         self.market_def = Market.load(PACKAGE, "data/market.json")
         self.board = BoardDef.from_package(PACKAGE)
         self.upgrade_chart = UpgradeChart(self.data["tile_upgrades"])
+
+    # ================================================================ words
+    def action_words(self, game: Game, action: Action, words: Any) -> str | None:
+        """Concessions, support cards, loot, the SEFTA merger, buses, ports, air raids."""
+        return t1883_words.action_words(self, game, action, words)
+
+    def fact_tables(self, game: Game) -> list[FactTable]:
+        """The concessions with their holders and deadlines, the support cards, the ports."""
+        return t1883_words.fact_tables(self, game)
+
+    def map_markers(self, game: Game) -> list[MapMarker]:
+        """Port tokens placed (6.6) and SARSA's bus tokens (8.3.1)."""
+        return t1883_words.map_markers(game)
 
     # ================================================================ search copies
     def unknown(self, game: Game) -> object:
@@ -523,7 +538,7 @@ class Title1883(Title):
             s = game.state
             s.corps[entity].trains.remove(action.train)
             s.depot.trains[action.train].owner = POOL
-            game.log(f"{entity} puts {action.train} in the pool (6.9.4)")
+            game.log(f"{entity} puts its {s.depot.name(action.train)} train in the pool (6.9.4)")
             if self.trains_toward_limit(game, entity) > game.phase.limit(s.corps[entity].kind):
                 s.pending.insert(0, ("discard", entity))
             return
@@ -532,7 +547,7 @@ class Title1883(Title):
         self._start(game, entity, sym, action.price, paid_by="bank")
         fsf = next(c for c in self.data["companies"] if "president" in c)
         game.state.companies[fsf["sym"]].closed = True
-        game.log(f"{fsf['sym']} closes")
+        game.log(f"The private {fsf['name']} ({fsf['sym']}) closes")
 
     def _fsf(self) -> str:
         sym: str = next(c["president"] for c in self.data["companies"] if "president" in c)

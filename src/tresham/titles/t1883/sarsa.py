@@ -131,7 +131,8 @@ def place(game: Game, rnd: OperatingRound, corp: str, action: PlaceBus) -> None:
     cost = s.map.board.hexes[action.hex].terrain_cost
     game.transfer(corp, "bank", cost)
     rnd.turn.setdefault("buses", []).append(action.hex)
-    game.log(f"{corp} places a bus token in {action.hex} for L.{cost}")
+    where = game.state.map.board.place(action.hex)
+    game.log(f"{corp} places a bus token in {where} for L.{cost}")
 
 
 def hex_value(game: Game, coord: str) -> int:
@@ -173,6 +174,7 @@ class BusStep(Step):
     corporations skip it."""
 
     name = "bus"
+    label = "buying a bus"
     rule = RULE
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:

@@ -83,6 +83,7 @@ class MergeStep(Step):
     """The merger as the last action of FMV's or FSMMF's turn (8.4)."""
 
     name = "merge"
+    label = "the SEFTA merger"
     rule = RULE
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:

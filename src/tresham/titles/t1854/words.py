@@ -1,0 +1,153 @@
+"""1854's own decisions in a player's words: what each one is, what it costs and what follows.
+
+Tunnels (§5.3.1) named by the hex and the sides they join, mail contracts (§5.12) with what
+they earn, buying options (§6.4.1), retracted bids (§4), the Local Railways' mergers and
+closures (§5.10) and a shielded hex's permission (§5.3); `words.py` adds the consequences it
+finds on a search copy.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tresham.core.actions import Action, Choose, Pass
+from tresham.core.display import FactTable
+from tresham.titles.t1854 import mail, major_local, operating, tunnels
+from tresham.titles.t1854.actions import (
+    BuildTunnel,
+    BuyMailContract,
+    BuyOption,
+    CloseLocal,
+    MergeLocals,
+    PayOption,
+    RetractBid,
+)
+from tresham.titles.t1854.state import state_of
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game
+    from tresham.titles.t1854.rules import Title1854
+
+
+def tunnel_text(game: Game, action: BuildTunnel, words: Any) -> str:
+    """§5.3.1: a tunnel through a hex, by its shape and the two sides it joins."""
+    board = game.state.map.board
+    gap = abs(action.a - action.b)
+    shape = tunnels.SHAPE_NAMES[min(gap, 6 - gap)]
+    return (
+        f"Build a {shape} tunnel through {words.place(action.hex)}, from "
+        f"{board.side(action.hex, action.a)} to {board.side(action.hex, action.b)}"
+    )
+
+
+def mail_text(title: Title1854, game: Game, corp: str, cost: int) -> str:
+    """§5.12: the contract's price, its income now and at its best, and that it is kept."""
+    kind = next(k for k in title.data["mail_contracts"] if int(k["cost"]) == cost)
+    income: dict[str, int] = kind["income"]
+    money = title.money
+    now = income.get(game.phase.name, 0)
+    return (
+        f"Buy a {money(cost)} mail contract: {corp} collects {money(now)} at the start of "
+        f"each turn in this phase (up to {money(max(income.values()))} later), and keeps it "
+        f"for good ({mail.left(game, cost)} left)"
+    )
+
+
+def option_text(title: Title1854, game: Game, action: BuyOption) -> str:
+    """§6.4.1: a 20% share for half its price, counted as 10% until the rest is paid."""
+    where = "the pool" if action.source == "pool" else f"{action.corporation}'s treasury"
+    return (
+        f"Buy a 20% share of {action.corporation} from {where} on option: pay for 10% now, "
+        "the rest later at the same price (it counts as 10% until then)"
+    )
+
+
+def pay_option_text(title: Title1854, game: Game, player: str) -> str:
+    """§6.4.1: the second 10% at the price paid for the first."""
+    option = state_of(game).options.get(player)
+    if option is None:
+        return "Pay the rest of your option"
+    return (
+        f"Pay {title.money(option.price)} for the rest of your {option.corp} option (your "
+        "share then counts as 20%)"
+    )
+
+
+def choice_text(game: Game, action: Choose) -> str | None:
+    """The Director of a shielded hex's guard answers a request to lay there (§5.3)."""
+    s = game.state
+    request = state_of(game).shield_request
+    if not s.pending or s.pending[0][0] != operating.PERMISSION or request is None:
+        return None
+    where = s.map.board.place(request.hex)
+    if action.choice == operating.GRANT:
+        return f"Let {request.entity} lay tile {request.tile} on {where}"
+    return f"Refuse {request.entity} tile {request.tile} on {where}"
+
+
+def action_words(title: Title1854, game: Game, action: Action, words: Any) -> str | None:
+    """1854's own actions in words (None: the common words apply)."""
+    s = game.state
+    match action:
+        case BuildTunnel():
+            return tunnel_text(game, action, words)
+        case BuyMailContract(entity=corp, cost=cost):
+            return mail_text(title, game, corp, cost)
+        case BuyOption():
+            return option_text(title, game, action)
+        case PayOption(entity=player):
+            return pay_option_text(title, game, player)
+        case RetractBid(company=co):
+            return f"Take back your bid on {co} (the money is yours again)"
+        case MergeLocals(entity=local, partner=partner):
+            if s.pending and s.pending[0][0] == major_local.CONSENT:
+                return f"Agree: merge {local} with {partner} into a Major Local Railway"
+            return f"Merge {local} with {partner} into a Major Local Railway"
+        case CloseLocal(entity=local):
+            return (
+                f"Close {local}: its stations leave the map, its trains, money and mail "
+                "contract the game, its certificate is void"
+            )
+        case Pass(entity=local) if s.pending and s.pending[0][0] == major_local.CONSENT:
+            return f"Refuse the merger: {local} carries on alone"
+        case Choose():
+            return choice_text(game, action)
+    return None
+
+
+def mail_table(title: Title1854, game: Game) -> FactTable:
+    """§5.12: which company holds which mail contract and what it collects now."""
+    money = title.money
+    kinds = {int(k["cost"]): k["income"] for k in title.data["mail_contracts"]}
+    rows = tuple(
+        (corp, money(cost), money(int(kinds[cost].get(game.phase.name, 0))))
+        for corp, cost in state_of(game).mail.items()
+    )
+    left = ", ".join(f"{mail.left(game, cost)} of {money(cost)}" for cost in kinds)
+    return FactTable(
+        "mail",
+        "Mail contracts",
+        ("company", "contract", "collects each turn"),
+        rows,
+        f"Left in the bank: {left}.",
+    )
+
+
+def options_table(title: Title1854, game: Game) -> FactTable:
+    """§6.4.1: the options bought and not yet paid for in full."""
+    rows = tuple(
+        (player, option.corp, title.money(option.price))
+        for player, option in state_of(game).options.items()
+    )
+    return FactTable(
+        "options",
+        "Options not yet paid",
+        ("player", "company", "still to pay"),
+        rows,
+        "A share bought on option counts as 10% until the rest is paid (§6.4.1).",
+    )
+
+
+def fact_tables(title: Title1854, game: Game) -> list[FactTable]:
+    """The mail contracts and the options."""
+    return [mail_table(title, game), options_table(title, game)]

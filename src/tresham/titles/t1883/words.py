@@ -1,0 +1,233 @@
+"""1883's own decisions in a player's words: what each one is, what it costs and what follows.
+
+Government Concessions (§5.6, §6.12), Political Support cards (§5.5, §7.0), the Co-operative's
+loot (§8.1.6), the SEFTA merger (§8.4), SARSA's buses (§8.3.1), port tokens (§6.6) and the air
+raids' downgrades (§11.2 #13), named by places and trains as players name them; `words.py`
+adds the consequences it finds on a search copy.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tresham.core.actions import Action, Choose
+from tresham.core.display import FactTable, MapMarker
+from tresham.core.rounds.operating import OperatingRound
+from tresham.titles.t1883 import air_raids, concessions, coop, events, sefta
+from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlaceBus, PlacePort
+from tresham.titles.t1883.state import state_of
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game
+    from tresham.titles.t1883.rules import Title1883
+
+#: What a Random Event does to whoever plays no Political Support card against it (§11).
+EFFECT_WORDS = {
+    "zero": "earns nothing this operating round",
+    "half": "earns half this operating round",
+    "gold": "gives 10% of their money, rounded up",
+    "war_effort": "loses its dearest train (half its price paid back)",
+    "marshall": "gets no Marshall Plan move",
+}
+#: What playing the cards does instead.
+SUPPORTED_WORDS = {
+    "zero": "earns in full",
+    "half": "earns in full",
+    "gold": "keeps all their money",
+    "war_effort": "chooses which train to lose (never a 2G)",
+    "marshall": "moves its share price one space right",
+}
+
+
+def concession_text(title: Title1883, game: Game, corp: str, number: int) -> str:
+    """A Government Concession as its buyer weighs it (§5.6, §5.6.1, §6.12): the places to
+    join in order, its price, this phase's bonus, the deadline and the penalty."""
+    row = concessions.facts(game, str(number))
+    places = " \N{EN DASH} ".join(p["name"] for p in row["route"])
+    level = title.phase_facts[game.phase.name]["concession_bonus"]
+    money = title.money
+    return (
+        f"Buy Government Concession {number} for {corp} ({money(int(row['cost']))}): join "
+        f"{places} within {row['due_ors']} operating rounds for a bonus of "
+        f"{money(int(row['bonus'][level]))} now, or pay {money(2 * int(row['cost']))}"
+    )
+
+
+def support_text(title: Title1883, game: Game, player: str) -> str:
+    """§5.5: a card bought in a stock round, played later against a Random Event or to pay a
+    concession's bonus to the shareholders (§5.6.1)."""
+    cost = title.support_cost(game, player)
+    held = state_of(game).support.held.get(player, 0)
+    price = f" for {title.money(cost)}" if cost is not None else ""
+    return (
+        f"Buy a Political Support card{price} (you hold {held}): play it against a Random "
+        "Event, or to pay a concession's bonus to the shareholders"
+    )
+
+
+def _loot_text(game: Game, corp: str) -> str:
+    """§8.1.6: the president takes the revenue and half his share's value, and is ousted."""
+    rnd = game.state.round
+    revenue = int(rnd.turn.get("revenue", 0)) if isinstance(rnd, OperatingRound) else 0
+    half = game.state.market.price(corp) // 2
+    money = game.title.money
+    return (
+        f"Loot {corp}: take its {money(revenue)} yourself, sell your 10% share to the pool for "
+        f"{money(half)} and leave the presidency for good ({corp}'s price moves left)"
+    )
+
+
+def _support_choice(game: Game, entity: str, choice: str) -> str:
+    """§7.0: play the cards a Random Event asks for, or suffer its effect."""
+    ask = next((a for a in state_of(game).events.asks if a.entity == entity), None)
+    if ask is None:
+        return "Play a Political Support card" if choice == events.PLAY else "Play no card"
+    cards = "a Political Support card" if ask.cost == 1 else f"{ask.cost} Political Support cards"
+    if choice == events.PLAY:
+        instead = SUPPORTED_WORDS.get(ask.effect, "avoids the event")
+        return f"Play {cards}: {entity} {instead}"
+    return f"Play no card: {entity} {EFFECT_WORDS.get(ask.effect, 'suffers the event')}"
+
+
+def _downgrade_text(game: Game, words: Any, choice: str) -> str:
+    """§11.2 #13: the tile a bombed hex goes back to (ruling R24)."""
+    raids = state_of(game).events.raids or []
+    where = words.place(raids[0].coord) if raids else "the bombed hex"
+    if choice == air_raids.PRINTED:
+        return f"Remove the tile from {where} (its printed track again)"
+    tile, _, rotation = choice.partition("@")
+    return f"Put tile {tile} on {where} (rotation {rotation})"
+
+
+def choice_text(game: Game, action: Choose, words: Any) -> str | None:
+    """A `Choose` of one of 1883's prompts or steps, in words; None if it is none of them."""
+    s = game.state
+    kind = s.pending[0][0] if s.pending else None
+    choice, entity = action.choice, action.entity
+    if kind == events.SUPPORT:
+        return _support_choice(game, entity, choice)
+    if kind == concessions.BONUS_PROMPT:
+        waiting = (state_of(game).concessions.bonus_waiting or {}).get(entity, [])
+        bonus = game.title.money(waiting[0]) if waiting else "the bonus"
+        if choice == concessions.AS_DIVIDEND:
+            return f"Play a Political Support card: pay {bonus} to the shareholders"
+        return f"Put {bonus} in {entity}'s treasury"
+    if kind == air_raids.PROMPT:
+        return _downgrade_text(game, words, choice)
+    if kind == "sefta_consent":
+        return {
+            sefta.AGREE: "Agree to merge FMV and FSMMF into SEFTA",
+            sefta.REFUSE: "Refuse the SEFTA merger",
+        }.get(choice)
+    if kind == "sefta_leftover":
+        return {
+            sefta.CONVERT: "Pay half a SEFTA share's price for a SEFTA share for your odd share",
+            sefta.DISCARD: "Give up your odd share for half a SEFTA share's price",
+        }.get(choice)
+    if kind is None and choice == coop.LOOT:
+        return _loot_text(game, entity)
+    if kind is None and choice == sefta.MERGE:
+        return "Propose merging FMV and FSMMF into SEFTA (the other president is asked)"
+    return None
+
+
+def action_words(title: Title1883, game: Game, action: Action, words: Any) -> str | None:
+    """1883's own actions in words (None: the common words apply)."""
+    match action:
+        case BuyConcession(corporation=corp, concession=number):
+            return concession_text(title, game, corp, number)
+        case BuySupport(entity=player):
+            return support_text(title, game, player)
+        case PlaceBus(hex=coord):
+            return f"Place a bus token in {words.place(coord)}"
+        case PlacePort(hex=coord):
+            return f"Place a port token in {words.place(coord)}"
+        case Choose():
+            return choice_text(game, action, words)
+    return None
+
+
+def concessions_table(title: Title1883, game: Game) -> FactTable:
+    """§5.6, §6.12: every concession still in play, who holds it, the operating rounds left
+    before its penalty, and the bonus it pays now."""
+    held = state_of(game).concessions.status
+    level = title.phase_facts[game.phase.name]["concession_bonus"]
+    money = title.money
+    rows = []
+    for number, status in held.items():
+        if status.removed:
+            continue
+        row = concessions.facts(game, number)
+        if status.due is None:
+            left = f"{row['due_ors']} once bought"
+        else:
+            left = f"{status.due} (the last)" if status.due == 1 else str(status.due)
+        rows.append(
+            (
+                number,
+                " \N{EN DASH} ".join(p["name"] for p in row["route"]),
+                money(int(row["cost"])),
+                money(int(row["bonus"][level])),
+                status.owner or "for sale",
+                left,
+                money(2 * int(row["cost"])),
+            )
+        )
+    return FactTable(
+        "concessions",
+        "Government Concessions",
+        ("", "places, in order", "price", "bonus now", "holder", "ORs left", "penalty"),
+        tuple(rows),
+        "A holder that has not joined its places when its operating rounds run out gives the "
+        "concession back and pays the penalty (§6.12).",
+    )
+
+
+def support_table(title: Title1883, game: Game) -> FactTable:
+    """§5.5: each player's Political Support cards and the price of their next one."""
+    support = state_of(game).support
+    rows = []
+    for p in game.state.players:
+        cost = title.support_cost(game, p.name)
+        rows.append((p.name, str(support.held[p.name]), title.money(cost) if cost else "none"))
+    return FactTable(
+        "support",
+        "Political Support cards",
+        ("player", "cards", "next card"),
+        tuple(rows),
+        f"{support.supply} left in the supply. A card avoids a Random Event's effect, or pays a "
+        "concession's bonus to the shareholders (§7.0, §5.6.1).",
+    )
+
+
+def ports_table(game: Game) -> FactTable:
+    """§6.6: each corporation's port tokens, placed (by the port's name) and still to place."""
+    board = game.state.map.board
+    rows = tuple(
+        (sym, ", ".join(board.place(h) for h in entry.placed) or "none", str(entry.unplaced))
+        for sym, entry in state_of(game).ports.items()
+    )
+    return FactTable("ports", "Port tokens", ("corporation", "placed in", "to place"), rows)
+
+
+def fact_tables(title: Title1883, game: Game) -> list[FactTable]:
+    """The concessions, the support cards and the ports."""
+    return [concessions_table(title, game), support_table(title, game), ports_table(game)]
+
+
+def map_markers(game: Game) -> list[MapMarker]:
+    """§6.6 port tokens placed, §8.3.1 SARSA's bus tokens, on their hexes."""
+    board = game.state.map.board
+    st = state_of(game)
+    out = [
+        MapMarker(coord, "port", sym, f"{sym}'s port token in {board.place(coord)}")
+        for sym, entry in st.ports.items()
+        for coord in entry.placed
+    ]
+    bus = next((sym for sym, c in game.state.corps.items() if c.kind == "bus"), None)
+    if bus is not None:
+        out.extend(
+            MapMarker(coord, "bus", bus, f"{bus}'s bus token in {board.place(coord)}")
+            for coord in st.bus_tokens
+        )
+    return out
