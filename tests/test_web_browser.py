@@ -30,6 +30,7 @@ import pytest
 
 from conftest_server import ServerProcess, auth
 from offer_position import before_the_offer
+from positions import two_trains_to_run
 from shared_files import EXPORT_27939, needs_shared
 from tresham.core.board import BoardDef
 from tresham.core.game import Game
@@ -1221,3 +1222,39 @@ def raw_worth(state: dict[str, Any]) -> dict[str, int]:
         + sum(prices[sym] * pct // 10 for sym, pct in p["shares"].items() if prices[sym])
         for p in state["players"]
     }
+
+
+# ---------------------------------------------------------------------- the run picker
+def test_the_run_picker_refuses_runs_that_share_track(browser: Any, server: ServerProcess) -> None:
+    """1849 §OR Run trains: two trains may not run on the same track. Picking for the second
+    train the first one's run, the table asks the engine (`/check`), shows its reason beside
+    the trains and offers no Run; picking back the proposal offers Run again."""
+    game, proposal = two_trains_to_run()
+    answer = httpx.post(f"{server.url}/api/games/import", json=to_save(game), timeout=60)
+    assert answer.status_code == 201, answer.text
+    game_id = answer.json()["id"]
+    tokens = {s["player"]: s["token"] for s in answer.json()["seats"]}
+    acting = game.acting_player()
+    assert acting is not None
+    errors = Errors()
+    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    page.goto(f"{server.url}/games/{game_id}#seat={tokens[acting]}")
+    first_run, second_run = proposal.runs[:2]
+    select = page.locator(f'select.run-choice[data-train="{second_run.train}"]')
+    select.wait_for()
+    labels = select.locator("option").all_inner_texts()
+    wanted = " \N{EN DASH} ".join(
+        game.state.map.board.town(s.rsplit("-", 1)[0]) for s in first_run.stops
+    )
+    same = next(i for i, text in enumerate(labels) if text.startswith(f"{wanted} (")) - 1
+    page.select_option(f'select.run-choice[data-train="{second_run.train}"]', str(same))
+    conflict = page.locator("#run-conflict")
+    conflict.wait_for()
+    assert conflict.inner_text().startswith("These runs cannot be run: ")
+    assert page.locator("#run-routes").is_disabled()
+    page.locator(".runs-panel").screenshot(path=str(ARTIFACTS / "run-conflict.png"))
+    page.select_option(f'select.run-choice[data-train="{second_run.train}"]', "-1")
+    assert page.locator("#run-conflict").count() == 0
+    assert page.locator("#run-routes").is_enabled()
+    page.close()
+    assert errors.seen == []

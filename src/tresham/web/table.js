@@ -346,10 +346,26 @@ function chosenRun(action, train) {
 }
 
 function chosenRuns(action) {
-  return runTrains(action)
-    .map((train) => chosenRun(action, train))
-    .filter((run) => run !== null)
-    .map(({ train, stops, track }) => ({ train, stops, track }));
+  return chosenRunsOf(runTrains(action).map((train) => chosenRun(action, train)).filter((run) => run !== null));
+}
+
+/** Runs as the action carries them (train, stops, track). */
+function chosenRunsOf(runs) {
+  return runs.map(({ train, stops, track }) => ({ train, stops, track }));
+}
+
+/** The engine's answer on a set of runs the player composed (`/check`, asked once per set and
+ * position): {legal, error}; null while it is asked. The proposal itself is the engine's own. */
+const runChecks = new Map();
+function runsCheck(action, runs) {
+  const key = `${legal.index}:${JSON.stringify(runs)}`;
+  if (!runChecks.has(key)) {
+    runChecks.set(key, null);
+    api(`/api/games/${encodeURIComponent(gameId)}/check`, { method: "POST", body: { index: legal.index, action: { ...action, runs } }, token: actingToken() })
+      .then((answer) => { runChecks.set(key, answer); render(); })
+      .catch((err) => { runChecks.set(key, { legal: false, error: err.message }); render(); });
+  }
+  return runChecks.get(key);
 }
 
 function runsPanel(action) {
@@ -382,14 +398,22 @@ function runsPanel(action) {
   });
   panel.append(list);
   const runs = chosenRuns(action);
+  const own = JSON.stringify(runs) === JSON.stringify(chosenRunsOf(action.runs));
+  const check = own ? { legal: true } : runsCheck(action, runs);
+  const refused = check !== null && !check.legal;
   if (earns) {
     const total = runTrains(action)
       .map((train) => chosenRun(action, train))
       .filter((run) => run !== null)
       .reduce((sum, run) => sum + run.revenue, 0);
-    panel.append(el("p", { id: "run-revenue", "data-revenue": total }, `Revenue: ${money(total)}`));
+    panel.append(el("p", { id: "run-revenue", "data-revenue": total, class: refused ? "refused" : "" },
+      refused ? `Revenue: ${money(total)} if these runs could be run together` : `Revenue: ${money(total)}`));
   }
-  panel.append(el("button", { id: "run-routes", class: "primary", onclick: () => post({ ...action, runs }) },
+  if (refused) {
+    // the engine's own reason (two trains on the same track, a city twice...), before Run
+    panel.append(el("p", { id: "run-conflict", class: "error", role: "alert" }, `These runs cannot be run: ${check.error}`));
+  }
+  panel.append(el("button", { id: "run-routes", class: "primary", disabled: check === null || refused, onclick: () => post({ ...action, runs }) },
     runs.length === action.runs.length ? "Run these routes" : `Run ${runs.length} train${runs.length === 1 ? "" : "s"}`));
   return panel;
 }
