@@ -402,7 +402,11 @@ def test_an_offer_is_answered_at_the_table(browser: Any, server: ServerProcess) 
         return api.state()
 
     def offer(page: Any, price: int) -> dict[str, Any]:
-        row = page.locator('.action-row[data-group="4H-0|"]')
+        row = page.locator('.action-row[data-group="CTL|4H|"]')  # one row per seller and type
+        assert row.count() == 1
+        face = next(t["price"] for t in api.state()["depot"] if t["kind"] == "4H")
+        cash = next(c["cash"] for c in api.state()["corporations"] if c["sym"] == "IFT")
+        assert row.locator("input").input_value() == str(min(face, cash))  # face value first
         row.locator("input").fill(str(price))
         return step(page, lambda _page: row.locator("button").click())
 
@@ -429,7 +433,7 @@ def test_an_offer_is_answered_at_the_table(browser: Any, server: ServerProcess) 
     # Bob declines: the offer is gone from every table, the game is as before it
     state = step(bob, lambda page: page.click(".offer-decline"))
     assert state["offer"] is None and state["state_hash"] == before["state_hash"]
-    assert "CTL declines IFT's offer for 4H-0" in state["events"]
+    assert "CTL declines IFT's offer for its 4H train" in state["events"]
     for page in pages:
         assert page.locator("#offer").count() == 0
 

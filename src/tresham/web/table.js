@@ -166,11 +166,12 @@ function miniTile(tileId, rotation) {
 }
 
 // ------------------------------------------------------------------ the actions panel
-function amountRow(label, group, make, buttonText, id) {
+function amountRow(label, group, make, buttonText, id, preferred = null) {
   const prices = group.map((a) => a.price);
   const lo = Math.min(...prices);
   const hi = Math.max(...prices);
-  const input = el("input", { type: "number", min: lo, max: prices.length > 1 ? hi : null, value: lo, class: "amount", "aria-label": `${label}: amount` });
+  const value = preferred === null ? lo : Math.min(hi, Math.max(lo, preferred));
+  const input = el("input", { type: "number", min: lo, max: prices.length > 1 ? hi : null, value, class: "amount", "aria-label": `${label}: amount` });
   const range = prices.length > 1 ? `${money(lo)}–${money(hi)}` : `from ${money(lo)}`;
   return el("div", { class: "action-row", "data-group": id },
     el("span", {}, `${label} (${range})`), input,
@@ -244,9 +245,12 @@ function renderActions(lays) {
         else box.append(amountRow(`Bid on ${company}`, options, (price) => ({ ...options[0], price }), "Bid", `bid-${company}`));
       }
     } else if (type === "buy_train" || type === "buy_company") {
-      for (const [key, options] of groupBy(group, (a) => `${a.train || a.company}|${a.variant || ""}`)) {
+      // one row per seller and train type (its trains are alike), or per private; the amount
+      // starts at face value, within the legal range
+      for (const [key, all] of groupBy(group, (a) => (a.company ? a.company : `${trainOwner(a.train)}|${trainName(a.train)}|${a.variant || ""}`))) {
+        const options = all.filter((a) => a.train === all[0].train);
         if (options.length === 1) rest.push(options[0]);
-        else box.append(amountRow(wordsOf(options[0]).text.replace(/ for [^ ]+$/, ""), options, (price) => ({ ...options[0], price }), "Buy", key));
+        else box.append(amountRow(wordsOf(options[0]).text.replace(/ for [^ ]+$/, ""), options, (price) => ({ ...options[0], price }), "Buy", key, faceValue(options[0])));
       }
     } else {
       rest.push(...group);
@@ -599,6 +603,19 @@ function stopsText(stops) {
 }
 
 /** A train by its name ("4H"), from the corporations' trains in the state. */
+/** Who holds train `tid`: a corporation's symbol, else "bank" (the depot or the pool). */
+function trainOwner(tid) {
+  const c = state.corporations.find((corp) => corp.trains.includes(tid));
+  return c ? c.sym : "bank";
+}
+
+/** The face value of what a purchase buys: a private's value, a train type's price. */
+function faceValue(a) {
+  if (a.company) return (state.companies.find((c) => c.sym === a.company) || {}).value ?? null;
+  const kind = (state.depot.find((t) => t.kind === trainName(a.train) || t.variants.includes(trainName(a.train))) || {});
+  return kind.price ?? null;
+}
+
 function trainName(tid) {
   for (const c of state.corporations) {
     const i = c.trains.indexOf(tid);
