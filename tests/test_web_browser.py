@@ -656,6 +656,11 @@ def test_the_lobby_starts_a_game_against_a_bot(browser: Any, server: ServerProce
     page.screenshot(path=str(ARTIFACTS / "lobby-bots.png"))
     page.click("#create")
     page.wait_for_selector("#open-table")
+    # what to do next is in view and ready for Enter, however long the form above it
+    assert page.evaluate("document.activeElement.id") == "open-table"
+    shown = page.locator("#open-table").bounding_box()
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    assert shown is not None and shown["y"] >= 0 and shown["y"] + shown["height"] <= height
     assert page.locator(".seat-link").count() == 1
     assert "Cid: bot (easy)" in page.inner_text("#created")
     page.click("#open-table")
