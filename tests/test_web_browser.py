@@ -1221,6 +1221,25 @@ def check_sheet(page: Any, state: dict[str, Any]) -> None:
     assert sheet["toStart"].endswith(", ".join(state["to_start"]))
 
 
+def test_the_charts_are_drawn_while_the_game_is_played(browser: Any, server: ServerProcess) -> None:
+    """Share prices, worth and revenue per operating round, in a box of the table while the
+    game is played (not only at its end), one series per player in the worth chart."""
+    played = Played(server, 250)
+    assert not played.game.state.finished
+    errors = Errors()
+    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    page.goto(played.url)
+    at_index(page, played.api.state()["index"])
+    page.click("#charts-area summary")
+    worth = '#live-charts svg.chart[aria-label="Player worth"] .series'
+    page.wait_for_selector(worth, timeout=WAIT_MS)
+    assert page.locator(worth).count() == len(PLAYERS)
+    assert page.locator("#live-charts svg.chart").count() == 3
+    page.locator("#charts-area").screenshot(path=str(ARTIFACTS / "charts-live.png"))
+    page.close()
+    assert errors.seen == []
+
+
 def raw_worth(state: dict[str, Any]) -> dict[str, int]:
     """Each player's worth as 1849's summary counts it: cash plus shares at market, minus
     L.750 a loan (its private companies not counted)."""

@@ -882,6 +882,12 @@ async function renderGameOver() {
   const scores = Object.entries(state.scores).sort((a, b) => b[1] - a[1]);
   const list = el("ol", { id: "scores" }, ...scores.map(([name, score]) => el("li", {}, `${name}: ${money(score)}`)));
   box.replaceChildren(el("h2", {}, `Game over: ${state.end_words || state.end_reason}`), list);
+  box.append(await chartsOfHistory());
+}
+
+/** The share prices, the players' worth and the revenues, one point per operating round
+ * played (`/history`): at the game's end and, while it is played, in the Charts box. */
+async function chartsOfHistory() {
   const hist = await api(`/api/games/${encodeURIComponent(gameId)}/history`);
   const labels = hist.points.map((p) => p.label);
   const prices = {};
@@ -900,10 +906,22 @@ async function renderGameOver() {
     const values = hist.points.map((p) => (corp in p.revenue ? p.revenue[corp] : null));
     if (values.some((v) => v !== null)) revenue[corp] = values;
   }
-  box.append(el("div", { class: "charts" },
+  return el("div", { class: "charts" },
     lineChart("Share prices", labels, prices, corpColors(board, state)),
     lineChart("Player worth", labels, worth, playerColors),
-    lineChart("Revenue per OR", labels, revenue, corpColors(board, state))));
+    lineChart("Revenue per OR", labels, revenue, corpColors(board, state)));
+}
+
+/** The charts while the game is played, drawn when the box is open and again after each
+ * operating round (the game-over box has them once the game ends). */
+let liveChartsFor = null;
+async function renderLiveCharts() {
+  const area = $("charts-area");
+  area.hidden = state.finished || viewAt !== null;
+  const played = state.operating_rounds.filter((r) => r.done).length;
+  if (area.hidden || !area.open || liveChartsFor === played) return;
+  liveChartsFor = played;
+  $("live-charts").replaceChildren(played ? await chartsOfHistory() : el("p", { class: "note" }, "The charts begin after the first operating round."));
 }
 
 /** The runs the operating corporation has just made (its latest log entry, with no undo or
@@ -944,6 +962,7 @@ function render() {
   renderCorporations(colors);
   renderSheet(colors);
   renderTitleTables();
+  renderLiveCharts().catch((err) => setMessage(err.message, true));
   renderDepot();
   renderPrivates();
   renderLog();
@@ -1045,6 +1064,7 @@ async function main() {
   const held = Object.keys(seats);
   $("seats").textContent = held.length ? `Your seats: ${held.join(", ")}` : "Watching (no seat)";
   setupTimeline();
+  $("charts-area").addEventListener("toggle", () => renderLiveCharts().catch((err) => setMessage(err.message, true)));
   await syncLog();
   await refresh();
   const asked = new URLSearchParams(location.search).get("at");
