@@ -25,7 +25,7 @@ let historyShown = -1;
 const LOG_PAGE = 50;
 // The whole log: the set-up's event lines, every entry ({index, entry, seat, round, events}),
 // and the page shown (null: the last, following new entries).
-const gameLog = { start: [], entries: [], page: null, scrolledFor: "", chat: new Map() };
+const gameLog = { start: [], entries: [], page: null, scrolledFor: "", chat: new Map(), headings: new Set() };
 
 // Chat lines (web/chat.js) join the log after the entry they were written at; they are
 // words between players, never entries of the game.
@@ -694,19 +694,24 @@ function atLink(position, ...children) {
     onclick: (event) => { event.preventDefault(); goTo(position); } }, ...children);
 }
 
+/** An event line that only says a round began, as its heading already does. */
+function isHeading(line) {
+  return gameLog.headings.has(line.toLowerCase());
+}
+
 function logEntry(e, target) {
   const a = e.entry;
   const n = e.index + 1;
   let head;
-  let lines = e.events;
+  let lines = e.events.filter((line) => !isHeading(line));
   if (a.type === "undo" || a.type === "redo") {
     head = `${a.entity} ${a.type === "undo" ? "undoes" : "redoes"} entry ${target + 1}`;
     if (a.type === "undo") lines = [];
-  } else if (a.type === "pass" && !(e.events[0] || "").includes("pass")) {
+  } else if (a.type === "pass" && !(lines[0] || "").includes("pass")) {
     head = `${a.entity} passes`; // a pass the engine does not write (its lines: what followed)
-  } else if (e.events.length) {
-    head = e.events[0];
-    lines = e.events.slice(1);
+  } else if (lines.length) {
+    head = lines[0];
+    lines = lines.slice(1);
   } else {
     head = `${a.entity}: ${describe(a)}`;
   }
@@ -719,6 +724,7 @@ function logEntry(e, target) {
 
 function renderLog() {
   const list = $("log");
+  gameLog.headings = new Set(gameLog.entries.map((e) => String(e.round).toLowerCase()));
   const pages = logPages();
   const page = shownLogPage();
   const from = pageStart(page);
