@@ -16,9 +16,11 @@ import pytest
 
 from conftest_server import LOCAL_RECEIVERS, ROOMY, Receiver, auth, play, silent_receiver
 from offer_position import PROPOSAL, before_the_offer
+from positions import two_trains_to_run
 from shared_files import EXPORT_27939, needs_shared
 from tresham.bots.players import DEFAULT_LEVEL, get_bot
-from tresham.core.actions import action_from_json
+from tresham.core.actions import RunRoutes, RunSpec, action_from_json
+from tresham.core.game import Game
 from tresham.io.save import from_save, new_game
 from tresham.server import ServerConfig, create_app
 
@@ -702,3 +704,44 @@ def test_a_new_game_has_a_history_of_one_point(client: TestClient) -> None:
     history = client.get(f"/api/games/{game_id}/history").json()
     assert [p["label"] for p in history["points"]] == ["start"]
     assert set(history["points"][0]["worth"]) == set(PLAYERS)
+
+
+# ---------------------------------------------------------------------- checking an action
+def made_live(client: TestClient, game: Game) -> tuple[str, dict[str, str]]:
+    server: Any = client.app.state.holder["server"]  # type: ignore[attr-defined]
+    assert client.portal is not None
+    live, seats = client.portal.call(functools.partial(server.registry.create, game))
+    return live.record.id, {s.player: s.token for s in seats if s.token}
+
+
+def check(client: TestClient, game_id: str, token: str, index: int, action: Any) -> Any:
+    return client.post(
+        f"/api/games/{game_id}/check", json={"index": index, "action": action}, headers=auth(token)
+    )
+
+
+# 1849 §OR Run trains (and every title's routes rule): two trains may not share track; the
+# engine's refusal is given before the run is made, and nothing changes
+def test_a_composed_set_of_runs_is_checked_by_the_engine(client: TestClient) -> None:
+    game, proposal = two_trains_to_run()
+    index = len(game.actions)
+    game_id, tokens = made_live(client, game)
+    player = game.acting_player()
+    assert player is not None
+    token = tokens[player]
+    before = state(client, game_id)["state_hash"]
+    answer = check(client, game_id, token, index, proposal.to_json())
+    assert answer.status_code == 200 and answer.json() == {"legal": True}
+    first, second = proposal.runs[:2]
+    shared = RunRoutes(proposal.entity, (first, RunSpec(second.train, first.stops, first.track)))
+    answer = check(client, game_id, token, index, shared.to_json())
+    assert answer.status_code == 200
+    refusal = answer.json()
+    assert refusal["legal"] is False and refusal["error"] and refusal["rule"]
+    assert state(client, game_id)["state_hash"] == before  # nothing changed
+    assert state(client, game_id)["index"] == index
+    # the index must be the game's, and only the seat to act may ask
+    assert check(client, game_id, token, index + 1, proposal.to_json()).status_code == 409
+    other = next(t for p, t in tokens.items() if p != player)
+    assert check(client, game_id, other, index, proposal.to_json()).status_code == 403
+    assert check(client, game_id, token, index, {"type": "undo"}).status_code == 422

@@ -30,6 +30,7 @@ import pytest
 
 from conftest_server import ServerProcess, auth
 from offer_position import before_the_offer
+from positions import two_trains_to_run
 from shared_files import EXPORT_27939, needs_shared
 from tresham.core.board import BoardDef
 from tresham.core.game import Game
@@ -401,7 +402,11 @@ def test_an_offer_is_answered_at_the_table(browser: Any, server: ServerProcess) 
         return api.state()
 
     def offer(page: Any, price: int) -> dict[str, Any]:
-        row = page.locator('.action-row[data-group="4H-0|"]')
+        row = page.locator('.action-row[data-group="CTL|4H|"]')  # one row per seller and type
+        assert row.count() == 1
+        face = next(t["price"] for t in api.state()["depot"] if t["kind"] == "4H")
+        cash = next(c["cash"] for c in api.state()["corporations"] if c["sym"] == "IFT")
+        assert row.locator("input").input_value() == str(min(face, cash))  # face value first
         row.locator("input").fill(str(price))
         return step(page, lambda _page: row.locator("button").click())
 
@@ -428,7 +433,7 @@ def test_an_offer_is_answered_at_the_table(browser: Any, server: ServerProcess) 
     # Bob declines: the offer is gone from every table, the game is as before it
     state = step(bob, lambda page: page.click(".offer-decline"))
     assert state["offer"] is None and state["state_hash"] == before["state_hash"]
-    assert "CTL declines IFT's offer for 4H-0" in state["events"]
+    assert "CTL declines IFT's offer for its 4H train" in state["events"]
     for page in pages:
         assert page.locator("#offer").count() == 0
 
@@ -651,6 +656,11 @@ def test_the_lobby_starts_a_game_against_a_bot(browser: Any, server: ServerProce
     page.screenshot(path=str(ARTIFACTS / "lobby-bots.png"))
     page.click("#create")
     page.wait_for_selector("#open-table")
+    # what to do next is in view and ready for Enter, however long the form above it
+    assert page.evaluate("document.activeElement.id") == "open-table"
+    shown = page.locator("#open-table").bounding_box()
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    assert shown is not None and shown["y"] >= 0 and shown["y"] + shown["height"] <= height
     assert page.locator(".seat-link").count() == 1
     assert "Cid: bot (easy)" in page.inner_text("#created")
     page.click("#open-table")
@@ -1087,10 +1097,14 @@ def test_the_whole_log_of_a_long_game(browser: Any, server: ServerProcess) -> No
         page.click("#log-pager .log-next")
     assert seen == list(range(total))
     assert headings[0] == "Start" and headings[1] == "Auction"
+    # a line that only says a round began is its heading, not repeated under an entry
+    heading_lines = {str(e["round"]).lower() for e in log}
     for e in log:
-        if e["entry"]["type"] not in ("undo", "redo") and e["events"]:
+        events = [line for line in e["events"] if line.lower() not in heading_lines]
+        if e["entry"]["type"] not in ("undo", "redo") and events:
             shown = texts[e["index"]]
-            assert shown[len(shown) - len(e["events"]) :] == e["events"], e["index"]
+            assert shown[len(shown) - len(events) :] == events, e["index"]
+        assert not any(line.lower() in heading_lines for line in texts.get(e["index"], []))
         if e["entry"]["type"] == "pass":
             assert texts[e["index"]][0].endswith("passes")
     assert texts[undo_at - 1] == [
@@ -1211,6 +1225,25 @@ def check_sheet(page: Any, state: dict[str, Any]) -> None:
     assert sheet["toStart"].endswith(", ".join(state["to_start"]))
 
 
+def test_the_charts_are_drawn_while_the_game_is_played(browser: Any, server: ServerProcess) -> None:
+    """Share prices, worth and revenue per operating round, in a box of the table while the
+    game is played (not only at its end), one series per player in the worth chart."""
+    played = Played(server, 250)
+    assert not played.game.state.finished
+    errors = Errors()
+    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    page.goto(played.url)
+    at_index(page, played.api.state()["index"])
+    page.click("#charts-area summary")
+    worth = '#live-charts svg.chart[aria-label="Player worth"] .series'
+    page.wait_for_selector(worth, timeout=WAIT_MS)
+    assert page.locator(worth).count() == len(PLAYERS)
+    assert page.locator("#live-charts svg.chart").count() == 3
+    page.locator("#charts-area").screenshot(path=str(ARTIFACTS / "charts-live.png"))
+    page.close()
+    assert errors.seen == []
+
+
 def raw_worth(state: dict[str, Any]) -> dict[str, int]:
     """Each player's worth as 1849's summary counts it: cash plus shares at market, minus
     L.750 a loan (its private companies not counted)."""
@@ -1221,3 +1254,39 @@ def raw_worth(state: dict[str, Any]) -> dict[str, int]:
         + sum(prices[sym] * pct // 10 for sym, pct in p["shares"].items() if prices[sym])
         for p in state["players"]
     }
+
+
+# ---------------------------------------------------------------------- the run picker
+def test_the_run_picker_refuses_runs_that_share_track(browser: Any, server: ServerProcess) -> None:
+    """1849 §OR Run trains: two trains may not run on the same track. Picking for the second
+    train the first one's run, the table asks the engine (`/check`), shows its reason beside
+    the trains and offers no Run; picking back the proposal offers Run again."""
+    game, proposal = two_trains_to_run()
+    answer = httpx.post(f"{server.url}/api/games/import", json=to_save(game), timeout=60)
+    assert answer.status_code == 201, answer.text
+    game_id = answer.json()["id"]
+    tokens = {s["player"]: s["token"] for s in answer.json()["seats"]}
+    acting = game.acting_player()
+    assert acting is not None
+    errors = Errors()
+    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    page.goto(f"{server.url}/games/{game_id}#seat={tokens[acting]}")
+    first_run, second_run = proposal.runs[:2]
+    select = page.locator(f'select.run-choice[data-train="{second_run.train}"]')
+    select.wait_for()
+    labels = select.locator("option").all_inner_texts()
+    wanted = " \N{EN DASH} ".join(
+        game.state.map.board.town(s.rsplit("-", 1)[0]) for s in first_run.stops
+    )
+    same = next(i for i, text in enumerate(labels) if text.startswith(f"{wanted} (")) - 1
+    page.select_option(f'select.run-choice[data-train="{second_run.train}"]', str(same))
+    conflict = page.locator("#run-conflict")
+    conflict.wait_for()
+    assert conflict.inner_text().startswith("These runs cannot be run: ")
+    assert page.locator("#run-routes").is_disabled()
+    page.locator(".runs-panel").screenshot(path=str(ARTIFACTS / "run-conflict.png"))
+    page.select_option(f'select.run-choice[data-train="{second_run.train}"]', "-1")
+    assert page.locator("#run-conflict").count() == 0
+    assert page.locator("#run-routes").is_enabled()
+    page.close()
+    assert errors.seen == []

@@ -222,14 +222,19 @@ class Game:
             return []
         return self.title.legal_actions(self)
 
-    def apply(self, action: Action) -> None:
-        """Validate `action` fully and apply it atomically; raises `RuleError` if illegal."""
+    def check(self, action: Action) -> None:
+        """Raise `RuleError` (naming the rule) unless `action` is legal now; changes nothing
+        (e.g. whether a set of runs a player is composing may be run)."""
         if self.state.finished:
             raise RuleError("the game is over", "game end")
         active = self.active_entity()
         if action.entity != active and not self.title.may_act_out_of_turn(self, action):
             raise NotYourTurnError(f"it is {active}'s turn, not {action.entity}'s", "turn order")
         self.title.validate(self, action)
+
+    def apply(self, action: Action) -> None:
+        """Validate `action` fully and apply it atomically; raises `RuleError` if illegal."""
+        self.check(action)
         if self._search:
             self.title.process(self, action)
             self._advance()

@@ -145,13 +145,14 @@ def validate_runs(
         if train is None:
             raise RouteError(f"{corporation} has no train {run.train}", RULE_TRAIN)
         if run.train in seen:
-            raise RouteError(f"train {run.train} runs twice", RULE_TRAIN)
+            raise RouteError(f"one of {corporation}'s {train.kind} trains runs twice", RULE_TRAIN)
         seen.add(run.train)
         total += validate_run(state, corporation, train, run, rules)
         trace = trace_run(state, corporation, run.stops, run.track)
         if trace.path_ids & used_paths or trace.border_ids & used_borders:
             raise RouteError(
-                f"train {run.train} uses track another run of {corporation} already uses",
+                f"{corporation}'s {train.kind} train would run on track another of its trains "
+                "already runs on",
                 RULE_ROUTE_TRACK,
             )
         used_paths |= trace.path_ids

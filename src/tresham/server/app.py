@@ -32,7 +32,7 @@ from starlette.requests import HTTPConnection
 
 from tresham.bots.players import BOTS, DEFAULT_LEVEL, get_bot
 from tresham.core.actions import Action
-from tresham.core.errors import RuleError, quote
+from tresham.core.errors import MalformedActionError, RuleError, quote
 from tresham.core.game import Game
 from tresham.core.game_spec import MAX_SEED, SetupError
 from tresham.io.save import FORMAT, from_save, new_game
@@ -59,6 +59,7 @@ from tresham.server.errors import (
     ApiError,
     BadRequest,
     SafeJSONResponse,
+    Stale,
     TooLarge,
     Unavailable,
     error_response,
@@ -68,7 +69,7 @@ from tresham.server.headers import ASGIApp, Message, Receive, Scope, SecurityHea
 from tresham.server.history import game_history
 from tresham.server.ids import check_game_id, new_game_id
 from tresham.server.limits import RateLimit
-from tresham.server.live import LiveGame, pump, token_hash
+from tresham.server.live import LiveGame, parse_entry, pump, token_hash
 from tresham.server.notify import PgListener
 from tresham.server.page import page, web_root
 from tresham.server.past import past_of
@@ -386,6 +387,42 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         body = validate(PostEntry, parse_json(await request.body()))
         index = await srv.registry.submit(live, seat.player, body.index, body.action)
         return {"index": index}
+
+    @app.post(
+        "/api/games/{game_id}/check",
+        openapi_extra=json_body(PostEntry, "the index the action is for, and the action"),
+    )
+    async def check_action(
+        game_id: str,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """Whether the seat's action would be legal now, without making it: `{"legal": true}`,
+        or `{"legal": false, "error", "rule"}` with the engine's own reason (the table asks it
+        of the runs a player composes before offering Run)."""
+        srv = server()
+        live = await srv.registry.get(game_id)
+        seat = _seat(live, authorization)
+        body = validate(PostEntry, parse_json(await request.body()))
+        entry = parse_entry(body.action, seat.player)
+        if not isinstance(entry, Action):
+            raise MalformedActionError("only an action can be checked, not a take-back", "check")
+
+        def work() -> dict[str, Any]:
+            if body.index != live.index:
+                raise Stale(
+                    f"the game is at index {live.index}, not {body.index}",
+                    "index",
+                    index=live.index,
+                )
+            live.check_seat(seat.player, entry)
+            try:
+                live.game.check(entry)
+            except RuleError as exc:
+                return {"legal": False, "error": str(exc), "rule": exc.rule}
+            return {"legal": True}
+
+        return await srv.registry.read(live, work)
 
     @app.get("/api/games/{game_id}/log")
     async def game_log(game_id: str, since: str | None = None) -> dict[str, Any]:

@@ -102,6 +102,10 @@ function showCreated(box, game) {
       el("p", {}, el("a", { href: tableUrl(game.id), id: "open-table", class: "button primary" }, "Open the table (every seat, on this device)")),
       el("p", {}, "Or send each player their seat's link:"), links);
   }
+  // what to do next in view at once, its first link ready for Enter
+  box.scrollIntoView({ block: "center" });
+  const next = box.querySelector("a.button.primary");
+  if (next) next.focus();
   loadYourGames();
 }
 
@@ -262,10 +266,13 @@ async function main() {
       open_seats: Number($("open-seats").value || 0), public: $("public").checked, spectator_chat: $("spectator-chat").checked,
     };
     if ($("seed").value !== "") body.seed = Number($("seed").value);
+    $("create-error").textContent = "";
     try {
       showCreated($("created"), await api("/api/games", { method: "POST", body }));
       setMessage("", false);
     } catch (err) {
+      // said beside the button that was pressed, as well as at the top
+      $("create-error").textContent = err.message;
       setMessage(err.message);
     }
   });

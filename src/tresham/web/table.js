@@ -25,7 +25,7 @@ let historyShown = -1;
 const LOG_PAGE = 50;
 // The whole log: the set-up's event lines, every entry ({index, entry, seat, round, events}),
 // and the page shown (null: the last, following new entries).
-const gameLog = { start: [], entries: [], page: null, scrolledFor: "", chat: new Map() };
+const gameLog = { start: [], entries: [], page: null, scrolledFor: "", chat: new Map(), headings: new Set() };
 
 // Chat lines (web/chat.js) join the log after the entry they were written at; they are
 // words between players, never entries of the game.
@@ -166,11 +166,12 @@ function miniTile(tileId, rotation) {
 }
 
 // ------------------------------------------------------------------ the actions panel
-function amountRow(label, group, make, buttonText, id) {
+function amountRow(label, group, make, buttonText, id, preferred = null) {
   const prices = group.map((a) => a.price);
   const lo = Math.min(...prices);
   const hi = Math.max(...prices);
-  const input = el("input", { type: "number", min: lo, max: prices.length > 1 ? hi : null, value: lo, class: "amount", "aria-label": `${label}: amount` });
+  const value = preferred === null ? lo : Math.min(hi, Math.max(lo, preferred));
+  const input = el("input", { type: "number", min: lo, max: prices.length > 1 ? hi : null, value, class: "amount", "aria-label": `${label}: amount` });
   const range = prices.length > 1 ? `${money(lo)}–${money(hi)}` : `from ${money(lo)}`;
   return el("div", { class: "action-row", "data-group": id },
     el("span", {}, `${label} (${range})`), input,
@@ -244,9 +245,12 @@ function renderActions(lays) {
         else box.append(amountRow(`Bid on ${company}`, options, (price) => ({ ...options[0], price }), "Bid", `bid-${company}`));
       }
     } else if (type === "buy_train" || type === "buy_company") {
-      for (const [key, options] of groupBy(group, (a) => `${a.train || a.company}|${a.variant || ""}`)) {
+      // one row per seller and train type (its trains are alike), or per private; the amount
+      // starts at face value, within the legal range
+      for (const [key, all] of groupBy(group, (a) => (a.company ? a.company : `${trainOwner(a.train)}|${trainName(a.train)}|${a.variant || ""}`))) {
+        const options = all.filter((a) => a.train === all[0].train);
         if (options.length === 1) rest.push(options[0]);
-        else box.append(amountRow(wordsOf(options[0]).text.replace(/ for [^ ]+$/, ""), options, (price) => ({ ...options[0], price }), "Buy", key));
+        else box.append(amountRow(wordsOf(options[0]).text.replace(/ for [^ ]+$/, ""), options, (price) => ({ ...options[0], price }), "Buy", key, faceValue(options[0])));
       }
     } else {
       rest.push(...group);
@@ -346,10 +350,26 @@ function chosenRun(action, train) {
 }
 
 function chosenRuns(action) {
-  return runTrains(action)
-    .map((train) => chosenRun(action, train))
-    .filter((run) => run !== null)
-    .map(({ train, stops, track }) => ({ train, stops, track }));
+  return chosenRunsOf(runTrains(action).map((train) => chosenRun(action, train)).filter((run) => run !== null));
+}
+
+/** Runs as the action carries them (train, stops, track). */
+function chosenRunsOf(runs) {
+  return runs.map(({ train, stops, track }) => ({ train, stops, track }));
+}
+
+/** The engine's answer on a set of runs the player composed (`/check`, asked once per set and
+ * position): {legal, error}; null while it is asked. The proposal itself is the engine's own. */
+const runChecks = new Map();
+function runsCheck(action, runs) {
+  const key = `${legal.index}:${JSON.stringify(runs)}`;
+  if (!runChecks.has(key)) {
+    runChecks.set(key, null);
+    api(`/api/games/${encodeURIComponent(gameId)}/check`, { method: "POST", body: { index: legal.index, action: { ...action, runs } }, token: actingToken() })
+      .then((answer) => { runChecks.set(key, answer); render(); })
+      .catch((err) => { runChecks.set(key, { legal: false, error: err.message }); render(); });
+  }
+  return runChecks.get(key);
 }
 
 function runsPanel(action) {
@@ -382,14 +402,22 @@ function runsPanel(action) {
   });
   panel.append(list);
   const runs = chosenRuns(action);
+  const own = JSON.stringify(runs) === JSON.stringify(chosenRunsOf(action.runs));
+  const check = own ? { legal: true } : runsCheck(action, runs);
+  const refused = check !== null && !check.legal;
   if (earns) {
     const total = runTrains(action)
       .map((train) => chosenRun(action, train))
       .filter((run) => run !== null)
       .reduce((sum, run) => sum + run.revenue, 0);
-    panel.append(el("p", { id: "run-revenue", "data-revenue": total }, `Revenue: ${money(total)}`));
+    panel.append(el("p", { id: "run-revenue", "data-revenue": total, class: refused ? "refused" : "" },
+      refused ? `Revenue: ${money(total)} if these runs could be run together` : `Revenue: ${money(total)}`));
   }
-  panel.append(el("button", { id: "run-routes", class: "primary", onclick: () => post({ ...action, runs }) },
+  if (refused) {
+    // the engine's own reason (two trains on the same track, a city twice...), before Run
+    panel.append(el("p", { id: "run-conflict", class: "error", role: "alert" }, `These runs cannot be run: ${check.error}`));
+  }
+  panel.append(el("button", { id: "run-routes", class: "primary", disabled: check === null || refused, onclick: () => post({ ...action, runs }) },
     runs.length === action.runs.length ? "Run these routes" : `Run ${runs.length} train${runs.length === 1 ? "" : "s"}`));
   return panel;
 }
@@ -575,6 +603,19 @@ function stopsText(stops) {
 }
 
 /** A train by its name ("4H"), from the corporations' trains in the state. */
+/** Who holds train `tid`: a corporation's symbol, else "bank" (the depot or the pool). */
+function trainOwner(tid) {
+  const c = state.corporations.find((corp) => corp.trains.includes(tid));
+  return c ? c.sym : "bank";
+}
+
+/** The face value of what a purchase buys: a private's value, a train type's price. */
+function faceValue(a) {
+  if (a.company) return (state.companies.find((c) => c.sym === a.company) || {}).value ?? null;
+  const kind = (state.depot.find((t) => t.kind === trainName(a.train) || t.variants.includes(trainName(a.train))) || {});
+  return kind.price ?? null;
+}
+
 function trainName(tid) {
   for (const c of state.corporations) {
     const i = c.trains.indexOf(tid);
@@ -653,19 +694,24 @@ function atLink(position, ...children) {
     onclick: (event) => { event.preventDefault(); goTo(position); } }, ...children);
 }
 
+/** An event line that only says a round began, as its heading already does. */
+function isHeading(line) {
+  return gameLog.headings.has(line.toLowerCase());
+}
+
 function logEntry(e, target) {
   const a = e.entry;
   const n = e.index + 1;
   let head;
-  let lines = e.events;
+  let lines = e.events.filter((line) => !isHeading(line));
   if (a.type === "undo" || a.type === "redo") {
     head = `${a.entity} ${a.type === "undo" ? "undoes" : "redoes"} entry ${target + 1}`;
     if (a.type === "undo") lines = [];
-  } else if (a.type === "pass" && !(e.events[0] || "").includes("pass")) {
+  } else if (a.type === "pass" && !(lines[0] || "").includes("pass")) {
     head = `${a.entity} passes`; // a pass the engine does not write (its lines: what followed)
-  } else if (e.events.length) {
-    head = e.events[0];
-    lines = e.events.slice(1);
+  } else if (lines.length) {
+    head = lines[0];
+    lines = lines.slice(1);
   } else {
     head = `${a.entity}: ${describe(a)}`;
   }
@@ -678,6 +724,7 @@ function logEntry(e, target) {
 
 function renderLog() {
   const list = $("log");
+  gameLog.headings = new Set(gameLog.entries.map((e) => String(e.round).toLowerCase()));
   const pages = logPages();
   const page = shownLogPage();
   const from = pageStart(page);
@@ -841,6 +888,12 @@ async function renderGameOver() {
   const scores = Object.entries(state.scores).sort((a, b) => b[1] - a[1]);
   const list = el("ol", { id: "scores" }, ...scores.map(([name, score]) => el("li", {}, `${name}: ${money(score)}`)));
   box.replaceChildren(el("h2", {}, `Game over: ${state.end_words || state.end_reason}`), list);
+  box.append(await chartsOfHistory());
+}
+
+/** The share prices, the players' worth and the revenues, one point per operating round
+ * played (`/history`): at the game's end and, while it is played, in the Charts box. */
+async function chartsOfHistory() {
   const hist = await api(`/api/games/${encodeURIComponent(gameId)}/history`);
   const labels = hist.points.map((p) => p.label);
   const prices = {};
@@ -859,10 +912,22 @@ async function renderGameOver() {
     const values = hist.points.map((p) => (corp in p.revenue ? p.revenue[corp] : null));
     if (values.some((v) => v !== null)) revenue[corp] = values;
   }
-  box.append(el("div", { class: "charts" },
+  return el("div", { class: "charts" },
     lineChart("Share prices", labels, prices, corpColors(board, state)),
     lineChart("Player worth", labels, worth, playerColors),
-    lineChart("Revenue per OR", labels, revenue, corpColors(board, state))));
+    lineChart("Revenue per OR", labels, revenue, corpColors(board, state)));
+}
+
+/** The charts while the game is played, drawn when the box is open and again after each
+ * operating round (the game-over box has them once the game ends). */
+let liveChartsFor = null;
+async function renderLiveCharts() {
+  const area = $("charts-area");
+  area.hidden = state.finished || viewAt !== null;
+  const played = state.operating_rounds.filter((r) => r.done).length;
+  if (area.hidden || !area.open || liveChartsFor === played) return;
+  liveChartsFor = played;
+  $("live-charts").replaceChildren(played ? await chartsOfHistory() : el("p", { class: "note" }, "The charts begin after the first operating round."));
 }
 
 /** The runs the operating corporation has just made (its latest log entry, with no undo or
@@ -903,6 +968,7 @@ function render() {
   renderCorporations(colors);
   renderSheet(colors);
   renderTitleTables();
+  renderLiveCharts().catch((err) => setMessage(err.message, true));
   renderDepot();
   renderPrivates();
   renderLog();
@@ -1004,6 +1070,7 @@ async function main() {
   const held = Object.keys(seats);
   $("seats").textContent = held.length ? `Your seats: ${held.join(", ")}` : "Watching (no seat)";
   setupTimeline();
+  $("charts-area").addEventListener("toggle", () => renderLiveCharts().catch((err) => setMessage(err.message, true)));
   await syncLog();
   await refresh();
   const asked = new URLSearchParams(location.search).get("at");
