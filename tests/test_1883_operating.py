@@ -415,6 +415,10 @@ def test_concession_deadline_and_penalty() -> None:
     concession.owner, concession.due = "FBV", 2
     concessions.end_of_operating_round(g)
     assert state_of(g).concessions.status["1"].due == 1 and s.corps["FBV"].cash == 100
+    assert s.events[-1] == (  # the warning, an operating round before the penalty
+        "FBV has one operating round left to join Casalecchio - Bazzano - Vignola "
+        "(Government Concession 1), or pays L.30"
+    )
     concessions.end_of_operating_round(g)
     assert state_of(g).concessions.status["1"] == ConcessionStatus()
     assert s.corps["FBV"].cash == 100 - 2 * 15

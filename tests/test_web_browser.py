@@ -831,6 +831,8 @@ def test_a_1883_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     first_row = concessions.locator("tbody tr").first.inner_text()
     assert "Casalecchio" in first_row and "L.15" in first_row and "for sale" in first_row
     assert "pays the penalty" in concessions.locator(".note").inner_text()
+    # 1883 §6.9.5: the 2G is described where the trains are listed
+    assert "gravity train" in smoke.page.locator('#depot tr[data-train="2G"]').inner_text()
     support = smoke.page.locator('#title-tables [data-table="support"] tbody tr')
     assert support.count() == len(PLAYERS)  # 1883 §2.2.1: one card each at the start
     smoke.page.locator("#sheet-area").screenshot(path=str(ARTIFACTS / "sheet-1883.png"))

@@ -411,6 +411,11 @@ class Title:
         concession, its deadline and penalty). Default: none."""
         return []
 
+    def train_note(self, kind: str) -> str:
+        """What a train type does that the common trains do not, in players' words (e.g.
+        1883's 2G); "" for a common train."""
+        return ""
+
     def map_markers(self, game: Game) -> list[MapMarker]:
         """The title's own tokens on the map beside stations and tiles (e.g. port tokens).
         Default: none."""

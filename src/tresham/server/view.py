@@ -241,6 +241,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
                 "pool": sum(1 for t in s.depot.owned_by(POOL) if t.kind == kind),
                 "rusts_on": ttype.rusts_on,
                 "variants": [v.name for v in ttype.variants],
+                "note": g.title.train_note(kind),
             }
             for kind, ttype in s.depot.types.items()
         ],

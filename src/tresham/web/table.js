@@ -471,17 +471,19 @@ function renderCorporations(colors) {
 
 function renderDepot() {
   const forSale = new Set(state.trains_for_sale.map((t) => t.kind));
+  const noted = state.depot.some((t) => t.note);
   const trains = state.depot.map((t) => el("tr", { "data-train": t.kind, class: forSale.has(t.kind) ? "acting" : "" },
     cell(t.kind + (t.variants.length ? ` / ${t.variants.join(" / ")}` : "")),
     cell(money(t.price), { class: "num" }),
     cell(`${t.left}/${t.count}`, { class: "num" }),
     cell(t.pool || "", { class: "num" }),
-    cell(t.rusts_on || "")));
+    cell(t.rusts_on || ""),
+    ...(noted ? [cell(t.note, { class: "ability" })] : [])));
   const phases = board.phases.map((p) => el("tr", { class: p.name === state.phase ? "acting" : "" },
     cell(p.name), cell(p.on || ""), cell(p.train_limit, { class: "num" }), cell(p.tiles.join(", ")), cell(p.operating_rounds, { class: "num" })));
   $("depot").replaceChildren(
     el("p", {}, `Phase ${state.phase}; bank ${money(state.bank.cash)}${state.bank.broken ? " (broken)" : ""}`),
-    table(["train", "price", "left", "pool", "rusts on"], trains),
+    table(["train", "price", "left", "pool", "rusts on", ...(noted ? ["what it does"] : [])], trains),
     table(["phase", "from", "train limit", "tiles", "ORs"], phases));
 }
 

@@ -271,9 +271,15 @@ def end_of_operating_round(game: Game) -> None:
                 continue
             assert status.due is not None  # owned: a deadline runs (6.12)
             status.due -= 1
+            penalty = 2 * int(facts(game, number)["cost"])
+            if status.due == 1:  # said the operating round before, not only when it is due
+                places = " - ".join(p["name"] for p in facts(game, number)["route"])
+                game.log(
+                    f"{corp} has one operating round left to join {places} (Government "
+                    f"Concession {number}), or pays L.{penalty}"
+                )
             if status.due > 0:
                 continue
-            penalty = 2 * int(facts(game, number)["cost"])
             status.owner, status.due = None, None
             game.log(f"{corp} fails Government Concession {number}: penalty L.{penalty}")
             c = s.corps[corp]

@@ -160,6 +160,10 @@ class Title1883(Title):
         """The concessions with their holders and deadlines, the support cards, the ports."""
         return t1883_words.fact_tables(self, game)
 
+    def train_note(self, kind: str) -> str:
+        """The 2G gravity train (6.9.5)."""
+        return t1883_words.TRAIN_NOTES.get(kind, "")
+
     def map_markers(self, game: Game) -> list[MapMarker]:
         """Port tokens placed (6.6) and SARSA's bus tokens (8.3.1)."""
         return t1883_words.map_markers(game)

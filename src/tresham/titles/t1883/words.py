@@ -39,6 +39,18 @@ SUPPORTED_WORDS = {
 }
 
 
+#: What 1883's own trains do (§6.9.5).
+TRAIN_NOTES = {
+    "2G": (
+        "gravity train: after the other trains it runs downhill between two stations next to "
+        "each other, one of them its own, for half their value; a d10 for each: 1-7 it earns, "
+        "8-9 it does not, 10 it crashes and goes back; only beside a 2, 3 or 3bis train (no "
+        "more 2G than those), not counted toward the train limit nor as the train a "
+        "corporation must own"
+    ),
+}
+
+
 def concession_text(title: Title1883, game: Game, corp: str, number: int) -> str:
     """A Government Concession as its buyer weighs it (§5.6, §5.6.1, §6.12): the places to
     join in order, its price, this phase's bonus, the deadline and the penalty."""
