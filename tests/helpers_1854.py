@@ -4,10 +4,8 @@ skipped (for the tests of the Share Buying Rounds)."""
 
 from __future__ import annotations
 
-import pytest
-
-from tresham.core.actions import Action, Bid, BuyShares, Par, Pass
-from tresham.core.errors import RuleError
+from rejections import rejected as rejected  # the check every 1854 test file uses
+from tresham.core.actions import Bid, BuyShares, Par, Pass
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
 from tresham.titles.t1854.rules import Title1854
@@ -19,15 +17,6 @@ ORDER = ["P1", "P2", "P3", "L1", "L2", "L3", "L4", "L5", "L6", "P4", "P5"]
 def game(n: int = 3) -> Game:
     """A new game of `n` players A, B, C, ... in that seating order."""
     return Game(TITLE, list("ABCDEF"[:n]), seed=1)
-
-
-def rejected(g: Game, action: Action, rule: str) -> None:
-    """An illegal action raises a RuleError naming `rule` and changes nothing."""
-    before = g.state_hash()
-    with pytest.raises(RuleError) as info:
-        g.apply(action)
-    assert g.state_hash() == before
-    assert rule in info.value.rule
 
 
 def cash(g: Game) -> list[int]:

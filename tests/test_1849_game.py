@@ -8,6 +8,7 @@ import random
 import pytest
 
 from helpers_1849 import sell_privates, start_first
+from rejections import rejected as assert_rejected
 from tresham.bots.random_bot import choose
 from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares
 from tresham.core.errors import NotYourTurnError, RuleError
@@ -21,19 +22,6 @@ NAMES = ["Ann", "Bob", "Cid"]
 
 def game3(seed: int = 1) -> Game:
     return new_game("1849", NAMES, seed)
-
-
-def assert_rejected(game: Game, action: object, rule_part: str = "") -> RuleError:
-    """An illegal action raises a RuleError naming a rule and changes nothing."""
-    before = game.state_hash()
-    n = len(game.actions)
-    with pytest.raises(RuleError) as info:
-        game.apply(action)  # type: ignore[arg-type]
-    assert game.state_hash() == before
-    assert len(game.actions) == n
-    assert info.value.rule
-    assert rule_part in str(info.value)
-    return info.value
 
 
 # 1849 §Players: "Players 3 4 4 5 · Start cash L.500 L.375 L.375 L.300 · Bank L.7,760"

@@ -19,8 +19,8 @@ import pytest
 
 from deals import buy_agreed
 from helpers_1849 import sell_privates, start_first
+from rejections import rejected as assert_rejected
 from tresham.core.actions import (
-    Action,
     Bankrupt,
     BuyCompany,
     BuyShares,
@@ -37,7 +37,7 @@ from tresham.core.actions import (
     SellShares,
     UseCompany,
 )
-from tresham.core.errors import NotYourTurnError, RuleError, TrackError
+from tresham.core.errors import NotYourTurnError, TrackError
 from tresham.core.game import Game
 from tresham.core.market import Position
 from tresham.core.rounds.operating import OperatingRound
@@ -56,17 +56,6 @@ NAMES = ["Ann", "Bob", "Cid"]
 def title(g: Game) -> Title1849:
     assert isinstance(g.title, Title1849)
     return g.title
-
-
-def assert_rejected(g: Game, action: Action, error: type[RuleError] = RuleError) -> RuleError:
-    """An illegal action raises the typed error and leaves the state exactly as it was."""
-    before = g.state_hash()
-    n = len(g.actions)
-    with pytest.raises(error) as info:
-        g.apply(action)
-    assert g.state_hash() == before
-    assert len(g.actions) == n
-    return info.value
 
 
 def opening(
@@ -600,7 +589,7 @@ def test_no_train_sale_on_the_sellers_own_turn() -> None:
     auto_until(g, at("CTL:trains"))
     g.state.corps["IFT"].cash = 300
     # during CTL's turn, IFT cannot take CTL's train, and CTL cannot deal with itself
-    assert_rejected(g, BuyTrain("IFT", "4H-0", 50), NotYourTurnError)
+    assert_rejected(g, BuyTrain("IFT", "4H-0", 50), error=NotYourTurnError)
     assert_rejected(g, BuyTrain("CTL", "4H-0", 1))
 
 
@@ -799,7 +788,7 @@ def test_sms_builds_and_tokens_in_a_coastal_city_without_a_route() -> None:
     assert g.state.companies["SMS"].closed
     lays = [a for a in g.legal_actions() if isinstance(a, LayTile)]
     assert lays and all(a.hex == "M13" for a in lays)
-    assert_rejected(g, LayTile("CTL", "D2", "9", 0), TrackError)
+    assert_rejected(g, LayTile("CTL", "D2", "9", 0), error=TrackError)
     g.apply(Pass("CTL"))
     assert where(g) == "CTL:token"
     assert [a for a in g.legal_actions() if isinstance(a, PlaceToken)] == [

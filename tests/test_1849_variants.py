@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from helpers_1849 import sell_privates, start_first
+from rejections import rejected as assert_rejected
 from shared_files import VARIANTS_TEST, needs_shared
 from tresham.core.actions import Action, BuyCompany, BuyShares, BuyTrain, Par, Pass, UseCompany
-from tresham.core.errors import RuleError
 from tresham.core.game import Game
 from tresham.core.game_spec import SetupError
 from tresham.core.rounds.operating import OperatingRound
@@ -73,14 +73,6 @@ def step_offers(g: Game, step: str, corp: str) -> list[Action]:
     rnd = g.state.round
     assert isinstance(rnd, OperatingRound)
     return g.title.step_objects[step].actions(g, rnd, corp)
-
-
-def assert_rejected(g: Game, action: Action, rule: str) -> None:
-    before = g.state_hash()
-    with pytest.raises(RuleError) as info:
-        g.apply(action)
-    assert info.value.rule == rule
-    assert g.state_hash() == before
 
 
 def set_phase(g: Game, name: str) -> None:

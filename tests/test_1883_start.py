@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tresham.core.actions import Action, Bid, BuyShares, Par, Pass, SellShares
-from tresham.core.errors import RuleError
+from rejections import rejected
+from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares
 from tresham.core.game import Game
 from tresham.core.rounds.auction import WaterfallAuction
 from tresham.core.rounds.stock import StockRound
@@ -21,15 +21,6 @@ TITLE = Title1883()
 
 def game(players: list[str] = ABCD, seed: int = 1) -> Game:
     return Game(TITLE, players, seed)
-
-
-def rejected(g: Game, action: Action, rule: str = "") -> None:
-    """An illegal action raises a RuleError naming a rule and changes nothing."""
-    before = g.state_hash()
-    with pytest.raises(RuleError) as info:
-        g.apply(action)
-    assert g.state_hash() == before
-    assert info.value.rule and rule in str(info.value)
 
 
 def auction(g: Game) -> WaterfallAuction:

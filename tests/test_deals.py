@@ -10,25 +10,18 @@ import pytest
 
 import test_1849_paragraphs as p49
 from positions import give_train
+from rejections import rejected as refused
 from test_1854_operating import sd_must_buy, to_sd, two_companies
 from test_1883_operating import floated, turn_at
 from test_1883_start import TITLE as TITLE_1883
-from tresham.core.actions import Action, Bankrupt, BuyCompany, BuyTrain, Choose, Pass, SellShares
+from tresham.core.actions import Bankrupt, BuyCompany, BuyTrain, Choose, Pass, SellShares
 from tresham.core.deals import ACCEPT, DECLINE, OFFER
-from tresham.core.errors import NotYourTurnError, RuleError
+from tresham.core.errors import NotYourTurnError
 from tresham.core.game import Game
 from tresham.sim import check_invariants
 from tresham.titles.registry import get_title
 from tresham.titles.t1883.operating import STEP_OBJECTS as STEPS_1883
 from tresham.titles.t1883.operating import TrainStep1883
-
-
-def refused(g: Game, action: Action) -> None:
-    """An illegal action raises and changes nothing."""
-    before = g.state_hash()
-    with pytest.raises(RuleError):
-        g.apply(action)
-    assert g.state_hash() == before
 
 
 def asks(g: Game, seller: str, person: str) -> None:
