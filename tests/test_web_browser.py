@@ -1154,6 +1154,8 @@ def test_the_spreadsheet_shows_the_figures_of_the_api(browser: Any, server: Serv
     page.locator("#sheet-area").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "spreadsheet.png"))
     page.locator("#sheet-area").screenshot(path=str(ARTIFACTS / "spreadsheet-area.png"))
+    bank = played.api.state()["bank"]  # the server's words for it, never a negative amount
+    assert bank["text"] in page.inner_text("#depot > p") and "L.-" not in page.inner_text("#depot")
     page.close()
     assert errors.seen == []
 

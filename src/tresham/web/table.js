@@ -482,7 +482,7 @@ function renderDepot() {
   const phases = board.phases.map((p) => el("tr", { class: p.name === state.phase ? "acting" : "" },
     cell(p.name), cell(p.on || ""), cell(p.train_limit, { class: "num" }), cell(p.tiles.join(", ")), cell(p.operating_rounds, { class: "num" })));
   $("depot").replaceChildren(
-    el("p", {}, `Phase ${state.phase}; bank ${money(state.bank.cash)}${state.bank.broken ? " (broken)" : ""}`),
+    el("p", {}, `Phase ${state.phase}; bank ${state.bank.text}`),
     table(["train", "price", "left", "pool", "rusts on", ...(noted ? ["what it does"] : [])], trains),
     table(["phase", "from", "train limit", "tiles", "ORs"], phases));
 }
