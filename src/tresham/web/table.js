@@ -963,6 +963,7 @@ function render() {
     runs: runAction ? chosenRuns(runAction) : runJustMade(),
   };
   drawBoard($("board"), board, state, view, mapUi, onHex);
+  offscreenHint();
   drawMarket($("market"), board.market, state, colors);
   renderStatus();
   renderActions(lays);
@@ -1060,7 +1061,25 @@ async function setupZoom() {
     fit = el("button", { id: "zoom-fit", "aria-label": "fit the board", title: "fit the whole board" }, "fit");
     $("zoom-in").after(fit);
   }
-  panZoom($("board"), { zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), fit });
+  const zoom = panZoom($("board"), { zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), fit });
+  $("offscreen-show").addEventListener("click", () => zoom.fit());
+  new MutationObserver(offscreenHint).observe($("board"), { attributes: true, attributeFilter: ["viewBox"] });
+}
+
+/** After a zoom or a pan, say how many of the hexes the seat may lay on are out of view, with
+ * a button that shows the whole board again (nothing when they are all in view). */
+function offscreenHint() {
+  const hint = $("offscreen-hint");
+  const view = ($("board").getAttribute("viewBox") || "").split(/\s+/).map(Number);
+  const legalHexes = [...document.querySelectorAll("#board g.hex.legal-hex")];
+  const out = view.length === 4 ? legalHexes.filter((g) => {
+    const m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(g.getAttribute("transform") || "");
+    if (!m) return false;
+    const [x, y] = [Number(m[1]), Number(m[2])];
+    return x < view[0] || y < view[1] || x > view[0] + view[2] || y > view[1] + view[3];
+  }).length : 0;
+  hint.hidden = out === 0;
+  hint.querySelector("span").textContent = out === 0 ? "" : `${out} of the ${legalHexes.length} hexes you may lay on ${out === 1 ? "is" : "are"} out of view.`;
 }
 
 async function main() {
