@@ -5,7 +5,7 @@
 // fetched with ?at=N and drawn like the present, with acting off, until "Back to the present".
 
 import { answersOffer, api, corpColors, describe, el, loadSeats, paletteColor, saveSeats, svg } from "./common.js";
-import { drawBoard, drawTile, RUN_COLORS, showTunnel } from "./board.js";
+import { drawBoard, drawTile, fitNames, RUN_COLORS, showTunnel } from "./board.js";
 import { drawMarket } from "./market.js";
 import { lineChart } from "./charts.js";
 
@@ -1063,7 +1063,10 @@ async function setupZoom() {
   }
   const zoom = panZoom($("board"), { zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), fit });
   $("offscreen-show").addEventListener("click", () => zoom.fit());
-  new MutationObserver(offscreenHint).observe($("board"), { attributes: true, attributeFilter: ["viewBox"] });
+  new MutationObserver(() => {
+    offscreenHint();
+    if (board) fitNames($("board"), board);
+  }).observe($("board"), { attributes: true, attributeFilter: ["viewBox"] });
 }
 
 /** After a zoom or a pan, say how many of the hexes the seat may lay on are out of view, with
