@@ -1164,6 +1164,12 @@ def test_the_spreadsheet_shows_the_figures_of_the_api(browser: Any, server: Serv
     page.locator("#sheet-area").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "spreadsheet.png"))
     page.locator("#sheet-area").screenshot(path=str(ARTIFACTS / "spreadsheet-area.png"))
+    # the side column's corporations table fits its column at 1366 px
+    fits = page.evaluate(
+        """() => document.querySelector('#corporations table').getBoundingClientRect().width
+            <= document.querySelector('aside').getBoundingClientRect().width + 1"""
+    )
+    assert fits
     bank = played.api.state()["bank"]  # the server's words for it, never a negative amount
     assert bank["text"] in page.inner_text("#depot > p") and "L.-" not in page.inner_text("#depot")
     page.close()

@@ -452,20 +452,29 @@ function table(head, rows) {
   return el("table", {}, el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, h)))), el("tbody", {}, ...rows));
 }
 
+/** Trains by name, alike ones counted: "3×4H 6H". */
+function trainsText(names) {
+  const counts = new Map();
+  for (const name of names) counts.set(name, (counts.get(name) || 0) + 1);
+  return [...counts].map(([name, n]) => (n > 1 ? `${n}×${name}` : name)).join(" ");
+}
+
 function renderCorporations(colors) {
-  const rows = state.corporations.filter((c) => c.parred || c.floated).map((c) => el("tr", { "data-corp": c.sym, class: c.closed ? "closed" : "" },
+  // narrow enough for the side column at 1366 px (the spreadsheet has every figure)
+  const shown = state.corporations.filter((c) => c.parred || c.floated);
+  const owning = shown.some((c) => c.companies.length); // a privates column only when one holds some
+  const rows = shown.map((c) => el("tr", { "data-corp": c.sym, class: c.closed ? "closed" : "" },
     el("td", { title: c.name }, chip(c.sym, colors)),
     cell(c.president),
-    cell(c.price === null ? "" : `${money(c.price)} (${money(c.par_price)})`, { class: "num", title: "share price (par)" }),
+    cell(c.price === null ? "" : money(c.price), { class: "num", title: `share price (par ${money(c.par_price)})` }),
     cell(money(c.cash), { class: "num" }),
-    cell(c.train_names.join(", ")),
+    cell(trainsText(c.train_names), { class: "trains" }),
     cell(`${c.placed.length}/${c.tokens}`),
-    cell(`${c.treasury}%`, { class: "num" }),
-    cell(`${c.pool}%`, { class: "num" }),
-    cell(c.companies.join(", "))));
+    cell(`${c.treasury}% · ${c.pool}%`, { class: "num", title: "in the IPO (treasury) · in the pool" }),
+    ...(owning ? [cell(c.companies.join(", "))] : [])));
   const waiting = state.to_start;
   $("corporations").replaceChildren(
-    table(["", "president", "price (par)", "cash", "trains", "tokens", "IPO", "pool", "privates"], rows),
+    el("div", { class: "scroll" }, table(["", "president", "price", "cash", "trains", "tokens", "IPO · pool", ...(owning ? ["privates"] : [])], rows)),
     el("p", { class: "note" }, waiting.length ? `Not started: ${waiting.join(", ")}` : ""));
 }
 
