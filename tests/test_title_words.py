@@ -159,3 +159,15 @@ def test_a_private_closing_is_named_as_the_private() -> None:
     g.state.companies["FSF"].closed = True
     changes = before.changes(Snapshot.of(g), Words(g), None)
     assert "The private Ferrovia Suzzara Ferrara Presidency (FSF) closes" in changes
+
+
+# 1849 §End (the bank breaks and pays on): the bank is never said to hold a negative amount
+def test_a_broken_bank_is_said_without_a_negative_amount() -> None:
+    from tresham.words import bank_words
+
+    def money(amount: int) -> str:
+        return f"L.{amount}"
+
+    assert bank_words(1200, False, money) == "L.1200"
+    assert bank_words(0, True, money) == "L.0 (broken)"
+    assert bank_words(-1599, True, money) == "broken (it has paid L.1599 beyond its last)"

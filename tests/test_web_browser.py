@@ -770,6 +770,16 @@ class Smoke:
         """A tile laid by clicks: a highlighted hex, a tile, lay."""
         self.play_until(lambda a: "lay_tile" in kinds(a))
         page = self.page
+        # zoomed in, the hexes out of view are counted, and one click shows the whole board
+        assert page.locator("#offscreen-hint").is_hidden()
+        for _ in range(8):
+            page.click("#zoom-in")
+        hint = page.locator("#offscreen-hint")
+        hint.wait_for(state="visible")
+        out_of_view = r"\d+ of the \d+ hexes you may lay on (is|are) out of view"
+        assert re.match(out_of_view, hint.inner_text())
+        page.click("#offscreen-show")
+        hint.wait_for(state="hidden")
         hex_id = page.locator("g.hex.legal-hex").first.get_attribute("data-hex")
         page.click(f'g.hex[data-hex="{hex_id}"]')
         tile_id = page.locator(".tile-choice").first.get_attribute("data-tile")
@@ -1154,6 +1164,14 @@ def test_the_spreadsheet_shows_the_figures_of_the_api(browser: Any, server: Serv
     page.locator("#sheet-area").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "spreadsheet.png"))
     page.locator("#sheet-area").screenshot(path=str(ARTIFACTS / "spreadsheet-area.png"))
+    # the side column's corporations table fits its column at 1366 px
+    fits = page.evaluate(
+        """() => document.querySelector('#corporations table').getBoundingClientRect().width
+            <= document.querySelector('aside').getBoundingClientRect().width + 1"""
+    )
+    assert fits
+    bank = played.api.state()["bank"]  # the server's words for it, never a negative amount
+    assert bank["text"] in page.inner_text("#depot > p") and "L.-" not in page.inner_text("#depot")
     page.close()
     assert errors.seen == []
 

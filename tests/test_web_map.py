@@ -101,6 +101,32 @@ def name_sizes(page: Any) -> list[float]:
     return sizes
 
 
+def overlapping_names(page: Any) -> list[list[str]]:
+    """The pairs of name lines whose boxes on the screen overlap (by more than a pixel across
+    and half their height)."""
+    pairs: list[list[str]] = page.evaluate(
+        """() => {
+            const lines = [...document.querySelectorAll('#board .hex-name tspan')].map((t) => {
+                const r = t.getBoundingClientRect();
+                return { text: t.textContent, l: r.left, r: r.right, t: r.top, b: r.bottom };
+            });
+            const out = [];
+            for (let i = 0; i < lines.length; i++) {
+                for (let j = i + 1; j < lines.length; j++) {
+                    const a = lines[i], b = lines[j];
+                    const across = Math.min(a.r, b.r) - Math.max(a.l, b.l);
+                    const down = Math.min(a.b, b.b) - Math.max(a.t, b.t);
+                    if (across > 1 && down > 0.5 * Math.min(a.b - a.t, b.b - b.t)) {
+                        out.push([a.text, b.text]);
+                    }
+                }
+            }
+            return out;
+        }"""
+    )
+    return pairs
+
+
 @pytest.mark.parametrize("title", list(TITLES))
 def test_every_board_starts_fitted_with_names_to_read(
     browser: Any, server: ServerProcess, title: str
@@ -117,6 +143,8 @@ def test_every_board_starts_fitted_with_names_to_read(
     assert bb <= LAPTOP["height"]
     sizes = name_sizes(page)
     assert sizes and min(sizes) >= 9, (title, min(sizes))
+    # no name runs into another's (a long one is squeezed to its hex's width)
+    assert overlapping_names(page) == [], title
     page.locator("#board-box").screenshot(path=str(ARTIFACTS / f"map-{title}-1366.png"))
     assert errors.seen == []
     page.close()

@@ -11,7 +11,7 @@ from tresham.core.actions import Action
 from tresham.core.game import Game
 from tresham.core.shares import POOL, treasury
 from tresham.offers import offer_facts, waiting_text
-from tresham.words import Words, round_label
+from tresham.words import Words, bank_words, round_label
 
 
 class Terminal:
@@ -38,7 +38,7 @@ class Terminal:
         money = g.title.money
         c.rule(
             f"[bold]{g.title.name}[/bold] · {round_label(s)} · phase {g.phase.name} · "
-            f"bank {money(s.bank.cash)}{' (broken)' if s.bank.broken else ''}"
+            f"bank {bank_words(s.bank.cash, s.bank.broken, money)}"
         )
         players = Table(title="Players", show_lines=False)
         for col in ("", "player", "cash", "certs", "privates", "loans"):

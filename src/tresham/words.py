@@ -13,6 +13,7 @@ rusts, companies that close, the end of the game. The copy's hidden order is dra
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -122,6 +123,14 @@ def round_label(state: GameState) -> str:
         return "Auction"
     named = rnd.kind.replace("_", " ")
     return (named if "round" in named else f"{named} round").capitalize()
+
+
+def bank_words(cash: int, broken: bool, money: Callable[[int], str]) -> str:
+    """The bank's money as players read it; once broken, what it has paid beyond its last
+    (never a negative amount)."""
+    if cash < 0:
+        return f"broken (it has paid {money(-cash)} beyond its last)"
+    return money(cash) + (" (broken)" if broken else "")
 
 
 def end_words(reason: str | None) -> str:

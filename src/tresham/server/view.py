@@ -30,7 +30,7 @@ from tresham.io.save import to_save
 from tresham.offers import offer_facts
 from tresham.routes import alternatives
 from tresham.routes.runs import runs_action
-from tresham.words import end_words, round_label
+from tresham.words import bank_words, end_words, round_label
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -169,7 +169,11 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         "round": round_info,
         "phase": g.phase.name,
         "phases_reached": list(s.phases_reached),
-        "bank": {"cash": s.bank.cash, "broken": s.bank.broken},
+        "bank": {
+            "cash": s.bank.cash,
+            "broken": s.bank.broken,
+            "text": bank_words(s.bank.cash, s.bank.broken, g.title.money),
+        },
         "priority": names[s.priority] if 0 <= s.priority < len(names) else None,
         "players": [
             {

@@ -341,6 +341,29 @@ function nameLines(name) {
   return lines.length > 2 ? [lines.slice(0, Math.ceil(lines.length / 2)).join(" "), lines.slice(Math.ceil(lines.length / 2)).join(" ")] : lines;
 }
 
+/** The font size of the names in drawing units at `upp` units per CSS pixel (table.css's
+ * `.hex-name` clamp), and about how wide a character of it is. */
+const NAME_FONT = { min: 7.5, perPixel: 9.5, max: 24, charWidth: 0.6 };
+
+/** Squeeze each line of every name that would be wider than its hex at the current zoom (at
+ * "fit" the names reach their largest size in drawing units and would run into their
+ * neighbours'), and leave the others as they are. */
+export function fitNames(root, board) {
+  const upp = Number(root.style.getPropertyValue("--upp")) || 1;
+  const font = Math.min(NAME_FONT.max, Math.max(NAME_FONT.min, NAME_FONT.perPixel * upp));
+  const apothem = Math.hypot(...board.edges[0]);
+  const room = (board.layout === "pointy" ? 2 : 2.3) * apothem * 0.96;
+  for (const line of root.querySelectorAll(".hex-name tspan")) {
+    const wide = line.textContent.length * NAME_FONT.charWidth * font;
+    if (wide > room) {
+      line.setAttribute("textLength", room.toFixed(1));
+      line.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    } else {
+      line.removeAttribute("textLength");
+    }
+  }
+}
+
 /** A hex's name, its last line on the hex's lower edge (the names are drawn over every hex). */
 function hexName(board, hex) {
   const lines = nameLines(hex.name);
@@ -535,4 +558,5 @@ export function drawBoard(root, board, state, view, ui, onHex) {
   const names = svg("g", { class: "hex-names" });
   for (const hex of board.hexes) if (hex.name) names.append(hexName(board, hex));
   root.append(names);
+  fitNames(root, board);
 }

@@ -5,7 +5,7 @@
 // fetched with ?at=N and drawn like the present, with acting off, until "Back to the present".
 
 import { answersOffer, api, corpColors, describe, el, loadSeats, paletteColor, saveSeats, svg } from "./common.js";
-import { drawBoard, drawTile, RUN_COLORS, showTunnel } from "./board.js";
+import { drawBoard, drawTile, fitNames, RUN_COLORS, showTunnel } from "./board.js";
 import { drawMarket } from "./market.js";
 import { lineChart } from "./charts.js";
 
@@ -452,20 +452,29 @@ function table(head, rows) {
   return el("table", {}, el("thead", {}, el("tr", {}, ...head.map((h) => el("th", {}, h)))), el("tbody", {}, ...rows));
 }
 
+/** Trains by name, alike ones counted: "3×4H 6H". */
+function trainsText(names) {
+  const counts = new Map();
+  for (const name of names) counts.set(name, (counts.get(name) || 0) + 1);
+  return [...counts].map(([name, n]) => (n > 1 ? `${n}×${name}` : name)).join(" ");
+}
+
 function renderCorporations(colors) {
-  const rows = state.corporations.filter((c) => c.parred || c.floated).map((c) => el("tr", { "data-corp": c.sym, class: c.closed ? "closed" : "" },
+  // narrow enough for the side column at 1366 px (the spreadsheet has every figure)
+  const shown = state.corporations.filter((c) => c.parred || c.floated);
+  const owning = shown.some((c) => c.companies.length); // a privates column only when one holds some
+  const rows = shown.map((c) => el("tr", { "data-corp": c.sym, class: c.closed ? "closed" : "" },
     el("td", { title: c.name }, chip(c.sym, colors)),
     cell(c.president),
-    cell(c.price === null ? "" : `${money(c.price)} (${money(c.par_price)})`, { class: "num", title: "share price (par)" }),
+    cell(c.price === null ? "" : money(c.price), { class: "num", title: `share price (par ${money(c.par_price)})` }),
     cell(money(c.cash), { class: "num" }),
-    cell(c.train_names.join(", ")),
+    cell(trainsText(c.train_names), { class: "trains" }),
     cell(`${c.placed.length}/${c.tokens}`),
-    cell(`${c.treasury}%`, { class: "num" }),
-    cell(`${c.pool}%`, { class: "num" }),
-    cell(c.companies.join(", "))));
+    cell(`${c.treasury}% · ${c.pool}%`, { class: "num", title: "in the IPO (treasury) · in the pool" }),
+    ...(owning ? [cell(c.companies.join(", "))] : [])));
   const waiting = state.to_start;
   $("corporations").replaceChildren(
-    table(["", "president", "price (par)", "cash", "trains", "tokens", "IPO", "pool", "privates"], rows),
+    el("div", { class: "scroll" }, table(["", "president", "price", "cash", "trains", "tokens", "IPO · pool", ...(owning ? ["privates"] : [])], rows)),
     el("p", { class: "note" }, waiting.length ? `Not started: ${waiting.join(", ")}` : ""));
 }
 
@@ -482,7 +491,7 @@ function renderDepot() {
   const phases = board.phases.map((p) => el("tr", { class: p.name === state.phase ? "acting" : "" },
     cell(p.name), cell(p.on || ""), cell(p.train_limit, { class: "num" }), cell(p.tiles.join(", ")), cell(p.operating_rounds, { class: "num" })));
   $("depot").replaceChildren(
-    el("p", {}, `Phase ${state.phase}; bank ${money(state.bank.cash)}${state.bank.broken ? " (broken)" : ""}`),
+    el("p", {}, `Phase ${state.phase}; bank ${state.bank.text}`),
     table(["train", "price", "left", "pool", "rusts on", ...(noted ? ["what it does"] : [])], trains),
     table(["phase", "from", "train limit", "tiles", "ORs"], phases));
 }
@@ -963,6 +972,7 @@ function render() {
     runs: runAction ? chosenRuns(runAction) : runJustMade(),
   };
   drawBoard($("board"), board, state, view, mapUi, onHex);
+  offscreenHint();
   drawMarket($("market"), board.market, state, colors);
   renderStatus();
   renderActions(lays);
@@ -1060,7 +1070,28 @@ async function setupZoom() {
     fit = el("button", { id: "zoom-fit", "aria-label": "fit the board", title: "fit the whole board" }, "fit");
     $("zoom-in").after(fit);
   }
-  panZoom($("board"), { zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), fit });
+  const zoom = panZoom($("board"), { zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), fit });
+  $("offscreen-show").addEventListener("click", () => zoom.fit());
+  new MutationObserver(() => {
+    offscreenHint();
+    if (board) fitNames($("board"), board);
+  }).observe($("board"), { attributes: true, attributeFilter: ["viewBox"] });
+}
+
+/** After a zoom or a pan, say how many of the hexes the seat may lay on are out of view, with
+ * a button that shows the whole board again (nothing when they are all in view). */
+function offscreenHint() {
+  const hint = $("offscreen-hint");
+  const view = ($("board").getAttribute("viewBox") || "").split(/\s+/).map(Number);
+  const legalHexes = [...document.querySelectorAll("#board g.hex.legal-hex")];
+  const out = view.length === 4 ? legalHexes.filter((g) => {
+    const m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(g.getAttribute("transform") || "");
+    if (!m) return false;
+    const [x, y] = [Number(m[1]), Number(m[2])];
+    return x < view[0] || y < view[1] || x > view[0] + view[2] || y > view[1] + view[3];
+  }).length : 0;
+  hint.hidden = out === 0;
+  hint.querySelector("span").textContent = out === 0 ? "" : `${out} of the ${legalHexes.length} hexes you may lay on ${out === 1 ? "is" : "are"} out of view.`;
 }
 
 async function main() {
