@@ -32,6 +32,9 @@ GAMES = [
     ("1854", ["easy", "medium", "easy", "medium"]),
     ("1854", ["medium", "easy", "medium", "easy", "random"]),
     ("1854", ["easy", "medium", "easy", "medium", "easy", "medium"]),
+    ("1849", ["hard:20ms", "medium", "easy"]),
+    ("1883", ["easy", "hard:20ms"]),
+    ("1854", ["medium", "easy", "hard:20ms"]),
 ]
 
 
@@ -57,7 +60,7 @@ def test_unknown_levels_are_refused() -> None:
     with pytest.raises(SetupError) as info:
         get_bot("grandmaster")
     assert info.value.field == "bots"
-    assert set(BOTS) >= {"random", "easy", "medium"}
+    assert set(BOTS) >= {"random", "easy", "medium", "hard"}
 
 
 def test_wilson_interval_on_known_values() -> None:

@@ -107,6 +107,9 @@ BUILD_WORK = 30_000
 #: The most corporations a bot starts and presides at once.
 MAX_PRESIDENCIES = 3
 
+#: A legal action with its score and its place in the legal list.
+Scored = tuple[float, int, Action]
+
 
 @dataclass
 class HeuristicBot:
@@ -122,11 +125,16 @@ class HeuristicBot:
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The bot's action for the entity to act."""
+        return self.decide(game, rng)[0]
+
+    def decide(self, game: Game, rng: random.Random) -> tuple[Action, list[Scored]]:
+        """The bot's action, and every legal action with its score, best first (none when
+        only one action is legal): what a search (``bots/search.py``) starts from."""
         actions = game.legal_actions()
         if not actions:
             raise RuntimeError("no legal action for the active entity")
         if len(actions) == 1:
-            return actions[0]
+            return actions[0], []
         me = game.acting_player() or ""
         scored = [(self._score(game, me, a), i, a) for i, a in enumerate(actions)]
         scored.sort(key=lambda t: (-t[0], t[1]))
@@ -134,15 +142,15 @@ class HeuristicBot:
         if best is None and self.lookahead and scored[0][0] < SURE:
             best = self._look_ahead(game, me, scored)
         if best is not None:
-            return best
+            return best, scored
         if self.noise > 0:
             top = scored[0][0]
             near = [a for s, _, a in scored if s >= top - self.noise * max(1.0, abs(top))]
-            return _own_price(game, rng.choice(near[:3]))
-        return _own_price(game, scored[0][2])
+            return _own_price(game, rng.choice(near[:3])), scored
+        return _own_price(game, scored[0][2]), scored
 
     # ------------------------------------------------------------------ lookahead
-    def _build_ahead(self, game: Game, scored: list[tuple[float, int, Action]]) -> Action | None:
+    def _build_ahead(self, game: Game, scored: list[Scored]) -> Action | None:
         """Among the best-scored tile lays and stations, each tried on a search copy: with
         `optimize`, the one after which the operating corporation's trains earn most (the
         optimizer's runs; a corporation without a train as if it had the cheapest on sale)
@@ -190,9 +198,7 @@ class HeuristicBot:
         # equal runs now: the lay that brings more cities and towns within reach
         return max(tried, key=lambda t: t[0] - t[1] / 10 + _connection(t[2], corp))[3]
 
-    def _look_ahead(
-        self, game: Game, me: str, scored: list[tuple[float, int, Action]]
-    ) -> Action | None:
+    def _look_ahead(self, game: Game, me: str, scored: list[Scored]) -> Action | None:
         """Among the best-scored candidates of the kinds that move money or shares, the one
         whose result most raises `me`'s standing (None: leave it to the scores)."""
         cands = [
