@@ -1,8 +1,9 @@
 """`hard`: a search player for every title, built on `medium`.
 
 At a real decision (more than one sensible option: `medium`'s own choice and its next best
-candidates of the kinds that move money, shares and trains, see :data:`SEARCHED`; a lay, a
-station, a run, a prompt's answer or a single legal action is `medium`'s to play), `hard`
+candidates of a bid, a start, a purchase or sale of shares or a pass, outside operating
+rounds, see :data:`SEARCHED`; a corporation's actions, a prompt's answer or a single legal
+action are `medium`'s to play), `hard`
 plays each candidate forward on search copies (:meth:`Game.search_copy`), every seat played
 by a fast rule-of-thumb player (:data:`PLAYOUT`: `easy`'s rules without its noise), and
 values the position each reaches by the player's standing (``bots/evaluate.py``: its expected
@@ -11,9 +12,11 @@ worth less the best opponent's).
 The budget is spent by successive halving: in each of :data:`STAGES` stages the candidates
 left share an equal part of the budget left, each playing on from where it stopped (but
 never past the end of the next set of operating rounds after this round, :data:`HORIZON`),
-and the better half go on to the next stage (at least two, to the last); ties go to the
-candidate ranked first (`medium`'s choice first), so the search changes `medium`'s choice
-only for one that plays out better. What players cannot know is drawn anew in every sample
+and the better half go on to the next stage (at least two, to the last; `medium`'s choice
+always goes on); the best of the
+last stage is played if it plays out better than `medium`'s choice by :data:`MARGIN` of the
+player's worth (else `medium`'s choice), so the search changes `medium`'s choice only for
+one that plays out clearly better. What players cannot know is drawn anew in every sample
 (``search_copy(reseed=...)``: 1883's undrawn event cards and its dice), so the search never
 reads the real future. With a budget of :data:`SAMPLED_WORK` or more, each candidate is
 played in two samples (their seeds shared by all candidates: common random numbers) while
@@ -35,39 +38,32 @@ import re
 from dataclasses import dataclass, field
 
 from tresham.bots import evaluate
-from tresham.bots.heuristic import MEDIUM, VETO, HeuristicBot, Scored
+from tresham.bots.heuristic import MEDIUM, HeuristicBot, Scored
 from tresham.core import deals
 from tresham.core.actions import (
     Action,
     Bid,
-    BuyCompany,
     BuyShares,
-    BuyTrain,
-    Dividend,
-    IssueShares,
     LayTile,
     Par,
     Pass,
-    RedeemShares,
     SellShares,
 )
 from tresham.core.game import Game
 from tresham.core.game_spec import SetupError
+from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
 
-#: The kinds of action whose candidates `hard` plays forward.
-SEARCHED = (
-    Bid,
-    Par,
-    BuyShares,
-    SellShares,
-    Pass,
-    BuyTrain,
-    Dividend,
-    IssueShares,
-    RedeemShares,
-    BuyCompany,
-)
+#: The kinds of action whose candidates `hard` plays forward, outside operating rounds (a
+#: corporation's trains, dividends and issues follow `medium`'s rules, which plan for trains
+#: beyond any horizon a playout reaches).
+SEARCHED = (Bid, Par, BuyShares, SellShares, Pass)
+#: Candidates the rules score below this (a pass scores 0) are not played out: a sale of a
+#: corporation that earns, a purchase that spends its reserve for trains.
+FLOOR = 0.0
+#: How much better (a share of the player's worth) another candidate must play out than
+#: `medium`'s choice to be played instead.
+MARGIN = 0.02
 #: How many candidates a decision compares (`medium`'s choice and its best others).
 WIDTH = 4
 #: The stages of successive halving.
@@ -119,17 +115,17 @@ class SearchBot:
         return self.search(game, cands, rng.getrandbits(32))
 
     def candidates(self, game: Game, pick: Action, scored: list[Scored]) -> list[Action]:
-        """`pick` first, then the best-scored others the rules do not rule out, of the
-        kinds searched (none when `pick` is not of them); never a deal that waits for
+        """`pick` first, then the best-scored others the rules score at :data:`FLOOR` or
+        more, of the kinds searched (none when `pick` is not of them); never a deal that waits for
         another player's answer."""
-        if not isinstance(pick, SEARCHED):
+        if not isinstance(pick, SEARCHED) or isinstance(game.state.round, OperatingRound):
             return []
         out: list[Action] = [pick]
         for score, _, action in scored:
             if len(out) >= self.width:
                 break
             if (
-                score > VETO
+                score >= FLOOR
                 and action != pick
                 and isinstance(action, SEARCHED)
                 and deals.offer_for(game, action) is None
@@ -156,6 +152,7 @@ class SearchBot:
                 arms.append(arm)
         if not arms or arms[0].rank != 0:
             return cands[0]
+        margin = MARGIN * abs(evaluate.worth(game).get(me, 0.0))
         left = self.work
         for stage in range(STAGES):
             share = left // ((STAGES - stage) * sum(len(a.copies) for a in arms))
@@ -169,7 +166,11 @@ class SearchBot:
                 for arm in arms:  # nothing left to chance: one sample is enough
                     del arm.copies[1:], arm.values[1:]
             arms.sort(key=lambda a: (-a.value(), a.rank))
-            arms = arms[: max(2, math.ceil(len(arms) / 2))]
+            kept = arms[: max(2, math.ceil(len(arms) / 2))]
+            arms = kept + [a for a in arms[len(kept) :] if a.rank == 0]
+        pick = next(a for a in arms if a.rank == 0)
+        if arms[0].value() < pick.value() + margin:
+            return pick.action  # not clearly better than `medium`'s choice
         return arms[0].action
 
 
