@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass, field
 
 from tresham.bots import evaluate
-from tresham.bots.heuristic import MEDIUM, HeuristicBot, Scored
+from tresham.bots.heuristic import MEDIUM, SURE, HeuristicBot, Scored
 from tresham.core import deals
 from tresham.core.actions import (
     Action,
@@ -116,9 +116,15 @@ class SearchBot:
 
     def candidates(self, game: Game, pick: Action, scored: list[Scored]) -> list[Action]:
         """`pick` first, then the best-scored others the rules score at :data:`FLOOR` or
-        more, of the kinds searched (none when `pick` is not of them); never a deal that waits for
+        more, of the kinds searched (none where the rules' best is sure, at `SURE` or more: a
+        plan beyond the horizon, such as starting a corporation at the par that pays for its
+        trains) (none when `pick` is not of them); never a deal that waits for
         another player's answer."""
-        if not isinstance(pick, SEARCHED) or isinstance(game.state.round, OperatingRound):
+        if (
+            not isinstance(pick, SEARCHED)
+            or isinstance(game.state.round, OperatingRound)
+            or (scored and scored[0][0] >= SURE)
+        ):
             return []
         out: list[Action] = [pick]
         for score, _, action in scored:
