@@ -43,7 +43,7 @@ def configs(titles: list[str], scale: float) -> list[tuple[str, list[str], int]]
     return out
 
 
-def _key(title: str, seats: list[str], index: int) -> str:
+def ledger_key(title: str, seats: list[str], index: int) -> str:
     return f"{title}|{','.join(seats)}|{index}"
 
 
@@ -52,7 +52,7 @@ def _key(title: str, seats: list[str], index: int) -> str:
 BAND = math.log(1.05)
 
 
-def _pack(times: list[float]) -> dict[str, int]:
+def pack(times: list[float]) -> dict[str, int]:
     out: dict[str, int] = {}
     for t in times:
         band = str(round(math.log(max(t, 1e-7)) / BAND))
@@ -60,17 +60,18 @@ def _pack(times: list[float]) -> dict[str, int]:
     return out
 
 
-def _unpack(bands: dict[str, int]) -> list[float]:
+def unpack(bands: dict[str, int]) -> list[float]:
     return [math.exp(int(b) * BAND) for b, n in bands.items() for _ in range(n)]
 
 
-def _row(key: str, result: GameResult) -> str:
+def ledger_row(key: str, result: GameResult) -> str:
     game = dataclasses.asdict(result)
-    game["decisions"] = {bot: _pack(ts) for bot, ts in result.decisions.items()}
+    game["decisions"] = {bot: pack(ts) for bot, ts in result.decisions.items()}
+    game["cpu"] = {bot: pack(ts) for bot, ts in result.cpu.items()}
     return json.dumps({"key": key, "game": game}) + "\n"
 
 
-def _load(ledger: Path) -> dict[str, GameResult]:
+def load_ledger(ledger: Path) -> dict[str, GameResult]:
     done: dict[str, GameResult] = {}
     if not ledger.exists():
         return done
@@ -78,7 +79,8 @@ def _load(ledger: Path) -> dict[str, GameResult]:
         row = json.loads(line)
         game = row["game"]
         game["seats"] = [SeatResult(**s) for s in game["seats"]]
-        game["decisions"] = {bot: _unpack(b) for bot, b in game["decisions"].items()}
+        game["decisions"] = {bot: unpack(b) for bot, b in game["decisions"].items()}
+        game["cpu"] = {bot: unpack(b) for bot, b in game.get("cpu", {}).items()}
         done[row["key"]] = GameResult(**game)
     return done
 
@@ -96,7 +98,7 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="only print the ledger's figures")
     args = parser.parse_args()
     args.ledger.parent.mkdir(parents=True, exist_ok=True)
-    done = _load(args.ledger)
+    done = load_ledger(args.ledger)
     print(
         "title  seats                       games  bot     win rate  [95% CI]         null  "
         "bankrupt  ORs   ms p95  ms max"
@@ -106,16 +108,16 @@ def main() -> None:
         todo = [
             (i, (title, order, bot_seed, game_seed))
             for i, (order, bot_seed, game_seed) in enumerate(plan)
-            if _key(title, seats, i) not in done
+            if ledger_key(title, seats, i) not in done
         ]
         if todo and not args.report:
             with ProcessPoolExecutor(args.jobs) as pool, args.ledger.open("a") as out:
                 for (i, _), result in zip(todo, pool.map(_play, [t for _, t in todo]), strict=True):
-                    key = _key(title, seats, i)
+                    key = ledger_key(title, seats, i)
                     done[key] = result
-                    out.write(_row(key, result))
+                    out.write(ledger_row(key, result))
                     out.flush()
-        results = [done[k] for i in range(games) if (k := _key(title, seats, i)) in done]
+        results = [done[k] for i in range(games) if (k := ledger_key(title, seats, i)) in done]
         if not results:
             continue
         summary: dict[str, Any] = summarise(title, results, 0.0)

@@ -14,7 +14,16 @@ from positions import give_train
 from tresham.bots import evaluate, heuristic
 from tresham.bots.players import BOTS, get_bot
 from tresham.bots.tournament import GameResult, SeatResult, ranks, schedule, summarise, wilson
-from tresham.core.actions import Action, BuyCompany, BuyShares, Dividend, LayTile, Par, Pass
+from tresham.core.actions import (
+    Action,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    Dividend,
+    LayTile,
+    Par,
+    Pass,
+)
 from tresham.core.game import Game
 from tresham.core.game_spec import SetupError
 from tresham.core.rounds.operating import OperatingRound
@@ -32,6 +41,9 @@ GAMES = [
     ("1854", ["easy", "medium", "easy", "medium"]),
     ("1854", ["medium", "easy", "medium", "easy", "random"]),
     ("1854", ["easy", "medium", "easy", "medium", "easy", "medium"]),
+    ("1849", ["hard:20ms", "medium", "easy"]),
+    ("1883", ["easy", "hard:20ms"]),
+    ("1854", ["medium", "easy", "hard:20ms"]),
 ]
 
 
@@ -57,7 +69,7 @@ def test_unknown_levels_are_refused() -> None:
     with pytest.raises(SetupError) as info:
         get_bot("grandmaster")
     assert info.value.field == "bots"
-    assert set(BOTS) >= {"random", "easy", "medium"}
+    assert set(BOTS) >= {"random", "easy", "medium", "hard"}
 
 
 def test_wilson_interval_on_known_values() -> None:
@@ -386,3 +398,56 @@ def test_hex_distances_in_doubled_coordinates(layout: str, steps: list[tuple[int
     assert heuristic._hex_distance(*diagonal, layout) == 1
     assert heuristic._hex_distance(*far, layout) == 2
     assert heuristic._hex_distance(0, 0, layout) == 0
+
+
+def test_medium_never_funds_a_rivals_train_that_rusts_its_own() -> None:
+    """1849: Cid's CTL runs a 4H, which the first 8H (L.350) rusts; Bob's AFG has room and
+    L.300. A treasury share of AFG pays AFG for that 8H: `medium` does not buy it (`easy`
+    may); it does when AFG stays short of the 8H, or when CTL has no train the 8H rusts."""
+    game = _cid_presides_ctl()
+    s = game.state
+    for t in s.depot.in_bank():
+        if t.kind in ("4H", "6H") and t.tid not in ("4H-0", "4H-1"):
+            t.owner = "scrapped"
+    give_train(game, "CTL", "4H")
+    give_train(game, "AFG", "4H")
+    assert s.depot.in_bank()[0].kind == "8H"
+    buy = next(
+        a
+        for a in game.legal_actions()
+        if isinstance(a, BuyShares) and a.corporation == "AFG" and a.source == "treasury"
+    )
+    s.corps["AFG"].cash = 350 - s.market.price("AFG")
+    assert heuristic._funds_rusting(game, "Cid", buy)
+    assert heuristic.MEDIUM._score(game, "Cid", buy) <= heuristic.VETO
+    assert heuristic.EASY._score(game, "Cid", buy) > heuristic.VETO
+    s.corps["AFG"].cash -= 1
+    assert not heuristic._funds_rusting(game, "Cid", buy)
+    s.corps["AFG"].cash += 1
+    s.corps["CTL"].trains.clear()  # (its train's owner aside: only CTL's list is read)
+    assert not heuristic._funds_rusting(game, "Cid", buy)
+
+
+def test_medium_plays_its_rules_best_train_or_issue_without_looking_ahead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the rules' best choice is a train (or an issue of shares), `medium` plays it:
+    one step ahead cannot see the train a sale or a smaller issue leaves unbought."""
+    game = _cid_presides_ctl()
+    looked: list[bool] = []
+    monkeypatch.setattr(
+        heuristic.HeuristicBot, "_look_ahead", lambda *args: looked.append(True) or None
+    )
+    train = BuyTrain("CTL", "4H-0", 100)
+    scored: list[heuristic.Scored] = [(40.0, 0, train), (5.0, 1, Pass("CTL"))]
+    monkeypatch.setattr(Game, "legal_actions", lambda self: [a for _, _, a in scored])
+    monkeypatch.setattr(
+        heuristic.HeuristicBot,
+        "_score",
+        lambda self, g, me, a: next(sc for sc, _, b in scored if b == a),
+    )
+    assert heuristic.MEDIUM.choose(game, random.Random(1)) == train
+    assert looked == []
+    scored[0] = (40.0, 0, BuyShares("Cid", "AFG", "pool", 10))
+    heuristic.MEDIUM.choose(game, random.Random(1))
+    assert looked == [True]

@@ -113,7 +113,7 @@ def test_a_new_game_has_a_link_per_seat_and_a_public_state(client: TestClient) -
         ({"title": "1849", "players": ["Ann", "Ann", "Bob"]}, "distinct"),
         ({"title": "1849", "players": PLAYERS, "bots": ["Zed"]}, "bots"),
         (
-            {"title": "1849", "players": PLAYERS, "bots": [{"player": "Cid", "level": "hard"}]},
+            {"title": "1849", "players": PLAYERS, "bots": [{"player": "Cid", "level": "expert"}]},
             "level",
         ),
         ({"title": "1849", "players": PLAYERS, "webhook": "ftp://x"}, "webhook"),
@@ -481,7 +481,7 @@ def test_each_bot_seat_has_a_level(client: TestClient) -> None:
     wait_for_index(client, game_id, 60)
     assert bot_moves_checked(client, game_id, levels) >= 60
     assert client.get("/api/bots").json() == {
-        "levels": ["random", "easy", "medium"],
+        "levels": ["random", "easy", "medium", "hard"],
         "default": "medium",
     }
 

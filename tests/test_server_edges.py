@@ -216,7 +216,7 @@ CREATE_CASES: list[tuple[Any, int, str]] = [
     ({**GAME, "bots": ["Ann", "ann"]}, 422, "bots[1]"),
     ({**GAME, "bots": ["\ud800"]}, 422, "bots[0]"),
     ({**GAME, "bots": ["Ann"] * 30_000}, 422, "bots[1]"),
-    ({**GAME, "bots": [{"player": "Cid", "level": "hard"}]}, 422, "bots[0].level"),
+    ({**GAME, "bots": [{"player": "Cid", "level": "expert"}]}, 422, "bots[0].level"),
     ({**GAME, "bots": ["Ann", {"player": "Cid", "level": "Easy"}]}, 422, "bots[1].level"),
     ({**GAME, "bots": [{"player": "Cid", "level": ""}]}, 422, "bots[0].level"),
     ({**GAME, "bots": [{"player": "Cid", "level": "\ud800"}]}, 422, "bots[0].level"),

@@ -18,7 +18,7 @@ from offer_position import PROPOSAL, before_the_offer
 from tresham import terminal
 from tresham.bots.players import get_bot
 from tresham.bots.random_bot import choose
-from tresham.cli import main
+from tresham.cli import bot_levels, main
 from tresham.core.actions import BuyTrain, action_from_json
 from tresham.core.game import Game
 from tresham.io.save import from_save, to_save
@@ -205,11 +205,21 @@ def test_undo_takes_back_the_bots_moves_since_your_last(
     assert undone[1] == first[1] and redone[1] == after[1]
 
 
+def test_a_bot_level_may_name_its_budget() -> None:
+    """`--bots Bob:hard:250ms,Cid:hard`: Bob's search thinks within 250 ms, Cid's within
+    the default second (a name may hold a colon: the name is the first part before a colon
+    that is a player's)."""
+    players = ["Ann", "Bob", "Cid"]
+    assert bot_levels("Bob:hard:250ms,Cid:hard", players) == {"Bob": "hard:250ms", "Cid": "hard"}
+    assert bot_levels("A:b:easy", ["A:b", "C"]) == {"A:b": "easy"}
+
+
 @pytest.mark.parametrize(
     ("bots", "words"),
     [
         ("Zed", "'Zed' is not a player"),
-        ("Bob:hard", "unknown bot level 'hard'"),
+        ("Bob:expert", "unknown bot level 'expert'"),
+        ("Bob:hard:0ms", "the budget must be more than 0"),
         ("Bob,Bob:easy", "'Bob' is named twice"),
         ("Bob:", "unknown bot level ''"),
     ],

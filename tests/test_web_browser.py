@@ -650,7 +650,7 @@ def test_the_lobby_starts_a_game_against_a_bot(browser: Any, server: ServerProce
     assert levels.count() == 2
     assert page.input_value('.bot-level[data-player="Bob"]') == "medium"
     options = page.locator('.bot-level[data-player="Cid"] option').all_inner_texts()
-    assert options == ["random", "easy", "medium"]
+    assert options == ["random", "easy", "medium", "hard"]
     page.select_option('.bot-level[data-player="Cid"]', "easy")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "lobby-bots.png"))

@@ -74,8 +74,12 @@ def bot_levels(spec: str | None, players: list[str]) -> dict[str, str]:
             continue
         name, level = item, DEFAULT_LEVEL
         if item not in players and ":" in item:
-            name, _, level = item.rpartition(":")
-            name, level = name.strip(), level.strip()
+            # the level follows the player's name and may name a budget (Bob:hard:250ms)
+            cut = next(
+                (i for i, ch in enumerate(item) if ch == ":" and item[:i].strip() in players),
+                item.rfind(":"),
+            )
+            name, level = item[:cut].strip(), item[cut + 1 :].strip()
         if name not in players:
             known = ", ".join(players)
             raise SetupError(
@@ -480,8 +484,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--load", help="continue from a save file")
     play.add_argument(
         "--bots",
-        help="players played by bots: NAME[:LEVEL],... (levels random, easy, medium; "
-        "default medium), e.g. Bob:medium,Cid:easy",
+        help="players played by bots: NAME[:LEVEL],... (levels random, easy, medium, hard "
+        "or hard:BUDGET such as hard:250ms; default medium), e.g. Bob:hard:250ms,Cid:easy",
     )
     play.set_defaults(func=cmd_play)
 
@@ -542,7 +546,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     tour = sub.add_parser("tournament", help="bots against each other, with win rates")
     tour.add_argument("title", choices=titles())
-    tour.add_argument("--bots", required=True, help="comma-separated levels, one per seat")
+    tour.add_argument(
+        "--bots",
+        required=True,
+        help="comma-separated levels, one per seat (random, easy, medium, hard, hard:250ms)",
+    )
     tour.add_argument("--games", type=int, default=30)
     tour.add_argument("--seed", type=int, default=1)
     tour.add_argument("--jobs", type=int, default=1, help="games played at once")

@@ -5,14 +5,18 @@ best. `easy` adds noise among its best choices and never looks ahead (about a mi
 decision). `medium` is deterministic and looks one step ahead where it matters: for share
 purchases, sales and starts it plays each candidate on a search copy
 (:meth:`Game.search_copy`) and keeps the one that most raises its standing
-(``bots/evaluate.py``: its expected worth less the best opponent's).
+(``bots/evaluate.py``: its expected worth less the best opponent's), but never where its rules'
+best choice is a train or an issue of shares (one step cannot see the train a sale or a
+smaller issue leaves unbought).
 
 Rules of thumb:
 
 - **Auction**: buy the private on offer at its price when it pays (never above face value plus
   a few rounds of its revenue); bid on another only at the minimum and when it is cheap for
   what it pays; retract bids that were outbid.
-- **Stock round**: start the next corporation whenever it can be started properly (as real
+- **Stock round**: (`medium`) never buy a rival corporation's share whose price pays for the
+  next train in the bank when that train rusts trains of a corporation the bot presides; start
+  the next corporation whenever it can be started properly (as real
   1849 players do: one each in the first stock round, the rest as soon as the game is past
   its first phase, at its highest par): at the highest par at which the president can buy
   the president's certificate, and never one that could not buy its first train (the cheap
@@ -107,6 +111,9 @@ BUILD_WORK = 30_000
 #: The most corporations a bot starts and presides at once.
 MAX_PRESIDENCIES = 3
 
+#: A legal action with its score and its place in the legal list.
+Scored = tuple[float, int, Action]
+
 
 @dataclass
 class HeuristicBot:
@@ -122,27 +129,33 @@ class HeuristicBot:
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The bot's action for the entity to act."""
+        return self.decide(game, rng)[0]
+
+    def decide(self, game: Game, rng: random.Random) -> tuple[Action, list[Scored]]:
+        """The bot's action, and every legal action with its score, best first (none when
+        only one action is legal): what a search (``bots/search.py``) starts from."""
         actions = game.legal_actions()
         if not actions:
             raise RuntimeError("no legal action for the active entity")
         if len(actions) == 1:
-            return actions[0]
+            return actions[0], []
         me = game.acting_player() or ""
         scored = [(self._score(game, me, a), i, a) for i, a in enumerate(actions)]
         scored.sort(key=lambda t: (-t[0], t[1]))
         best = self._build_ahead(game, scored)
-        if best is None and self.lookahead and scored[0][0] < SURE:
+        rules_train = isinstance(scored[0][2], BuyTrain | IssueShares)
+        if best is None and self.lookahead and scored[0][0] < SURE and not rules_train:
             best = self._look_ahead(game, me, scored)
         if best is not None:
-            return best
+            return best, scored
         if self.noise > 0:
             top = scored[0][0]
             near = [a for s, _, a in scored if s >= top - self.noise * max(1.0, abs(top))]
-            return _own_price(game, rng.choice(near[:3]))
-        return _own_price(game, scored[0][2])
+            return _own_price(game, rng.choice(near[:3])), scored
+        return _own_price(game, scored[0][2]), scored
 
     # ------------------------------------------------------------------ lookahead
-    def _build_ahead(self, game: Game, scored: list[tuple[float, int, Action]]) -> Action | None:
+    def _build_ahead(self, game: Game, scored: list[Scored]) -> Action | None:
         """Among the best-scored tile lays and stations, each tried on a search copy: with
         `optimize`, the one after which the operating corporation's trains earn most (the
         optimizer's runs; a corporation without a train as if it had the cheapest on sale)
@@ -190,9 +203,7 @@ class HeuristicBot:
         # equal runs now: the lay that brings more cities and towns within reach
         return max(tried, key=lambda t: t[0] - t[1] / 10 + _connection(t[2], corp))[3]
 
-    def _look_ahead(
-        self, game: Game, me: str, scored: list[tuple[float, int, Action]]
-    ) -> Action | None:
+    def _look_ahead(self, game: Game, me: str, scored: list[Scored]) -> Action | None:
         """Among the best-scored candidates of the kinds that move money or shares, the one
         whose result most raises `me`'s standing (None: leave it to the scores)."""
         cands = [
@@ -226,6 +237,13 @@ class HeuristicBot:
                     # a poor home: buy into others' (but when none has started, someone must)
                     return VETO if _running(game) else 1.0
                 score += prospect / 5
+            if (
+                self.lookahead
+                and isinstance(action, BuyShares)
+                and score > VETO
+                and _funds_rusting(game, me, action)
+            ):
+                return VETO  # a rival's money for the train that rusts its own
             return score
         if isinstance(action, Pass):
             return 0.0
@@ -380,6 +398,40 @@ def _buy(game: Game, me: str, a: Action) -> float:
     if game.player(me).cash - price < _reserve(game, me):
         return VETO  # keep the money its corporations may need for a train
     return score
+
+
+def _funds_rusting(game: Game, me: str, a: BuyShares) -> bool:
+    """Whether buying `a` gives a corporation another player presides (and keeps) the money
+    for the next train in the bank, which it has room for and could not pay before, and
+    which rusts trains of a corporation `me` presides (tried on a search copy: whether a
+    share's price goes to the treasury is the title's)."""
+    s = game.state
+    corp = a.corporation
+    c = s.corps[corp]
+    president = s.shares.president.get(corp)
+    if president in (None, me) or s.shares.percent(me, corp) + a.percent > s.shares.percent(
+        president, corp
+    ):
+        return False
+    bank = s.depot.in_bank()
+    if not bank or len(c.trains) >= game.phase.limit(c.kind):
+        return False
+    price = s.depot.types[bank[0].kind].price
+    if c.cash >= price:
+        return False
+    mine = [
+        sym
+        for sym, p in s.shares.president.items()
+        if p == me and sym in s.corps and not s.corps[sym].closed
+    ]
+    if not any(any(_rusting(game, sym)) for sym in mine):
+        return False
+    work = game.search_copy()
+    try:
+        work.apply_known(a)
+    except Exception:
+        return False
+    return work.state.corps[corp].cash >= price
 
 
 def _reserve(game: Game, me: str) -> int:

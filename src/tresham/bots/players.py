@@ -1,5 +1,7 @@
-"""The bots by name: ``random``, ``easy`` and ``medium`` (``bots/heuristic.py``). A bot is
-anything with a `name` and a ``choose(game, rng) -> Action`` for the entity to act."""
+"""The bots by name: ``random``, ``easy`` and ``medium`` (``bots/heuristic.py``) and ``hard``
+(``bots/search.py``), whose level may name its budget: ``hard:250ms``, ``hard:2s`` (``hard``
+alone: 1 s). A bot is anything with a `name` and a ``choose(game, rng) -> Action`` for the
+entity to act."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Protocol
 
 from tresham.bots import random_bot
 from tresham.bots.heuristic import EASY, MEDIUM
+from tresham.bots.search import DEFAULT_MS, SearchBot, hard, work_units
 from tresham.core.actions import Action
 from tresham.core.errors import quote
 from tresham.core.game import Game
@@ -36,14 +39,21 @@ class RandomBot:
         return random_bot.choose(game, rng)
 
 
-BOTS: dict[str, Bot] = {"random": RandomBot(), "easy": EASY, "medium": MEDIUM}
+#: The levels a bot seat may have (``hard`` at its default budget; `get_bot` also takes
+#: ``hard:BUDGET``).
+BOTS: dict[str, Bot] = {
+    "random": RandomBot(),
+    "easy": EASY,
+    "medium": MEDIUM,
+    "hard": SearchBot("hard", work_units(DEFAULT_MS)),
+}
 #: The level of a bot seat when none is named.
 DEFAULT_LEVEL = "medium"
 
 
 def get_bot(level: str) -> Bot:
     """The bot of this level; a SetupError (field "bots") for an unknown one."""
-    bot = BOTS.get(level)
+    bot = BOTS.get(level) or hard(level)
     if bot is None:
         raise SetupError(f"unknown bot level {quote(level)}; one of {', '.join(BOTS)}", "bots")
     return bot

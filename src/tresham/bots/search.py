@@ -1,0 +1,251 @@
+"""`hard`: a search player for every title, built on `medium`.
+
+At a real decision (more than one sensible option: `medium`'s own choice and its next best
+candidates of a bid, a start, a purchase or sale of shares or a pass, outside operating
+rounds, see :data:`SEARCHED`; a corporation's actions, a prompt's answer or a single legal
+action are `medium`'s to play), `hard`
+plays each candidate forward on search copies (:meth:`Game.search_copy`), every seat played
+by a fast rule-of-thumb player (:data:`PLAYOUT`: `easy`'s rules without its noise), and
+values the position each reaches by the player's standing (``bots/evaluate.py``: its expected
+worth less the best opponent's).
+
+The budget is spent by successive halving: in each of :data:`STAGES` stages the candidates
+left share an equal part of the budget left, each playing on from where it stopped (but
+never past the end of the next set of operating rounds after this round, :data:`HORIZON`),
+and the better half go on to the next stage (at least two, to the last; `medium`'s choice
+always goes on); the best of the
+last stage is played if it plays out better than `medium`'s choice by :data:`MARGIN` of the
+player's worth (else `medium`'s choice), so the search changes `medium`'s choice only for
+one that plays out clearly better. What players cannot know is drawn anew in every sample
+(``search_copy(reseed=...)``: 1883's undrawn event cards and its dice), so the search never
+reads the real future. With a budget of :data:`SAMPLED_WORK` or more, each candidate is
+played in two samples (their seeds shared by all candidates: common random numbers) while
+they differ; where the first stage's two samples of every candidate come out alike, the
+title has left nothing to chance and the second samples are dropped.
+
+The budget is counted in work units, never in wall time: one unit per action played on a
+search copy, :data:`LAY_UNITS` more where a tile may be laid (listing the lays is most of a
+playout's time). A decision depends only on the position, the bot's random numbers and the
+budget. A budget in time is converted at :data:`UNITS_PER_SECOND` (``benchmarks/hard.py``
+measures it and prints the decision times).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import dataclass, field
+
+from tresham.bots import evaluate
+from tresham.bots.heuristic import MEDIUM, SURE, HeuristicBot, Scored
+from tresham.core import deals
+from tresham.core.actions import (
+    Action,
+    Bid,
+    BuyShares,
+    LayTile,
+    Par,
+    Pass,
+    SellShares,
+)
+from tresham.core.game import Game
+from tresham.core.game_spec import SetupError
+from tresham.core.rounds.operating import OperatingRound
+from tresham.core.rounds.stock import StockRound
+
+#: The kinds of action whose candidates `hard` plays forward, outside operating rounds (a
+#: corporation's trains, dividends and issues follow `medium`'s rules, which plan for trains
+#: beyond any horizon a playout reaches).
+SEARCHED = (Bid, Par, BuyShares, SellShares, Pass)
+#: Candidates the rules score below this (a pass scores 0) are not played out: a sale of a
+#: corporation that earns, a purchase that spends its reserve for trains.
+FLOOR = 0.0
+#: How much better (a share of the player's worth) another candidate must play out than
+#: `medium`'s choice to be played instead.
+MARGIN = 0.02
+#: How many candidates a decision compares (`medium`'s choice and its best others).
+WIDTH = 4
+#: The stages of successive halving.
+STAGES = 3
+#: Playouts stop at the start of this many-th stock round after the decision's.
+HORIZON = 2
+#: The budget (units) from which every candidate is played in two samples.
+SAMPLED_WORK = 300
+#: Work units per second of budget on this machine (``benchmarks/hard.py``).
+UNITS_PER_SECOND = 800
+#: The budget of `hard` named without one, in milliseconds.
+DEFAULT_MS = 1000
+#: The extra work units of a playout action where a tile may be laid (listing the lays is
+#: most of a playout's time); any other action is one unit.
+LAY_UNITS = 8
+
+#: The playout policy for every seat: `easy`'s rules of thumb, without noise.
+PLAYOUT = HeuristicBot("playout", noise=0.0, lookahead=False, build_width=1, optimize=False)
+
+
+@dataclass
+class _Arm:
+    """A candidate and its samples: search copies played on stage by stage."""
+
+    action: Action
+    rank: int
+    copies: list[Game] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+
+    def value(self) -> float:
+        return sum(self.values) / len(self.values) if self.values else -math.inf
+
+
+@dataclass
+class SearchBot:
+    """`medium`'s candidates played forward within a budget of `work` units."""
+
+    name: str
+    work: int
+    base: HeuristicBot = field(default_factory=lambda: MEDIUM)
+    width: int = WIDTH
+
+    def choose(self, game: Game, rng: random.Random) -> Action:
+        """The bot's action for the entity to act."""
+        pick, scored = self.base.decide(game, rng)
+        cands = self.candidates(game, pick, scored)
+        if len(cands) < 2:
+            return pick
+        return self.search(game, cands, rng.getrandbits(32))
+
+    def candidates(self, game: Game, pick: Action, scored: list[Scored]) -> list[Action]:
+        """`pick` first, then the best-scored others the rules score at :data:`FLOOR` or
+        more, of the kinds searched (none where the rules' best is sure, at `SURE` or more: a
+        plan beyond the horizon, such as starting a corporation at the par that pays for its
+        trains) (none when `pick` is not of them); never a deal that waits for
+        another player's answer."""
+        if (
+            not isinstance(pick, SEARCHED)
+            or isinstance(game.state.round, OperatingRound)
+            or (scored and scored[0][0] >= SURE)
+        ):
+            return []
+        out: list[Action] = [pick]
+        for score, _, action in scored:
+            if len(out) >= self.width:
+                break
+            if (
+                score >= FLOOR
+                and action != pick
+                and isinstance(action, SEARCHED)
+                and deals.offer_for(game, action) is None
+            ):
+                out.append(action)
+        return out
+
+    def search(self, game: Game, cands: list[Action], seed: int) -> Action:
+        """Successive halving of `cands` (module docstring); `seed` seeds the samples."""
+        me = game.acting_player() or ""
+        root = _RoundMark.of(game)
+        samples = 2 if self.work >= SAMPLED_WORK else 1
+        arms: list[_Arm] = []
+        for rank, action in enumerate(cands):
+            arm = _Arm(action, rank)
+            for j in range(samples):
+                copy = game.search_copy(reseed=seed + j)
+                try:
+                    copy.apply_known(action)
+                except Exception:
+                    break  # a candidate that fails on a copy is not one
+                arm.copies.append(copy)
+            else:
+                arms.append(arm)
+        if not arms or arms[0].rank != 0:
+            return cands[0]
+        margin = MARGIN * abs(evaluate.worth(game).get(me, 0.0))
+        left = self.work
+        for stage in range(STAGES):
+            share = left // ((STAGES - stage) * sum(len(a.copies) for a in arms))
+            for arm in arms:
+                arm.values = []
+                for copy in arm.copies:
+                    used = _play_on(copy, root, share)
+                    left -= max(0, used)
+                    arm.values.append(-math.inf if used < 0 else evaluate.standing(copy, me))
+            if stage == 0 and all(len(set(a.values)) == 1 for a in arms):
+                for arm in arms:  # nothing left to chance: one sample is enough
+                    del arm.copies[1:], arm.values[1:]
+            arms.sort(key=lambda a: (-a.value(), a.rank))
+            kept = arms[: max(2, math.ceil(len(arms) / 2))]
+            arms = kept + [a for a in arms[len(kept) :] if a.rank == 0]
+        pick = next(a for a in arms if a.rank == 0)
+        if arms[0].value() < pick.value() + margin:
+            return pick.action  # not clearly better than `medium`'s choice
+        return arms[0].action
+
+
+@dataclass(frozen=True)
+class _RoundMark:
+    """Where a decision is: its round's kind and the round counters."""
+
+    kind: type
+    stock: int
+    operating: int
+
+    @classmethod
+    def of(cls, game: Game) -> _RoundMark:
+        s = game.state
+        return cls(type(s.round), s.stock_round_no, s.operating_round_no)
+
+
+def _beyond(game: Game, root: _RoundMark) -> bool:
+    """Whether `game` is over or past :data:`HORIZON` from `root`: the start of the second
+    stock round after it (the end of the next set of operating rounds)."""
+    s = game.state
+    return s.finished or (
+        isinstance(s.round, StockRound) and s.stock_round_no >= root.stock + HORIZON
+    )
+
+
+def _play_on(game: Game, root: _RoundMark, budget: int) -> int:
+    """Play `game` on with :data:`PLAYOUT` for every seat until `budget` work units are
+    spent or it is past the horizon; the units spent (-1: the playout failed, and the copy
+    is not to be valued)."""
+    rng = random.Random(0)  # PLAYOUT draws nothing: it has no noise
+    used = 0
+    while used < budget and not _beyond(game, root):
+        try:
+            action, scored = PLAYOUT.decide(game, rng)
+            cost = 1 + (LAY_UNITS if any(isinstance(a, LayTile) for _, _, a in scored) else 0)
+            if used + cost > budget:
+                break
+            game.apply_known(action)
+        except Exception:
+            return -1
+        used += cost
+    return used
+
+
+#: A level naming its budget: ``hard:250ms``, ``hard:1s``, ``hard:1.5s``.
+LEVEL = re.compile(r"hard(?::(\d+(?:\.\d+)?)(ms|s))?")
+
+
+def budget_ms(level: str) -> float | None:
+    """The budget in milliseconds of a `hard` level (None: not a `hard` level); a
+    SetupError (field "bots") for a budget of nothing."""
+    m = LEVEL.fullmatch(level)
+    if m is None:
+        return None
+    if m.group(1) is None:
+        return float(DEFAULT_MS)
+    ms = float(m.group(1)) * (1000 if m.group(2) == "s" else 1)
+    if ms <= 0:
+        raise SetupError(f"bot level {level}: the budget must be more than 0", "bots")
+    return ms
+
+
+def work_units(ms: float) -> int:
+    """The work units (actions on search copies) of a budget of `ms` milliseconds."""
+    return max(1, round(ms * UNITS_PER_SECOND / 1000))
+
+
+def hard(level: str) -> SearchBot | None:
+    """The `hard` bot of this level (None: not a `hard` level)."""
+    ms = budget_ms(level)
+    return None if ms is None else SearchBot(level, work_units(ms))

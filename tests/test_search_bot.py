@@ -1,0 +1,98 @@
+"""`hard` (bots/search.py): its levels and budgets, decisions pinned for a seed and budget in
+work units, its budget kept, and a search that never reads what no player knows (1883's
+undrawn event cards and dice). Its strength is measured by benchmarks/hard.py, not here."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tresham.bots import search
+from tresham.bots.heuristic import MEDIUM
+from tresham.bots.players import BOTS, DEFAULT_LEVEL, get_bot
+from tresham.bots.search import SearchBot, budget_ms, work_units
+from tresham.core.actions import Bid
+from tresham.core.game import Game
+from tresham.core.game_spec import SetupError
+from tresham.core.rng import make_rng
+from tresham.io.save import new_game
+from tresham.titles.t1883.state import state_of
+
+
+def test_hard_is_a_level_with_a_budget_and_medium_stays_the_default() -> None:
+    assert list(BOTS) == ["random", "easy", "medium", "hard"]
+    assert DEFAULT_LEVEL == "medium"
+    assert budget_ms("hard") == 1000 and budget_ms("hard:250ms") == 250
+    assert budget_ms("hard:1.5s") == 1500 and budget_ms("medium") is None
+    bot = get_bot("hard:250ms")
+    assert isinstance(bot, SearchBot) and bot.name == "hard:250ms"
+    assert bot.work == work_units(250) == 250 * search.UNITS_PER_SECOND // 1000
+    for level in ("hard:0ms", "hard:fast", "hard:250", "hard250ms"):
+        with pytest.raises(SetupError) as info:
+            get_bot(level)
+        assert info.value.field == "bots"
+
+
+def _opening() -> Game:
+    return new_game("1849", ["P0", "P1", "P2"], 3)
+
+
+def test_a_decision_is_pinned_by_the_seed_and_the_budget() -> None:
+    """1849, seed 3, the first bid of the auction: `medium` buys SCE at L.20; `hard:250ms`
+    (its samples seeded from random.Random(1)) plays the candidates out and bids L.80 for
+    CNM instead, every time; with a budget too small to play anything out it keeps
+    `medium`'s choice."""
+    game = _opening()
+    assert MEDIUM.choose(game, random.Random(0)) == Bid("P0", "SCE", 20)
+    bot = get_bot("hard:250ms")
+    first = bot.choose(game, random.Random(1))
+    assert first == Bid("P0", "CNM", 80)
+    assert bot.choose(_opening(), random.Random(1)) == first
+    assert SearchBot("tiny", work=1).choose(game, random.Random(1)) == Bid("P0", "SCE", 20)
+
+
+def test_the_search_spends_at_most_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    spent: list[int] = []
+    play_on = search._play_on
+
+    def counted(game: Game, root: search._RoundMark, budget: int) -> int:
+        used = play_on(game, root, budget)
+        assert used <= budget
+        spent.append(max(0, used))
+        return used
+
+    monkeypatch.setattr(search, "_play_on", counted)
+    bot = SearchBot("hard:test", work=120)
+    bot.choose(_opening(), random.Random(1))
+    assert 0 < sum(spent) <= 120
+
+
+def _1883_stock_round() -> Game:
+    """1883 at 4 players, played by `medium` to a stock-round decision `hard` searches,
+    with Random Events drawn in the operating rounds to come."""
+    game = new_game("1883", ["P0", "P1", "P2", "P3"], 2)
+    rng = random.Random(0)
+    while game.state.stock_round_no < 2:
+        game.apply(MEDIUM.choose(game, rng))
+    bot = get_bot("hard:250ms")
+    assert isinstance(bot, SearchBot)
+    while True:
+        pick, scored = MEDIUM.decide(game, rng)
+        if len(bot.candidates(game, pick, scored)) >= 2:
+            return game
+        game.apply(pick)
+
+
+def test_1883s_search_never_reads_the_undrawn_cards_or_the_dice() -> None:
+    """Two games alike but for the order of the undrawn event cards and the generator that
+    rolls the dice: `hard` decides alike in both (its samples draw them anew)."""
+    game = _1883_stock_round()
+    other = game.clone()
+    deck = state_of(other).events.deck
+    assert len(deck) > 1
+    state_of(other).events.deck = list(reversed(deck))
+    other.state.rng = make_rng(other.state.rng.name, 987_654)
+    assert state_of(other).events.deck != state_of(game).events.deck
+    bot = get_bot("hard:250ms")
+    assert bot.choose(game, random.Random(5)) == bot.choose(other, random.Random(5))
