@@ -38,15 +38,18 @@ from tresham.core.actions import (
     UseCompany,
 )
 from tresham.core.game import Game
+from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
 from tresham.core.graph import track_graph
-from tresham.core.shares import POOL, Certificate, treasury
+from tresham.core.shares import POOL, treasury
 from tresham.io.site_writer import ExportFailure, SiteAction, WriteContext
 from tresham.routes.network import Network, network_of
 from tresham.routes.runs import Run, run_revenue
 from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, PayDebt, RepayBond
 from tresham.titles.t1849.rule_set import SITE
+from tresham.titles.t1849.rules import SWAP_ONE_20, SWAP_TWO_10
+from tresham.titles.t1849.site_shares import SiteShares
 from tresham.titles.t1849.site_import import (
     E_TOKEN_CHOICE,
     LOAN_CHOICES,
@@ -60,7 +63,11 @@ CHOICE_WORDS: Final = {ours: site for site, ours in LOAN_CHOICES.items()}
 #: a border comes first, so their city is part 1 (``"C1-0-1"``); everywhere else cities are
 #: the first parts.
 CITY_AFTER_BORDER: Final = frozenset({"B14", "C1", "C5", "H12", "M13"})
-#: memo key: the tile copies on the map, by hex ("<tile>-<copy>").
+#: memo keys: the site's certificates (SiteShares), the share action being written, the tile
+#: copies on the map by hex ("<tile>-<copy>").
+SHARES: Final = "shares"
+TURN: Final = "turn"
+MOVE: Final = "move"
 COPIES: Final = "copies"
 
 
@@ -78,6 +85,7 @@ class Writer1849:
         return {"seed": game.seed, "optional_rules": rules}
 
     def before(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
+        ctx.memo[TURN] = _turn(ctx.game)
         entity, kind = ctx.entity(action.entity)
         base: SiteAction = {"entity": entity, "entity_type": kind}
         game = ctx.game
@@ -89,24 +97,8 @@ class Writer1849:
             return [{"type": "bid", **base, "company": action.company, "price": action.price}]
         if isinstance(action, Par):
             return self._par(ctx, action, base)
-        if isinstance(action, BuyShares):
-            holder = treasury(action.corporation) if action.source == "treasury" else POOL
-            cert = _cert_of(game, holder, action.corporation, action.percent)
-            return [{"type": "buy_shares", **base, "shares": [cert], "percent": action.percent}]
-        if isinstance(action, SellShares):
-            seller = action.entity
-            if seller in game.state.corps:  # the president raising money for its train
-                seller = str(game.state.shares.president.get(seller))
-                entity, kind = ctx.entity(seller)
-                base = {"entity": entity, "entity_type": kind}
-            certs = _sold(game, seller, action)
-            return [{"type": "sell_shares", **base, "shares": certs, "percent": action.percent}]
-        if isinstance(action, IssueShares):
-            certs = _pick(game.state.shares.held(treasury(action.entity), action.entity), action)
-            return [{"type": "sell_shares", **base, "shares": certs, "percent": action.percent}]
-        if isinstance(action, RedeemShares):
-            certs = _pick(game.state.shares.held(POOL, action.entity), action)
-            return [{"type": "buy_shares", **base, "shares": certs, "percent": action.percent}]
+        if isinstance(action, BuyShares | SellShares | IssueShares | RedeemShares):
+            return _share_action(ctx, action, base)
         if isinstance(action, LayTile):
             copy = _tile_copy(ctx, action)
             return [
@@ -185,6 +177,10 @@ class Writer1849:
         raise ExportFailure(f"the site has no action for {action.describe()}")
 
     def after(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
+        _follow_shares(ctx, action)
+        return self._placed(ctx, action) + _turn_end_passes(ctx, action)
+
+    def _placed(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         if isinstance(action, PlaceToken):
             slots = ctx.game.state.map.slots(action.hex, action.city)
             return [
@@ -238,59 +234,166 @@ def _par_cell(market: Any, pos: tuple[int, int]) -> bool:
     return any(c.pos == pos for c in market.par_cells())
 
 
-def _cert_of(game: Game, holder: str, corp: str, percent: int) -> str:
-    """A certificate of that size the holder has (the site names the certificate bought)."""
-    certs = [c for c in game.state.shares.held(holder, corp) if c.percent == percent]
-    if not certs:
-        raise ExportFailure(f"no {percent}% certificate of {corp} to buy")
-    plain = [c for c in certs if not c.president]
-    return min(plain or certs, key=_index).cid
+def _turn(game: Game) -> tuple[int, str, str] | None:
+    """Where an operating round is: (its object id, the corporation operating, the step)."""
+    rnd = game.state.round
+    if not isinstance(rnd, OperatingRound) or rnd.finished(game) or game.state.finished:
+        return None
+    return id(rnd), rnd.corp(), rnd.steps[rnd.step] if rnd.step < len(rnd.steps) else ""
 
 
-def _index(cert: Certificate) -> int:
-    return int(cert.cid.rpartition("_")[2])
+def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
+    """The pass the site waits for at its last step, Buy Companies, when tresham ended a
+    corporation's turn without one: the site's step stays open while the corporation could
+    buy a private (phases 6H-10H, a player's private other than RSA, L.1 to spend) or owns
+    one whose power it may still use."""
+    was = ctx.memo.pop(TURN, None)
+    if was is None or _turn(ctx.game) == was:
+        return []
+    _, corp, step = was
+    now = _turn(ctx.game)
+    if now is not None and now[:2] == was[:2]:
+        return []
+    if isinstance(action, Pass) and step == "companies":
+        return []
+    if corp not in ctx.game.state.corps or not _companies_step_waits(ctx.game, corp):
+        return []
+    return [{"type": "pass", "entity": corp, "entity_type": "corporation"}]
 
 
-def _pick(certs: list[Certificate], action: IssueShares | RedeemShares) -> list[str]:
-    """Certificates adding up to the action's percent, in index order."""
+def _companies_step_waits(game: Game, corp: str) -> bool:
+    s = game.state
+    players = {p.name for p in s.players}
+    owns = [c for c in s.companies.values() if c.owner == corp and not c.closed]
+    if any(c.sym in ("CNM", "SMS") for c in owns):
+        return True
+    if game.phase.name not in ("6H", "8H", "10H") or s.corps[corp].cash < 1:
+        return False
+    return any(c.owner in players and c.sym != "RSA" and not c.closed for c in s.companies.values())
+
+
+def _shares(ctx: WriteContext) -> SiteShares:
+    model = ctx.memo.get(SHARES)
+    if not isinstance(model, SiteShares):
+        model = ctx.memo[SHARES] = SiteShares.of(ctx.game)
+    return model
+
+
+def _share_action(
+    ctx: WriteContext,
+    action: BuyShares | SellShares | IssueShares | RedeemShares,
+    base: SiteAction,
+) -> list[SiteAction]:
+    """A purchase or sale naming the site's certificates (and remembered, for `after`)."""
+    game, model = ctx.game, _shares(ctx)
+    reg = game.state.shares
+    if isinstance(action, BuyShares):
+        holder = treasury(action.corporation) if action.source == "treasury" else POOL
+        certs = [_bought(model, holder, action.corporation, action.percent)]
+        kind, sym, seller, to = "buy_shares", action.corporation, holder, action.entity
+    elif isinstance(action, RedeemShares):
+        sym = action.entity
+        certs = _plain(model, POOL, sym, action.percent)
+        kind, seller, to = "buy_shares", POOL, treasury(sym)
+    elif isinstance(action, IssueShares):
+        sym = action.entity
+        certs = _plain(model, treasury(sym), sym, action.percent)
+        kind, seller, to = "sell_shares", treasury(sym), POOL
+    else:
+        sym, seller = action.corporation, action.entity
+        if seller in game.state.corps:  # the president raising money for its train
+            seller = str(reg.president.get(seller))
+            entity, etype = ctx.entity(seller)
+            base = {"entity": entity, "entity_type": etype}
+        certs = _sold(model, seller, action)
+        kind, to = "sell_shares", POOL
+    ctx.memo[MOVE] = (sym, seller, to, certs, action.percent, reg.president.get(sym))
+    return [{"type": kind, **base, "shares": certs, "percent": action.percent}]
+
+
+def _bought(model: SiteShares, holder: str, sym: str, percent: int) -> str:
+    """The certificate of that size the holder has first (not the president's)."""
+    pres = model.president.get(sym)
+    for cid in model.held(holder, sym):
+        if model.percent[cid] == percent and cid != pres:
+            return cid
+    for cid in model.held(holder, sym):
+        if model.percent[cid] == percent:
+            return cid
+    raise ExportFailure(f"no {percent}% certificate of {sym} to buy")
+
+
+def _plain(model: SiteShares, holder: str, sym: str, percent: int) -> list[str]:
+    """Certificates of the holder adding up to `percent`, first ones first (the 20% last
+    one only as the holder's last)."""
+    pres, last = model.president.get(sym), model.last.get(sym)
+    cids = [c for c in model.held(holder, sym) if c != pres]
+    order = [c for c in cids if c != last] + [c for c in cids if c == last]
     out: list[str] = []
     total = 0
-    for cert in sorted(certs, key=_index):
-        if total >= action.percent:
+    for cid in order:
+        if total >= percent:
             break
-        if cert.president:
+        if total + model.percent[cid] > percent:
             continue
-        out.append(cert.cid)
-        total += cert.percent
-    if total != action.percent:
-        raise ExportFailure(f"no certificates make {action.percent}% for {action.describe()}")
+        out.append(cid)
+        total += model.percent[cid]
+    if total != percent:
+        raise ExportFailure(f"no certificates of {sym} make {percent}%")
     return out
 
 
-def _sold(game: Game, seller: str, action: SellShares) -> list[str]:
-    """The seller's certificates a sale moves: the 20% last one if the sale names it, then
-    10% ones in index order, the president's only for what they cannot make."""
-    held = game.state.shares.held(seller, action.corporation)
-    out: list[str] = []
-    total = 0
-    lasts = [c for c in held if c.last]
+def _sold(model: SiteShares, seller: str, action: SellShares) -> list[str]:
+    """The seller's certificates a sale moves, as the site's bundles go: without the
+    president's certificate where the others make the percent (the 20% last one where the
+    sale names it), else the president's with the rest, or half of it alone."""
+    sym, percent = action.corporation, action.percent
+    pres, last = model.president.get(sym), model.last.get(sym)
+    held = model.held(seller, sym)
+    plain = [c for c in held if c not in (pres, last)]
+    lasts = [c for c in held if c == last]
     if action.last and lasts:
-        out.append(lasts[0].cid)
-        total += lasts[0].percent
-    rest = sorted((c for c in held if not c.last and not c.president), key=_index)
-    for cert in rest:
-        if total >= action.percent:
-            break
-        out.append(cert.cid)
-        total += cert.percent
-    if total < action.percent:
-        pres = [c for c in held if c.president]
-        if pres:
-            out.append(pres[0].cid)  # a part of it, the rest swapped with the new president
-            total = action.percent
-    if total != action.percent:
-        raise ExportFailure(f"no certificates make {action.percent}% for {action.describe()}")
-    return out
+        out = lasts + plain[: max(0, (percent - model.percent[lasts[0]]) // 10)]
+    else:
+        out = plain[: percent // 10]
+    if sum(model.percent[c] for c in out) == percent:
+        return out
+    if pres in held:
+        if percent == 10:
+            return [pres]
+        rest = plain[: (percent - model.percent[pres]) // 10]
+        out = [pres, *rest]
+        if sum(model.percent[c] for c in out) == percent:
+            return out
+    raise ExportFailure(f"no certificates make {percent}% for {action.describe()}")
+
+
+def _follow_shares(ctx: WriteContext, action: Action) -> None:
+    """Move the certificates as the site did (the named ones, then its own moves), and
+    follow tresham's holdings where nothing else says which certificates moved."""
+    game, model = ctx.game, _shares(ctx)
+    reg = game.state.shares
+    if isinstance(action, Par):
+        model.move(model.president[action.corporation], action.entity)
+    move = ctx.memo.pop(MOVE, None)
+    if move is not None:
+        sym, seller, to, certs, percent, old = move
+        for cid in certs:
+            model.move(cid, to)
+        new = reg.president.get(sym)
+        players = {p.name for p in game.state.players}
+        if old in players and new in players and new != old:
+            swap_to = old if model.share(old, sym) >= model.percent[model.president[sym]] else POOL
+            model.change_president(sym, old, new, swap_to)
+        if sum(model.percent[c] for c in certs) > percent and to == POOL:
+            back = next(c for c in model.held(POOL, sym) if c != model.last.get(sym))
+            model.move(back, seller)
+    if isinstance(action, Choose):
+        if action.choice == SWAP_TWO_10:
+            model.swap_double()
+        elif action.choice == SWAP_ONE_20:
+            model.offered = None
+    model.follow(game)
 
 
 def _tile_copy(ctx: WriteContext, action: LayTile) -> str:
