@@ -29,7 +29,7 @@ OPTION_SETS: tuple[dict[str, Any], ...] = (
     {"delay_ift": True},
     {"acquiring_station_tokens": True},
     {"bonds": True},
-    {"electric_dreams": True},
+    {"electric_dreams": True, "bonds": True, "acquiring_station_tokens": True},
     {"reduced_4p_corps": True},
 )
 

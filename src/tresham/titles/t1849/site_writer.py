@@ -46,6 +46,7 @@ from tresham.io.site_writer import ExportFailure, SiteAction, WriteContext
 from tresham.routes.network import Network, network_of
 from tresham.routes.runs import Run, run_revenue
 from tresham.titles.t1849 import map_glue, variants
+from tresham.titles.t1849.variants import BUY_TOKENS
 from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, PayDebt, RepayBond
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import SWAP_ONE_20, SWAP_TWO_10
@@ -67,6 +68,8 @@ CITY_AFTER_BORDER: Final = frozenset({"B14", "C1", "C5", "H12", "M13"})
 #: copies on the map by hex ("<tile>-<copy>").
 SHARES: Final = "shares"
 TURN: Final = "turn"
+SMS_ASKED: Final = "sms_asked"
+SMS_USED: Final = "sms_used"
 MOVE: Final = "move"
 COPIES: Final = "copies"
 
@@ -86,6 +89,9 @@ class Writer1849:
 
     def before(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         ctx.memo[TURN] = _turn(ctx.game)
+        return _sms_question(ctx, action) + self._action(ctx, action)
+
+    def _action(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         entity, kind = ctx.entity(action.entity)
         base: SiteAction = {"entity": entity, "entity_type": kind}
         game = ctx.game
@@ -234,38 +240,92 @@ def _par_cell(market: Any, pos: tuple[int, int]) -> bool:
     return any(c.pos == pos for c in market.par_cells())
 
 
-def _turn(game: Game) -> tuple[int, str, str] | None:
-    """Where an operating round is: (its object id, the corporation operating, the step)."""
+def _turn(game: Game) -> tuple[int, int, int] | None:
+    """Where an operating round is: (its object id, the corporation's place in the order,
+    the step's index)."""
     rnd = game.state.round
-    if not isinstance(rnd, OperatingRound) or rnd.finished(game) or game.state.finished:
+    if not isinstance(rnd, OperatingRound) or game.state.finished:
         return None
-    return id(rnd), rnd.corp(), rnd.steps[rnd.step] if rnd.step < len(rnd.steps) else ""
+    return id(rnd), rnd.index, rnd.step
+
+
+def _sms_question(ctx: WriteContext, action: Action) -> list[SiteAction]:
+    """The site asks a corporation that owns SMS, before its first lay or token of the turn,
+    whether it closes SMS; tresham's corporation just uses it. The first action of such a
+    corporation's turn is preceded by the site's "Pass" where it is not SMS's use."""
+    game = ctx.game
+    rnd = game.state.round
+    if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.index >= len(rnd.order):
+        return []
+    corp = rnd.corp()
+    if action.entity != corp or ctx.memo.get(SMS_ASKED) == (id(rnd), rnd.index):
+        return []
+    ctx.memo[SMS_ASKED] = (id(rnd), rnd.index)
+    sms = game.state.companies.get("SMS")
+    if sms is None or sms.owner != corp or sms.closed:
+        return []
+    if isinstance(action, UseCompany) and action.company == "SMS":
+        ctx.memo[SMS_USED] = (id(rnd), rnd.index)
+        return []
+    return [{"type": "choose", "entity": corp, "entity_type": "corporation", "choice": "Pass"}]
 
 
 def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
-    """The pass the site waits for at its last step, Buy Companies, when tresham ended a
-    corporation's turn without one: the site's step stays open while the corporation could
-    buy a private (phases 6H-10H, a player's private other than RSA, L.1 to spend) or owns
-    one whose power it may still use."""
+    """The passes the site waits for at steps tresham moved past by itself: every step
+    between where the action was taken and where tresham waits now (the rest of a turn
+    that ended, the first steps of the next corporation's), and the action's own step where
+    the site stays there after it (:func:`_site_waits`)."""
     was = ctx.memo.pop(TURN, None)
-    if was is None or _turn(ctx.game) == was:
+    game = ctx.game
+    rnd = game.state.round
+    if was is None or not isinstance(rnd, OperatingRound):
         return []
-    _, corp, step = was
-    now = _turn(ctx.game)
-    if now is not None and now[:2] == was[:2]:
-        return []
-    if isinstance(action, Pass) and step == "companies":
-        return []
-    if corp not in ctx.game.state.corps or not _companies_step_waits(ctx.game, corp):
-        return []
-    return [{"type": "pass", "entity": corp, "entity_type": "corporation"}]
+    now = _turn(game)
+    rid, index, step = was
+    steps = rnd.steps
+    stops: list[tuple[int, int]] = []  # (place in the order, step) the site may wait at
+    end = (now[1], now[2]) if now is not None and now[0] == rid else (len(rnd.order), 0)
+    if not isinstance(action, Pass) and (index, step) < end and index < len(rnd.order):
+        stops.append((index, step))
+    at = (index, step + 1)
+    while at < end:
+        i, k = at
+        if k >= len(steps):
+            at = (i + 1, 0)
+            continue
+        stops.append(at)
+        at = (i, k + 1)
+    out = []
+    for i, k in stops:
+        corp = rnd.order[i] if i < len(rnd.order) else None
+        if corp is None or corp not in game.state.corps:
+            continue
+        sms = ctx.memo.get(SMS_USED) == (rid, i)
+        if _site_waits(game, corp, steps[k], sms):
+            out.append({"type": "pass", "entity": corp, "entity_type": "corporation"})
+    return out
+
+
+def _site_waits(game: Game, corp: str, step: str, sms_used: bool) -> bool:
+    """Whether the site waits for `corp` at its counterpart of tresham's `step`, which
+    tresham moved past (`sms_used`: the corporation closed SMS this turn)."""
+    if step == "token":
+        return sms_used and game.state.corps[corp].unplaced_tokens > 0
+    if step == "companies":
+        return _companies_step_waits(game, corp)
+    if step == "buy_token":
+        return bool(game.options.get(BUY_TOKENS))
+    return False
 
 
 def _companies_step_waits(game: Game, corp: str) -> bool:
+    """The site's last step, Buy Companies, stays open while the corporation could buy a
+    private (phases 6H-10H, a player's private other than RSA, L.1 to spend) or owns CNM,
+    whose power it may still use."""
     s = game.state
     players = {p.name for p in s.players}
     owns = [c for c in s.companies.values() if c.owner == corp and not c.closed]
-    if any(c.sym in ("CNM", "SMS") for c in owns):
+    if any(c.sym == "CNM" for c in owns):
         return True
     if game.phase.name not in ("6H", "8H", "10H") or s.corps[corp].cash < 1:
         return False
