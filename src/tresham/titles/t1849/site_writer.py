@@ -68,6 +68,7 @@ CITY_AFTER_BORDER: Final = frozenset({"B14", "C1", "C5", "H12", "M13"})
 #: copies on the map by hex ("<tile>-<copy>").
 SHARES: Final = "shares"
 TURN: Final = "turn"
+FREE_SLOT: Final = "free_slot"
 SMS_ASKED: Final = "sms_asked"
 SMS_USED: Final = "sms_used"
 MOVE: Final = "move"
@@ -179,6 +180,8 @@ class Writer1849:
                 }
             ]
         if isinstance(action, PlaceToken):
+            slots = game.state.map.slots(action.hex, action.city)
+            ctx.memo[FREE_SLOT] = slots.index(None) if None in slots else 0
             return []  # written once placed (`after`): the slot it took
         raise ExportFailure(f"the site has no action for {action.describe()}")
 
@@ -189,13 +192,14 @@ class Writer1849:
     def _placed(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         if isinstance(action, PlaceToken):
             slots = ctx.game.state.map.slots(action.hex, action.city)
+            free = ctx.memo.pop(FREE_SLOT, 0)  # where it went if it is gone already (closed)
             return [
                 {
                     "type": "place_token",
                     "entity": action.entity,
                     "entity_type": "corporation",
                     "city": _city_ref(ctx, action.hex, action.city),
-                    "slot": slots.index(action.entity),
+                    "slot": slots.index(action.entity) if action.entity in slots else free,
                 }
             ]
         if isinstance(action, Par) and action.home is not None:
@@ -240,13 +244,16 @@ def _par_cell(market: Any, pos: tuple[int, int]) -> bool:
     return any(c.pos == pos for c in market.par_cells())
 
 
-def _turn(game: Game) -> tuple[int, int, int] | None:
+Turn = tuple[int, int, int, tuple[str, ...], tuple[str, ...]]
+
+
+def _turn(game: Game) -> Turn | None:
     """Where an operating round is: (its object id, the corporation's place in the order,
-    the step's index)."""
+    the step's index, the order, the steps)."""
     rnd = game.state.round
     if not isinstance(rnd, OperatingRound) or game.state.finished:
         return None
-    return id(rnd), rnd.index, rnd.step
+    return id(rnd), rnd.index, rnd.step, tuple(rnd.order), tuple(rnd.steps)
 
 
 def _sms_question(ctx: WriteContext, action: Action) -> list[SiteAction]:
@@ -277,15 +284,13 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
     the site stays there after it (:func:`_site_waits`)."""
     was = ctx.memo.pop(TURN, None)
     game = ctx.game
-    rnd = game.state.round
-    if was is None or not isinstance(rnd, OperatingRound):
+    if was is None:
         return []
     now = _turn(game)
-    rid, index, step = was
-    steps = rnd.steps
+    rid, index, step, order, steps = was
     stops: list[tuple[int, int]] = []  # (place in the order, step) the site may wait at
-    end = (now[1], now[2]) if now is not None and now[0] == rid else (len(rnd.order), 0)
-    if not isinstance(action, Pass) and (index, step) < end and index < len(rnd.order):
+    end = (now[1], now[2]) if now is not None and now[0] == rid else (len(order), 0)
+    if not isinstance(action, Pass) and (index, step) < end and index < len(order):
         stops.append((index, step))
     at = (index, step + 1)
     while at < end:
@@ -297,9 +302,9 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
         at = (i, k + 1)
     out = []
     for i, k in stops:
-        corp = rnd.order[i] if i < len(rnd.order) else None
-        if corp is None or corp not in game.state.corps:
-            continue
+        corp = order[i] if i < len(order) else None
+        if corp is None or corp not in game.state.corps or not game.state.corps[corp].floated:
+            continue  # closed in the meantime
         sms = ctx.memo.get(SMS_USED) == (rid, i)
         if _site_waits(game, corp, steps[k], sms):
             out.append({"type": "pass", "entity": corp, "entity_type": "corporation"})
