@@ -68,6 +68,8 @@ CITY_AFTER_BORDER: Final = frozenset({"B14", "C1", "C5", "H12", "M13"})
 #: copies on the map by hex ("<tile>-<copy>").
 SHARES: Final = "shares"
 TURN: Final = "turn"
+#: tresham's steps whose counterpart on the site stays open after an action taken there.
+STAYS: Final = ("buy_token", "companies")
 FREE_SLOT: Final = "free_slot"
 SMS_ASKED: Final = "sms_asked"
 SMS_USED: Final = "sms_used"
@@ -291,7 +293,8 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
     stops: list[tuple[int, int]] = []  # (place in the order, step) the site may wait at
     end = (now[1], now[2]) if now is not None and now[0] == rid else (len(order), 0)
     if not isinstance(action, Pass) and (index, step) < end and index < len(order):
-        stops.append((index, step))
+        if steps[step] in STAYS:
+            stops.append((index, step))
     at = (index, step + 1)
     while at < end:
         i, k = at
@@ -307,7 +310,10 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
             continue  # closed in the meantime
         sms = ctx.memo.get(SMS_USED) == (rid, i)
         if _site_waits(game, corp, steps[k], sms):
-            out.append({"type": "pass", "entity": corp, "entity_type": "corporation"})
+            kind = "run_routes" if steps[k] == "routes" else "pass"
+            out.append({"type": kind, "entity": corp, "entity_type": "corporation"})
+            if kind == "run_routes":
+                out[-1]["routes"] = []
     return out
 
 
@@ -318,6 +324,11 @@ def _site_waits(game: Game, corp: str, step: str, sms_used: bool) -> bool:
         return sms_used and game.state.corps[corp].unplaced_tokens > 0
     if step == "companies":
         return _companies_step_waits(game, corp)
+    if step == "routes":  # the site's Route step is open where two stops are connected
+        return (
+            bool(game.state.depot.owned_by(corp))
+            and len(network_of(game.state.map, corp).stops) > 1
+        )
     if step == "buy_token":
         return bool(game.options.get(BUY_TOKENS))
     return False
