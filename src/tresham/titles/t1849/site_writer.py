@@ -68,6 +68,7 @@ CITY_AFTER_BORDER: Final = frozenset({"B14", "C1", "C5", "H12", "M13"})
 #: copies on the map by hex ("<tile>-<copy>").
 SHARES: Final = "shares"
 TURN: Final = "turn"
+WAKE: Final = "(the corporation closes)"
 #: tresham's steps whose counterpart on the site stays open after an action taken there.
 STAYS: Final = ("buy_token", "companies")
 FREE_SLOT: Final = "free_slot"
@@ -189,7 +190,7 @@ class Writer1849:
 
     def after(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         _follow_shares(ctx, action)
-        return self._placed(ctx, action) + _turn_end_passes(ctx, action)
+        return self._placed(ctx, action) + _turn_end_passes(ctx, action) + _wake(ctx, action)
 
     def _placed(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         if isinstance(action, PlaceToken):
@@ -256,6 +257,19 @@ def _turn(game: Game) -> Turn | None:
     if not isinstance(rnd, OperatingRound) or game.state.finished:
         return None
     return id(rnd), rnd.index, rnd.step, tuple(rnd.order), tuple(rnd.steps)
+
+
+def _wake(ctx: WriteContext, action: Action) -> list[SiteAction]:
+    """A chat line after a stock-round sale that closed the corporation: the site's stock
+    round stalls there (its active step is remembered from before the closure) until the
+    next action of any kind, and a message is one that changes nothing."""
+    game = ctx.game
+    if not isinstance(action, SellShares) or not isinstance(game.state.round, StockRound):
+        return []
+    if action.corporation in game.state.market:
+        return []
+    entity, kind = ctx.entity(action.entity)
+    return [{"type": "message", "entity": entity, "entity_type": kind, "message": WAKE}]
 
 
 def _sms_question(ctx: WriteContext, action: Action) -> list[SiteAction]:
