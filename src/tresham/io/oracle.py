@@ -48,6 +48,10 @@ IMPORT_FAILS = "import fails"
 EXPORT_FAILS = "export fails"
 RESULT_DIFFERS = "result differs"
 NO_END = "no end"
+#: The site ends a game whose turn (stock round) number reaches 100 as "did not finish"
+#: (``Engine::Game::Base#process_action``): its limit, not a difference.
+SITE_DNF = "site did not finish (turn 100)"
+DNF_WORDS = "game_end_reason: :dnf"
 
 
 def oracle_missing(oracle: Path = ORACLE) -> str | None:
@@ -171,6 +175,12 @@ def differential(
     replay = site_replay(export, oracle)
     by_id = {a["id"]: a for a in export["actions"]}
     refused = _engine_error(replay.output)
+    if DNF_WORDS in replay.output and refused is None and replay.states:
+        last = replay.states[-1]["id"]  # compare up to the site's end
+        export = {**export, "actions": [a for a in export["actions"] if a["id"] <= last]}
+        export.pop("result", None)
+        export["status"] = "active"
+        verdict.verdict = SITE_DNF
     try:
         result = import_export(export, states=replay.states)
     except StateDivergence as exc:
@@ -202,6 +212,8 @@ def differential(
         verdict.site_words = replay.output[-2000:]
         return verdict
     verdict.lines_equal = result.state_lines_compared or 0
+    if verdict.verdict == SITE_DNF:
+        return verdict
     if replay.status != 0:
         verdict.verdict = RESULT_DIFFERS
         verdict.site_words = replay.output[-2000:]

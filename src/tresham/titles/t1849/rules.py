@@ -42,7 +42,7 @@ from tresham.titles.t1849.variant_steps import (
     debt_process,
 )
 from tresham.titles.t1849.variant_steps import action_words as variant_action_words
-from tresham.titles.t1849.versions import DEALS_VERSION
+from tresham.titles.t1849.versions import DEALS_VERSION, SITE_PROVEN_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -72,8 +72,8 @@ class Title1849(Title):
 
     name = "1849"
     player_range = (3, 5)
-    rules_version = DEALS_VERSION
-    older_rules = frozenset({1})  # before deals needed both sides
+    rules_version = SITE_PROVEN_VERSION
+    older_rules = frozenset({1, 2})  # 1: before deals needed both sides; 2: before issue 39
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}
@@ -280,6 +280,10 @@ class Title1849(Title):
         self.pay_private_revenue(game)
         floated = [c for c, corp in s.corps.items() if corp.floated and not corp.closed]
         order = s.market.operating_order(floated)
+        own = state_of(game)
+        if order:  # ruling S9: asked in the next round where a corporation operates
+            s.pending.extend(("loan", p) for p in own.loan_later)
+            own.loan_later = []
         steps = operating_steps(game.options)
         return OperatingRound(game, order, list(steps), f"{SUMMARY} §OR")
 

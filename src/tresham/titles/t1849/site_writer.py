@@ -38,25 +38,25 @@ from tresham.core.actions import (
     UseCompany,
 )
 from tresham.core.game import Game
+from tresham.core.graph import track_graph
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
-from tresham.core.graph import track_graph
 from tresham.core.shares import POOL, treasury
 from tresham.io.site_writer import ExportFailure, SiteAction, WriteContext
 from tresham.routes.network import Network, network_of
 from tresham.routes.runs import Run, run_revenue
 from tresham.titles.t1849 import map_glue, variants
-from tresham.titles.t1849.variants import BUY_TOKENS
 from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, PayDebt, RepayBond
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import SWAP_ONE_20, SWAP_TWO_10
-from tresham.titles.t1849.site_shares import SiteShares
 from tresham.titles.t1849.site_import import (
     E_TOKEN_CHOICE,
     LOAN_CHOICES,
     SITE_OPTIONS,
     SMS_CLOSE,
 )
+from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.variants import BUY_TOKENS
 
 OPTION_RULES: Final = {option: rule for rule, option in SITE_OPTIONS.items()}
 CHOICE_WORDS: Final = {ours: site for site, ours in LOAN_CHOICES.items()}
