@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from tresham.io.oracle import EQUAL, differential, oracle_missing
+from tresham.io.oracle import EQUAL, SITE_CAUSES, differential, oracle_missing
 
 #: The site's optional rules tresham plays, one option set per game in turn.
 OPTION_SETS: tuple[dict[str, Any], ...] = (
@@ -67,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first", type=int, default=0, help="first game number (seed - 1)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, help="write each game's verdict here (JSON lines)")
+    ap.add_argument("--json", action="store_true", help="the figures as one JSON line")
     args = ap.parse_args(argv)
     missing = oracle_missing()
     if missing:
@@ -83,14 +84,16 @@ def main(argv: list[str] | None = None) -> int:
                 out.flush()
     equal = Counter(v["players"] for v in verdicts if v["verdict"] == EQUAL)
     total = Counter(v["players"] for v in verdicts)
+    site = [v for v in verdicts if v["verdict"] in SITE_CAUSES]
     figures = {
         "games": len(verdicts),
         "equal": sum(equal.values()),
+        "site_causes": len(site),
         "by_players": {str(p): f"{equal[p]}/{total[p]}" for p in sorted(total)},
         "causes": Counter(cause(v) for v in verdicts if v["verdict"] != EQUAL).most_common(),
     }
-    print(json.dumps(figures, indent=1))
-    return 0
+    print(json.dumps(figures) if args.json else json.dumps(figures, indent=1))
+    return 0 if figures["equal"] + len(site) == len(verdicts) else 1
 
 
 if __name__ == "__main__":

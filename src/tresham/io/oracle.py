@@ -11,6 +11,7 @@ one game's verdict: equal to the end, or where and why it stops, with both engin
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -19,7 +20,6 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
-import dataclasses
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,8 @@ NO_END = "no end"
 #: (``Engine::Game::Base#process_action``): its limit, not a difference.
 SITE_DNF = "site did not finish (turn 100)"
 DNF_WORDS = "game_end_reason: :dnf"
+#: Verdicts that are the site's, never tresham's.
+SITE_CAUSES = (SITE_DNF,)
 
 
 def oracle_missing(oracle: Path = ORACLE) -> str | None:

@@ -15,6 +15,7 @@ site's. Where the two differ in form:
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Final
 
 from tresham.core.actions import (
@@ -236,11 +237,20 @@ class Writer1849:
 
 
 def _passes_by_itself(game: Game) -> bool:
-    """Whether the site moves past tresham's pass by itself: a player in a stock round who
-    can only pass (having bought, the turn ends)."""
-    if not isinstance(game.state.round, StockRound):
+    """Whether the site moves past tresham's pass by itself, the entity having nothing else
+    to do: a player in a stock round (having bought, the turn ends), a corporation at the
+    end-of-turn private purchase (its step closes once nothing can be bought)."""
+    rnd = game.state.round
+    if not isinstance(rnd, StockRound) and not _at_companies(game):
         return False
     return all(isinstance(a, Pass) for a in game.legal_actions())
+
+
+def _at_companies(game: Game) -> bool:
+    rnd = game.state.round
+    if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.finished(game):
+        return False
+    return rnd.steps[rnd.step] == "companies"
 
 
 def _par_cell(market: Any, pos: tuple[int, int]) -> bool:
@@ -306,9 +316,9 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
     rid, index, step, order, steps = was
     stops: list[tuple[int, int]] = []  # (place in the order, step) the site may wait at
     end = (now[1], now[2]) if now is not None and now[0] == rid else (len(order), 0)
-    if not isinstance(action, Pass) and (index, step) < end and index < len(order):
-        if steps[step] in STAYS:
-            stops.append((index, step))
+    taken_here = not isinstance(action, Pass) and index < len(order) and steps[step] in STAYS
+    if taken_here and (index, step) < end:
+        stops.append((index, step))
     at = (index, step + 1)
     while at < end:
         i, k = at
@@ -524,7 +534,7 @@ def _routes(game: Game, action: RunRoutes) -> list[dict[str, Any]]:
         track = [graph.pid[_key(t)] for t in spec.track]
         connections: list[list[str]] = []
         pos = 0
-        for a, b in zip(stops, stops[1:], strict=False):
+        for a, b in itertools.pairwise(stops):
             chain = _stretch(network, index[a], index[b], track, pos)
             if chain is None:
                 raise ExportFailure(f"run of {spec.train}: no track from {a} to {b}")
