@@ -146,12 +146,15 @@ class Verdict:
         return asdict(self)
 
 
-def play_random(players: int, seed: int, options: dict[str, Any]) -> Game:
-    """A random game of 1849 with the rule set 18xx.games, played by the random bot."""
+def play_random(
+    players: int, seed: int, options: dict[str, Any], actions: int = MAX_ACTIONS
+) -> Game:
+    """A random game of 1849 with the rule set 18xx.games, played by the random bot (to its
+    end, or its first `actions` actions)."""
     names = [f"P{i + 1}" for i in range(players)]
     game = new_game("1849", names, seed, {"rule_set": "18xx.games", "rng": "18xx.games", **options})
     rng = random.Random(seed * 7919 + players)
-    for _ in range(MAX_ACTIONS):
+    for _ in range(actions):
         if game.state.finished:
             break
         game.apply(choose(game, rng))
@@ -159,12 +162,17 @@ def play_random(players: int, seed: int, options: dict[str, Any]) -> Game:
 
 
 def differential(
-    players: int, seed: int, options: dict[str, Any], oracle: Path = ORACLE
+    players: int,
+    seed: int,
+    options: dict[str, Any],
+    oracle: Path = ORACLE,
+    actions: int | None = None,
 ) -> Verdict:
-    """Play, export, replay on the site, import with the site's states: the verdict."""
-    game = play_random(players, seed, options)
+    """Play, export, replay on the site, import with the site's states: the verdict. With
+    `actions`, only the game's first actions (bounded: the states compared up to there)."""
+    game = play_random(players, seed, options, actions or MAX_ACTIONS)
     verdict = Verdict(players, seed, dict(options), EQUAL, actions=len(game.actions))
-    if not game.state.finished:
+    if not game.state.finished and actions is None:
         verdict.verdict = NO_END
         return verdict
     try:
@@ -216,7 +224,7 @@ def differential(
     verdict.lines_equal = result.state_lines_compared or 0
     if verdict.verdict == SITE_DNF:
         return verdict
-    if replay.status != 0:
+    if replay.status != 0 and game.state.finished:
         verdict.verdict = RESULT_DIFFERS
         verdict.site_words = replay.output[-2000:]
     return verdict

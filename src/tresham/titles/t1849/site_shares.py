@@ -31,6 +31,9 @@ class SiteShares:
     #: the swap the site offers after a president's change to the holder of a 20% last
     #: certificate: (corporation, where the 20% went, the new president)
     offered: tuple[str, str, str] | None = None
+    #: certificates the site moved by itself (not named by an action): an import tells
+    #: where such a one is only from where tresham holds it
+    moved_by_site: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, game: Game) -> SiteShares:
@@ -44,6 +47,7 @@ class SiteShares:
         """`sym`'s certificates all in its treasury, in index order."""
         certs = sorted(game.state.shares.corp_certs(sym), key=lambda c: _index(c.cid))
         self.lists[sym] = {treasury(sym): [c.cid for c in certs]}
+        self.moved_by_site -= {c.cid for c in certs}
         for c in certs:
             self.percent[c.cid] = c.percent
             if c.president:
@@ -58,8 +62,10 @@ class SiteShares:
     def share(self, holder: str, sym: str) -> int:
         return sum(self.percent[c] for c in self.held(holder, sym))
 
-    def move(self, cid: str, to: str) -> None:
+    def move(self, cid: str, to: str, *, by_site: bool = False) -> None:
         sym = cid.rpartition("_")[0]
+        if by_site:
+            self.moved_by_site.add(cid)
         for cids in self.lists[sym].values():
             if cid in cids:
                 cids.remove(cid)
@@ -77,18 +83,18 @@ class SiteShares:
         else:
             moving = [c for c in incoming if c != double][:2]
         for cid in list(moving):
-            self.move(cid, swap_to)
-        self.move(self.president[sym], new)
+            self.move(cid, swap_to, by_site=True)
+        self.move(self.president[sym], new, by_site=True)
 
     def swap_double(self) -> None:
         """The old president takes two 10% certificates instead of the 20% last one."""
         if self.offered is None:
             return
         sym, holder, new = self.offered
-        self.move(self.last[sym], new)
+        self.move(self.last[sym], new, by_site=True)
         tens = [c for c in self.held(new, sym) if self.percent[c] == 10][:2]
         for cid in tens:
-            self.move(cid, holder)
+            self.move(cid, holder, by_site=True)
         self.offered = None
 
     def follow(self, game: Game) -> None:
@@ -125,7 +131,7 @@ class SiteShares:
             cids = self.held(giver, sym)
             pick = next((c for c in cids if self.percent[c] == gap), None)
             pick = pick or next((c for c in cids if self.percent[c] <= gap), cids[0])
-            self.move(pick, taker)
+            self.move(pick, taker, by_site=True)
 
 
 def _index(cid: str) -> int:

@@ -412,15 +412,14 @@ def _share_action(
 
 
 def _bought(model: SiteShares, holder: str, sym: str, percent: int) -> str:
-    """The certificate of that size the holder has first (not the president's)."""
+    """The certificate of that size the holder has first, not the president's; one that
+    only actions moved before one the site moved by itself (which an import could not
+    place)."""
     pres = model.president.get(sym)
-    for cid in model.held(holder, sym):
-        if model.percent[cid] == percent and cid != pres:
-            return cid
-    for cid in model.held(holder, sym):
-        if model.percent[cid] == percent:
-            return cid
-    raise ExportFailure(f"no {percent}% certificate of {sym} to buy")
+    fits = [c for c in model.held(holder, sym) if model.percent[c] == percent]
+    if not fits:
+        raise ExportFailure(f"no {percent}% certificate of {sym} to buy")
+    return min(fits, key=lambda c: (c == pres, c in model.moved_by_site))
 
 
 def _plain(model: SiteShares, holder: str, sym: str, percent: int) -> list[str]:
@@ -487,7 +486,7 @@ def _follow_shares(ctx: WriteContext, action: Action) -> None:
             model.change_president(sym, old, new, swap_to)
         if sum(model.percent[c] for c in certs) > percent and to == POOL:
             back = next(c for c in model.held(POOL, sym) if c != model.last.get(sym))
-            model.move(back, seller)
+            model.move(back, seller, by_site=True)
     if isinstance(action, Choose):
         if action.choice == SWAP_TWO_10:
             model.swap_double()
