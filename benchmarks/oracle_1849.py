@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         "causes": Counter(cause(v) for v in verdicts if v["verdict"] != EQUAL).most_common(),
     }
     print(json.dumps(figures) if args.json else json.dumps(figures, indent=1))
-    return 0 if figures["equal"] + len(site) == len(verdicts) else 1
+    return 0 if sum(equal.values()) + len(site) == len(verdicts) else 1
 
 
 if __name__ == "__main__":

@@ -111,8 +111,8 @@ def command(unit: dict[str, Any]) -> list[str]:
     """The command line that does `unit`."""
     if unit["kind"] == "oracle":
         tool = str(Path(__file__).parents[1] / "benchmarks" / "oracle_1849.py")
-        size = ("--games", str(unit["count"]), "--first", str(unit["seed"] - 1))
-        return [sys.executable, tool, *size, "--players", str(unit["players"]), "--json"]
+        span = ("--games", str(unit["count"]), "--first", str(unit["seed"] - 1))
+        return [sys.executable, tool, *span, "--players", str(unit["players"]), "--json"]
     if unit["kind"] == "crash":
         tool = str(Path(__file__).with_name("crash_soak.py"))
         size = ("--kills", str(unit["count"]), "--seed", str(unit["seed"]))

@@ -1,0 +1,72 @@
+"""1849 as the "18xx.games" rule set plays it where the site's own engine showed tresham
+differed (issue 39; rulings S9-), each from a constructed position in both rule sets: the
+summary's rule set keeps the summary's rule. The position is the failed emergency raising of
+test_1849_departed_player.py: Bob, president of CTL, loses all his stock when CTL closes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from test_1849_paragraphs import at, auto_until, give_certs, in_stock_round, scrap, two_corps, where
+from tresham.core.actions import Bankrupt, Choose, SellShares
+from tresham.core.game import Game
+from tresham.core.rounds.operating import OperatingRound
+from tresham.titles.t1849.state import state_of
+
+SITE = {"rule_set": "18xx.games"}
+
+
+def _bankrupt_last_to_operate(
+    options: dict[str, Any] | None, rules_version: int | None = None
+) -> Game:
+    """OR 1.1 with CTL the last corporation to operate (IFT has operated): trainless with a
+    route and no cash, the cheapest train a 6H; Bob sells 20% of CTL, still falls short, and
+    CTL goes bankrupt, which ends the round. Bob is left with no stock."""
+    g = two_corps(options, rules_version)
+    auto_until(g, in_stock_round)
+    give_certs(g, "CTL", "Bob", 3)
+    give_certs(g, "CTL", "Ann", 2)
+    auto_until(g, at("CTL:trains"))
+    rnd = g.state.round
+    assert isinstance(rnd, OperatingRound)
+    others = [c for c in rnd.order if c != "CTL"]
+    rnd.order = [*others, "CTL"]  # the others have operated: CTL is the round's last turn
+    rnd.index = len(others)
+    rnd.done = list(others)
+    ctl = g.state.corps["CTL"]
+    scrap(g, *ctl.trains)
+    ctl.trains.clear()
+    scrap(g, "4H-1", "4H-2", "4H-3")
+    ctl.cash = 0
+    g.player("Bob").cash = 0
+    g.apply(SellShares("CTL", "CTL", 20))
+    g.apply(Bankrupt("CTL"))
+    assert not g.state.shares.held("Bob")
+    return g
+
+
+# 1849 §Trouble: "A president left with no stock quits on L. 0, or takes a L. 500 loan";
+# ruling S9: on 18xx.games the choice is a step of the operating round, so a bankruptcy that
+# ends the round leaves it to the next operating round in which a corporation operates.
+def test_site_rule_set_asks_the_loan_choice_in_the_next_operating_round() -> None:
+    g = _bankrupt_last_to_operate(SITE)
+    assert where(g) == "stock" and state_of(g).loan_later == ["Bob"]
+    auto_until(g, lambda g: isinstance(g.state.round, OperatingRound))
+    assert where(g) == "loan" and g.active_entity() == "Bob"
+    assert state_of(g).loan_later == []
+    g.apply(Choose("Bob", "loan"))
+    assert g.player("Bob").loans == 1
+
+
+def test_summary_rule_set_asks_the_loan_choice_at_once() -> None:
+    g = _bankrupt_last_to_operate(None)
+    assert where(g) == "loan" and g.active_entity() == "Bob"
+    assert state_of(g).loan_later == []
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_saves_before_version_3_ask_at_once_in_the_site_rule_set(version: int) -> None:
+    g = _bankrupt_last_to_operate(SITE, version)
+    assert where(g) == "loan" and g.active_entity() == "Bob"
