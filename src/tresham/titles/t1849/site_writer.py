@@ -68,6 +68,7 @@ CITY_AFTER_BORDER: Final = frozenset({"B14", "C1", "C5", "H12", "M13"})
 #: memo keys: the site's certificates (SiteShares), the share action being written, the tile
 #: copies on the map by hex ("<tile>-<copy>").
 SHARES: Final = "shares"
+GONE: Final = "gone"
 TURN: Final = "turn"
 WAKE: Final = "(the corporation closes)"
 #: tresham's steps whose counterpart on the site stays open after an action taken there.
@@ -191,6 +192,7 @@ class Writer1849:
 
     def after(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         _follow_shares(ctx, action)
+        _follow_tiles(ctx)
         return self._placed(ctx, action) + _turn_end_passes(ctx, action) + _wake(ctx, action)
 
     def _placed(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
@@ -495,10 +497,22 @@ def _follow_shares(ctx: WriteContext, action: Action) -> None:
     model.follow(game)
 
 
-def _tile_copy(ctx: WriteContext, action: LayTile) -> str:
-    """The site's id of the tile laid: the lowest copy of that tile not on the map."""
+def _follow_tiles(ctx: WriteContext) -> None:
+    """A tile the map lost other than by an upgrade leaves the game, as on the site: the
+    Messina earthquake puts B14's preprinted tile back, and its tile is gone for good."""
     copies: dict[str, str] = ctx.memo.setdefault(COPIES, {})
-    used = {c for h, c in copies.items() if h != action.hex}
+    gone: set[str] = ctx.memo.setdefault(GONE, set())
+    laid = ctx.game.state.map.tiles
+    for hex_, copy in list(copies.items()):
+        if hex_ not in laid or laid[hex_][0] != copy.rpartition("-")[0]:
+            gone.add(copies.pop(hex_))
+
+
+def _tile_copy(ctx: WriteContext, action: LayTile) -> str:
+    """The site's id of the tile laid: the lowest copy of that tile not on the map (nor gone
+    from the game)."""
+    copies: dict[str, str] = ctx.memo.setdefault(COPIES, {})
+    used = {c for h, c in copies.items() if h != action.hex} | ctx.memo.setdefault(GONE, set())
     n = 0
     while f"{action.tile}-{n}" in used:
         n += 1
