@@ -70,6 +70,7 @@ CITY_AFTER_BORDER: Final = frozenset({"B14", "C1", "C5", "H12", "M13"})
 SHARES: Final = "shares"
 GONE: Final = "gone"
 TURN: Final = "turn"
+CASH: Final = "cash"
 WAKE: Final = "(the corporation closes)"
 #: tresham's steps whose counterpart on the site stays open after an action taken there.
 STAYS: Final = ("buy_token", "companies")
@@ -95,6 +96,7 @@ class Writer1849:
 
     def before(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         ctx.memo[TURN] = _turn(ctx.game)
+        ctx.memo[CASH] = {sym: c.cash for sym, c in ctx.game.state.corps.items()}
         return _sms_question(ctx, action) + self._action(ctx, action)
 
     def _action(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
@@ -335,7 +337,10 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
         if corp is None or corp not in game.state.corps or not game.state.corps[corp].floated:
             continue  # closed in the meantime
         sms = ctx.memo.get(SMS_USED) == (rid, i)
-        if _site_waits(game, corp, steps[k], sms):
+        cash = game.state.corps[corp].cash
+        if now is None or now[0] != rid:  # the round ended: its cash then, before any income
+            cash = ctx.memo.get(CASH, {}).get(corp, cash) - _spent(action, corp)
+        if _site_waits(game, corp, steps[k], sms, cash):
             kind = "run_routes" if steps[k] == "routes" else "pass"
             out.append({"type": kind, "entity": corp, "entity_type": "corporation"})
             if kind == "run_routes":
@@ -343,13 +348,21 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
     return out
 
 
-def _site_waits(game: Game, corp: str, step: str, sms_used: bool) -> bool:
+def _spent(action: Action, corp: str) -> int:
+    """What the action took from the corporation's treasury (a purchase of its own)."""
+    if isinstance(action, BuyCompany | BuyTrain) and action.entity == corp:
+        return action.price
+    return 0
+
+
+def _site_waits(game: Game, corp: str, step: str, sms_used: bool, cash: int) -> bool:
     """Whether the site waits for `corp` at its counterpart of tresham's `step`, which
-    tresham moved past (`sms_used`: the corporation closed SMS this turn)."""
+    tresham moved past (`sms_used`: the corporation closed SMS this turn; `cash`: its
+    treasury at the end of its turn)."""
     if step == "token":
         return sms_used and game.state.corps[corp].unplaced_tokens > 0
     if step == "companies":
-        return _companies_step_waits(game, corp)
+        return _companies_step_waits(game, corp, cash)
     if step == "routes":  # the site's Route step is open where two stops are connected
         return (
             bool(game.state.depot.owned_by(corp))
@@ -360,7 +373,7 @@ def _site_waits(game: Game, corp: str, step: str, sms_used: bool) -> bool:
     return False
 
 
-def _companies_step_waits(game: Game, corp: str) -> bool:
+def _companies_step_waits(game: Game, corp: str, cash: int) -> bool:
     """The site's last step, Buy Companies, stays open while the corporation could buy a
     private (phases 6H-10H, a player's private other than RSA, L.1 to spend) or owns CNM,
     whose power it may still use."""
@@ -369,7 +382,7 @@ def _companies_step_waits(game: Game, corp: str) -> bool:
     owns = [c for c in s.companies.values() if c.owner == corp and not c.closed]
     if any(c.sym == "CNM" for c in owns):
         return True
-    if game.phase.name not in ("6H", "8H", "10H") or s.corps[corp].cash < 1:
+    if game.phase.name not in ("6H", "8H", "10H") or cash < 1:
         return False
     return any(c.owner in players and c.sym != "RSA" and not c.closed for c in s.companies.values())
 
