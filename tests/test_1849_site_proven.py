@@ -70,3 +70,30 @@ def test_summary_rule_set_asks_the_loan_choice_at_once() -> None:
 def test_saves_before_version_3_ask_at_once_in_the_site_rule_set(version: int) -> None:
     g = _bankrupt_last_to_operate(SITE, version)
     assert where(g) == "loan" and g.active_entity() == "Bob"
+
+
+def _bob_sells_ctl(options: dict[str, Any] | None) -> list[int]:
+    """SR 2: Bob is president of CTL with 50% (the 20% certificate and three 10%), Ann
+    holds 30%; the percentages of CTL Bob may sell."""
+    g = two_corps(options)
+    auto_until(g, in_stock_round)
+    give_certs(g, "CTL", "Bob", 3)
+    give_certs(g, "CTL", "Ann", 2)
+    auto_until(g, lambda g: g.active_entity() == "Bob")
+    assert g.state.shares.percent("Bob", "CTL") == 50
+    assert g.state.shares.percent("Ann", "CTL") == 30
+    return sorted(
+        a.percent for a in g.legal_actions() if isinstance(a, SellShares) and a.corporation == "CTL"
+    )
+
+
+# 1849 §SR "sell any shares" (the summary is silent on selling the presidency); ruling S10:
+# on 18xx.games a president hands the presidency over by a sale only when left with less
+# than 20% (and less than the new president), so Bob may not sell 30% (keeping 20%, below
+# Ann's 30%) though he may sell 10% or 20% (keeping it), or 40% or 50%.
+def test_site_rule_set_hands_over_the_presidency_only_below_20_percent() -> None:
+    assert _bob_sells_ctl(SITE) == [10, 20, 40, 50]
+
+
+def test_summary_rule_set_hands_it_over_keeping_20_percent() -> None:
+    assert 30 in _bob_sells_ctl(None)

@@ -32,7 +32,7 @@ from tresham.core.title import Title, title_data
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.titles.t1849 import map_glue, rule_set, variants
 from tresham.titles.t1849.market_rules import Movement1849
-from tresham.titles.t1849.rule_set import RULE_SETS, operating_steps, site_rules
+from tresham.titles.t1849.rule_set import RULE_SETS, operating_steps, site_proven, site_rules
 from tresham.titles.t1849.state import State1849, state_of
 from tresham.titles.t1849.steps import STEP_OBJECTS, anytime_actions
 from tresham.titles.t1849.variant_steps import (
@@ -349,8 +349,20 @@ class Title1849(Title):
         return out
 
     def sell_bundles(self, game: Game, player: str, corp: str) -> list[tuple[int, bool]]:
-        """Legal sale bundles; the pool never exceeds 50%."""
-        return sellable_bundles(game, player, corp, POOL_CAP)
+        """Legal sale bundles; the pool never exceeds 50%. In the "18xx.games" rule set a
+        president hands the presidency over by a sale only when left with less than 20%
+        (ruling S10)."""
+        bundles = sellable_bundles(game, player, corp, POOL_CAP)
+        reg = game.state.shares
+        if not site_proven(game) or reg.president.get(corp) != player:
+            return bundles
+        held = reg.percent(player, corp)
+        best = max(
+            (reg.percent(p.name, corp) for p in game.state.players if p.name != player), default=0
+        )
+        return [
+            (pct, last) for pct, last in bundles if not (held - pct < best and held - pct >= 20)
+        ]
 
     def sell_shares(self, game: Game, player: str, action: SellShares) -> None:
         """Sell to the pool: the bank pays market value; the price drops a row per 10%

@@ -9,7 +9,7 @@ from typing import Final
 #: ends the taker's turn; and the other fixes of that change.
 DEALS_VERSION: Final = 2
 
-#: The "18xx.games" rule set proven against the site's own engine (issue 39): the site's
-#: loan choice only within the operating round (ruling S9) and the other differences the
-#: differential test found (rulings S9-S14). The summary's rule set is unchanged.
+#: The "18xx.games" rule set proven against the site's own engine (issue 39): the loan
+#: choice only in an operating round (ruling S9), the presidency handed over by a sale only
+#: below 20% (S10). The summary's rule set is unchanged.
 SITE_PROVEN_VERSION: Final = 3
