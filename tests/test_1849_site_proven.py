@@ -72,28 +72,40 @@ def test_saves_before_version_3_ask_at_once_in_the_site_rule_set(version: int) -
     assert where(g) == "loan" and g.active_entity() == "Bob"
 
 
-def _bob_sells_ctl(options: dict[str, Any] | None) -> list[int]:
-    """SR 2: Bob is president of CTL with 50% (the 20% certificate and three 10%), Ann
-    holds 30%; the percentages of CTL Bob may sell."""
+def _bob_sells_ctl(options: dict[str, Any] | None) -> list[tuple[int, bool]]:
+    """SR 2: Bob is president of CTL with 50% (the president's 20%, the 20% last certificate
+    and one 10%), Ann holds 30%; the sales of CTL Bob may make (percent, with the last
+    certificate)."""
     g = two_corps(options)
     auto_until(g, in_stock_round)
-    give_certs(g, "CTL", "Bob", 3)
+    give_certs(g, "CTL", "Bob", 1, last=True)
     give_certs(g, "CTL", "Ann", 2)
     auto_until(g, lambda g: g.active_entity() == "Bob")
     assert g.state.shares.percent("Bob", "CTL") == 50
     assert g.state.shares.percent("Ann", "CTL") == 30
     return sorted(
-        a.percent for a in g.legal_actions() if isinstance(a, SellShares) and a.corporation == "CTL"
+        (a.percent, a.last)
+        for a in g.legal_actions()
+        if isinstance(a, SellShares) and a.corporation == "CTL"
     )
 
 
 # 1849 §SR "sell any shares" (the summary is silent on selling the presidency); ruling S10:
-# on 18xx.games a president hands the presidency over by a sale only when left with less
-# than 20% (and less than the new president), so Bob may not sell 30% (keeping 20%, below
-# Ann's 30%) though he may sell 10% or 20% (keeping it), or 40% or 50%.
+# on 18xx.games a sale that needs the president's certificate hands the presidency over
+# only when the seller keeps less than 20%. Bob's 30% without the last certificate (his 10%
+# and the president's 20%) would keep him 20% (the last certificate): refused; with the last
+# certificate (20% + 10%) it needs no president's certificate and stands (Ann, with 30%,
+# takes the presidency); 40% and 50% leave him below 20%.
 def test_site_rule_set_hands_over_the_presidency_only_below_20_percent() -> None:
-    assert _bob_sells_ctl(SITE) == [10, 20, 40, 50]
+    assert _bob_sells_ctl(SITE) == [(10, False), (20, True), (30, True), (40, True), (50, True)]
 
 
 def test_summary_rule_set_hands_it_over_keeping_20_percent() -> None:
-    assert 30 in _bob_sells_ctl(None)
+    assert _bob_sells_ctl(None) == [
+        (10, False),
+        (20, True),
+        (30, False),
+        (30, True),
+        (40, True),
+        (50, True),
+    ]

@@ -350,18 +350,21 @@ class Title1849(Title):
 
     def sell_bundles(self, game: Game, player: str, corp: str) -> list[tuple[int, bool]]:
         """Legal sale bundles; the pool never exceeds 50%. In the "18xx.games" rule set a
-        president hands the presidency over by a sale only when left with less than 20%
-        (ruling S10)."""
+        sale that needs the president's certificate (the seller's other certificates in it
+        do not make the percent) is one only when the seller keeps less than 20% (ruling
+        S10)."""
         bundles = sellable_bundles(game, player, corp, POOL_CAP)
         reg = game.state.shares
         if not site_proven(game) or reg.president.get(corp) != player:
             return bundles
-        held = reg.percent(player, corp)
-        best = max(
-            (reg.percent(p.name, corp) for p in game.state.players if p.name != player), default=0
-        )
+        held = reg.held(player, corp)
+        total = sum(c.percent for c in held)
+        tens = sum(c.percent for c in held if not c.president and not c.last)
+        last = sum(c.percent for c in held if c.last)
         return [
-            (pct, last) for pct, last in bundles if not (held - pct < best and held - pct >= 20)
+            (pct, with_last)
+            for pct, with_last in bundles
+            if pct <= tens + (last if with_last else 0) or total - pct < 20
         ]
 
     def sell_shares(self, game: Game, player: str, action: SellShares) -> None:

@@ -98,40 +98,52 @@ class SiteShares:
         self.offered = None
 
     def follow(self, game: Game) -> None:
-        """Make every holder's share equal tresham's: a closed (reset) corporation from the
-        start; otherwise certificates move from holders with too much (their first ones) to
-        those with too little."""
+        """Make every holder's certificates the sizes tresham's are (the president's apart): a
+        closed (reset) corporation from the start; otherwise certificates of a size move
+        from holders with too many of it (their first ones) to those with too few."""
         reg = game.state.shares
         for sym in game.state.corps:
             if sym not in self.lists:
                 self.reset(game, sym)
                 continue
-            want: dict[str, int] = {}
+            if all(reg.holder[c.cid] == treasury(sym) for c in reg.corp_certs(sym)):
+                if self.held(treasury(sym), sym) != sorted(self.percent_ids(sym), key=_index):
+                    self.reset(game, sym)
+                continue
+            want: dict[tuple[str, str], int] = {}
             for cert in reg.corp_certs(sym):
-                holder = reg.holder[cert.cid]
-                want[holder] = want.get(holder, 0) + cert.percent
-            have = {h: self.share(h, sym) for h in self.lists[sym]}
-            if all(have.get(h, 0) == p for h, p in want.items()) and all(
-                want.get(h, 0) == p for h, p in have.items()
-            ):
-                continue
-            if want.get(treasury(sym)) == 100:
-                self.reset(game, sym)
-                continue
+                key = (reg.holder[cert.cid], self._kind(cert.cid, cert.percent, cert.president))
+                want[key] = want.get(key, 0) + 1
             self._settle(sym, want)
 
-    def _settle(self, sym: str, want: dict[str, int]) -> None:
-        for _ in range(20):
-            over = [h for h in self.lists[sym] if self.share(h, sym) > want.get(h, 0)]
-            under = [h for h in want if self.share(h, sym) < want[h]]
-            if not over or not under:
-                return
-            giver, taker = over[0], under[0]
-            gap = want[taker] - self.share(taker, sym)
-            cids = self.held(giver, sym)
-            pick = next((c for c in cids if self.percent[c] == gap), None)
-            pick = pick or next((c for c in cids if self.percent[c] <= gap), cids[0])
-            self.move(pick, taker, by_site=True)
+    def percent_ids(self, sym: str) -> list[str]:
+        return [c for cids in self.lists[sym].values() for c in cids]
+
+    def _kind(self, cid: str, percent: int, president: bool) -> str:
+        return "president" if president else f"{percent}"
+
+    def _have(self, sym: str) -> dict[tuple[str, str], list[str]]:
+        out: dict[tuple[str, str], list[str]] = {}
+        pres = self.president.get(sym)
+        for holder, cids in self.lists[sym].items():
+            for cid in cids:
+                kind = self._kind(cid, self.percent[cid], cid == pres)
+                out.setdefault((holder, kind), []).append(cid)
+        return out
+
+    def _settle(self, sym: str, want: dict[tuple[str, str], int]) -> None:
+        have = self._have(sym)
+        for (holder, kind), n in want.items():
+            short = n - len(have.get((holder, kind), []))
+            for _ in range(short):
+                giver = next(
+                    (h, k)
+                    for (h, k), cids in have.items()
+                    if k == kind and len(cids) > want.get((h, k), 0)
+                )
+                cid = have[giver].pop(0)
+                self.move(cid, holder, by_site=True)
+                have.setdefault((holder, kind), []).append(cid)
 
 
 def _index(cid: str) -> int:

@@ -10,6 +10,6 @@ from typing import Final
 DEALS_VERSION: Final = 2
 
 #: The "18xx.games" rule set proven against the site's own engine (issue 39): the loan
-#: choice only in an operating round (ruling S9), the presidency handed over by a sale only
-#: below 20% (S10). The summary's rule set is unchanged.
+#: choice only in an operating round (ruling S9), a sale that needs the president's certificate
+#: only leaving less than 20% (S10). The summary's rule set is unchanged.
 SITE_PROVEN_VERSION: Final = 3
