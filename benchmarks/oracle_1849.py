@@ -51,6 +51,8 @@ def one(job: tuple[int, int]) -> dict[str, Any]:
 def cause(v: dict[str, Any]) -> str:
     """A short grouping key for a game that stops."""
     words = v.get("site_words") or v.get("tresham_words") or ""
+    if v["verdict"] == "import fails":  # tresham's words say why
+        words = v.get("tresham_words") or words
     if v["verdict"] == "state differs":
         action = v.get("action") or {}
         return f"state differs: {v.get('field', '').split('.')[-1]} after {action.get('type')}"
