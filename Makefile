@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run serve play test lint unit postgres chromium clean bench-peers soak
+.PHONY: run serve play test lint unit postgres chromium ruby clean bench-peers soak
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,7 +39,12 @@ chromium:
 	bash tools/ensure_debian_package.sh chromium "the browser tests" \
 		'command -v chromium || test -x /usr/bin/chromium' >/dev/null
 
-unit: $(STAMP) postgres chromium
+# The differential tests replay exports in 18xx.games' own engine (../shared/oracle): Ruby.
+ruby:
+	bash tools/ensure_debian_package.sh ruby "the 18xx.games engine tests" \
+		'command -v ruby' >/dev/null
+
+unit: $(STAMP) postgres chromium ruby
 	$(BIN)/pytest -n 2
 
 test: lint unit
@@ -57,14 +62,16 @@ bench-peers: $(STAMP) $(PEERS_STAMP)
 	$(BIN)/python benchmarks/routes_peers.py
 
 # The long reliability runs (hours): random games of every title at every player count and
-# fuzzed actions; each line printed is a JSON summary. `make test` runs bounded versions.
+# fuzzed actions, and 1849 games replayed by 18xx.games' engine (SOAK_ORACLE per player count);
+# each line printed is a JSON summary. `make test` runs bounded versions.
 SOAK_GAMES ?= 10000
 SOAK_ACTIONS ?= 100000
 SOAK_JOBS ?= 2
 SOAK_KILLS ?= 100
-soak: $(STAMP) postgres
+SOAK_ORACLE ?= 100
+soak: $(STAMP) postgres ruby
 	$(BIN)/python tools/soak.py --games $(SOAK_GAMES) --fuzz-actions $(SOAK_ACTIONS) \
-		--crash-kills $(SOAK_KILLS) --jobs $(SOAK_JOBS)
+		--crash-kills $(SOAK_KILLS) --oracle-games $(SOAK_ORACLE) --jobs $(SOAK_JOBS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info

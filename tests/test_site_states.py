@@ -305,3 +305,36 @@ def test_chat_and_log_lines_change_nothing_and_undo_skips_chat() -> None:
     data["actions"].append(order("message", 341, 381, message="oops"))
     data["actions"].append(order("undo", 341, 382))
     assert [a["id"] for a in effective_log(data["actions"])][-3:] == [362, 370, 381]
+
+
+# ------------------------------------------------------------------ a pass only the site asks
+def site_waits_for_a_pass(extra_pass: bool) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """27939 up to SFA's first turn (buy_train 21, pass 22, IFT lays 23) with the site waiting
+    for a pass of ATA's after 22 that tresham never asks: the line of 22 names ATA as the one
+    to act; with `extra_pass` ATA's pass (221) follows, its line the state tresham is in."""
+    data, states = spread(*load_27939(), last=23)
+    line = index_of(states, 220)
+    after = copy.deepcopy(states[line])
+    states[line]["active"] = ["ATA"]
+    if extra_pass:
+        action = {"type": "pass", "entity": "ATA", "entity_type": "corporation", "id": 221}
+        data["actions"].insert(index_of(data["actions"], 220) + 1, action)
+        states.insert(line + 1, dict(after, id=221, type="pass"))
+    return data, states
+
+
+def test_a_pass_only_the_site_waits_for_is_not_a_difference() -> None:
+    # STATES.md, "Comparing": the site waits at a step tresham does not have; its next
+    # action is that entity's pass, which changes nothing here
+    imports_as_the_site_played(*site_waits_for_a_pass(extra_pass=True))
+
+
+def test_waiting_for_someone_else_is_still_a_difference() -> None:
+    data, states = site_waits_for_a_pass(extra_pass=False)  # no pass follows: a difference
+    with pytest.raises(StateDivergence) as info:
+        import_export(data, states=states)
+    assert (info.value.divergence.field, info.value.divergence.id) == ("active", 220)
+    data, states = site_waits_for_a_pass(extra_pass=True)
+    data["actions"][index_of(data["actions"], 221)]["entity"] = "IFT"  # another's pass
+    with pytest.raises(StateDivergence, match="active is"):
+        import_export(data, states=states)

@@ -32,6 +32,10 @@ from pathlib import Path
 from typing import Any
 
 PLAYER_COUNTS = {"1849": (3, 4), "1883": (2, 3, 4), "1854": (3, 4, 5, 6)}
+#: The differential games against 18xx.games' engine (issue 39): 1849 at these counts.
+ORACLE_COUNTS = (3, 4, 5)
+ORACLE_CHUNK = 10
+ORACLE_KEYS = ("games", "equal", "site_causes")
 FUZZ_PLAYERS = 4
 #: The commit the units run (recorded with each result; "" outside a git checkout).
 COMMIT = subprocess.run(
@@ -49,12 +53,25 @@ CRASH_CHUNK = 10
 
 
 def units(
-    games: int, fuzz_actions: int, chunk: int, fuzz_chunk: int, crash_kills: int = 0
+    games: int,
+    fuzz_actions: int,
+    chunk: int,
+    fuzz_chunk: int,
+    crash_kills: int = 0,
+    oracle_games: int = 0,
 ) -> list[dict[str, Any]]:
-    """Every unit of work: simulate chunks (seeds 1.. per player count), fuzz chunks and
-    crash chunks, taken in turns across titles, player counts and databases, so that a
-    partial run covers them all."""
+    """Every unit of work: simulate chunks (seeds 1.. per player count), fuzz chunks, crash
+    chunks and chunks of games replayed in the site's engine (`oracle_games` per player
+    count), taken in turns across titles, player counts and databases, so that a partial
+    run covers them all."""
     queues: list[list[dict[str, Any]]] = [
+        [
+            {"kind": "oracle", "players": players, "seed": 1 + start}
+            | {"count": min(ORACLE_CHUNK, oracle_games - start)}
+            for start in range(0, oracle_games, ORACLE_CHUNK)
+        ]
+        for players in ORACLE_COUNTS
+    ] + [
         [
             {"kind": "crash", "backend": backend, "seed": 1 + k}
             | {"count": min(CRASH_CHUNK, crash_kills - start)}
@@ -92,6 +109,10 @@ def key(unit: dict[str, Any]) -> str:
 
 def command(unit: dict[str, Any]) -> list[str]:
     """The command line that does `unit`."""
+    if unit["kind"] == "oracle":
+        tool = str(Path(__file__).parents[1] / "benchmarks" / "oracle_1849.py")
+        span = ("--games", str(unit["count"]), "--first", str(unit["seed"] - 1))
+        return [sys.executable, tool, *span, "--players", str(unit["players"]), "--json"]
     if unit["kind"] == "crash":
         tool = str(Path(__file__).with_name("crash_soak.py"))
         size = ("--kills", str(unit["count"]), "--seed", str(unit["seed"]))
@@ -158,6 +179,18 @@ def report(runs: list[dict[str, Any]], planned: list[dict[str, Any]]) -> dict[st
             "units_planned": sum(1 for u in planned if u.get("backend") == backend),
             "units_failed": sum(1 for u in mine if u["result"]["exit"] != 0),
         }
+    oracle = [u for u in done if u["kind"] == "oracle"]
+    out["oracle-1849"] = {
+        str(p): {
+            k: sum(int(u["result"].get(k, 0)) for u in oracle if u["players"] == p)
+            for k in ORACLE_KEYS
+        }
+        for p in ORACLE_COUNTS
+    } | {
+        "units_done": len(oracle),
+        "units_planned": sum(1 for u in planned if u["kind"] == "oracle"),
+        "units_failed": sum(1 for u in oracle if u["result"]["exit"] != 0),
+    }
     for title in PLAYER_COUNTS:
         sim = {k: 0.0 for k in SIM_KEYS}
         fz = {k: 0.0 for k in FUZZ_KEYS}
@@ -181,6 +214,13 @@ def report(runs: list[dict[str, Any]], planned: list[dict[str, Any]]) -> dict[st
     return out
 
 
+def _group(unit: dict[str, Any]) -> str:
+    """The `--titles` name that selects a unit."""
+    if unit["kind"] == "oracle":
+        return "oracle"
+    return str(unit.get("title", "server"))
+
+
 def _commits(done: Iterable[dict[str, Any]]) -> dict[str, int]:
     """How many of the units each commit ran ("?" for units from before commits were kept)."""
     out: dict[str, int] = {}
@@ -197,13 +237,20 @@ def main() -> int:
     parser.add_argument("--chunk", type=int, default=50, help="games per unit")
     parser.add_argument("--fuzz-chunk", type=int, default=10_000, help="actions per unit")
     parser.add_argument("--crash-kills", type=int, default=100, help="per database")
+    parser.add_argument(
+        "--oracle-games",
+        type=int,
+        default=0,
+        help="1849 games per player count replayed by 18xx.games' engine",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--ledger", type=Path, default=Path("soak/ledger.jsonl"))
     parser.add_argument(
         "--titles",
         nargs="*",
-        default=[*PLAYER_COUNTS, "server"],
-        help="run only these (titles, and 'server' for the crash units)",
+        default=[*PLAYER_COUNTS, "server", "oracle"],
+        help="run only these (titles, 'server' for the crash units, 'oracle' for the games "
+        "replayed by 18xx.games' engine)",
     )
     parser.add_argument("--report", action="store_true", help="print the totals and stop")
     parser.add_argument(
@@ -211,10 +258,17 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    planned = units(args.games, args.fuzz_actions, args.chunk, args.fuzz_chunk, args.crash_kills)
+    planned = units(
+        args.games,
+        args.fuzz_actions,
+        args.chunk,
+        args.fuzz_chunk,
+        args.crash_kills,
+        args.oracle_games,
+    )
     args.ledger.parent.mkdir(parents=True, exist_ok=True)
     done = load(args.ledger)
-    chosen = [u for u in planned if u.get("title", "server") in args.titles]
+    chosen = [u for u in planned if _group(u) in args.titles]
     if not args.report:
         seen = {key(u) for u in latest(done) if not (args.rerun_failed and u["result"]["exit"])}
         todo = [u for u in chosen if key(u) not in seen]
@@ -230,7 +284,7 @@ def main() -> int:
                 r = unit["result"]
                 status = "ok" if r["exit"] == 0 else f"FAILED {r.get('notes') or r}"
                 elapsed = time.monotonic() - started
-                what = unit.get("title") or unit["backend"]
+                what = unit.get("title") or unit.get("backend") or "1849"
                 who = "" if unit["kind"] == "crash" else f" p{unit.get('players', FUZZ_PLAYERS)}"
                 print(
                     f"[{n}/{len(todo)} {elapsed / 60:.0f} min] {unit['kind']} {what}{who} "

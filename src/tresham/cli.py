@@ -260,6 +260,29 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 1 if differences else 0
 
 
+# ------------------------------------------------------------------------ export-18xx
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write a saved game as an 18xx.games export (the site's JSON, which its engine replays:
+    1849 played with the rule set 18xx.games)."""
+    from tresham.io.site_writer import ExportFailure, export_game
+
+    try:
+        game = load(Path(args.save))
+        export = export_game(game, args.game_id)
+    except SetupError:
+        raise
+    except (RuleError, OSError, json.JSONDecodeError, ExportFailure) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    text = json.dumps(export, indent=1)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+        print(f"wrote {len(export['actions'])} site actions to {args.out}")
+    else:
+        print(text)
+    return 0
+
+
 # ------------------------------------------------------------------------ routes
 def cmd_routes(args: argparse.Namespace) -> int:
     """Solve the routes of one corporation in a saved position, or every position of a
@@ -510,6 +533,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     imp.add_argument("--no-states", action="store_true", help="do not compare with a states file")
     imp.set_defaults(func=cmd_import)
+
+    exp = sub.add_parser(
+        "export-18xx", help="write a saved 1849 game (rule set 18xx.games) as an 18xx.games export"
+    )
+    exp.add_argument("save", help="a tresham save")
+    exp.add_argument("--out", help="write the export here (default: print it)")
+    exp.add_argument("--game-id", type=int, default=0, help="the export's game id")
+    exp.set_defaults(func=cmd_export)
 
     routes = sub.add_parser(
         "routes", help="the optimal runs of a corporation in a saved game, or of position files"

@@ -8,9 +8,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.errors import RuleError
+from tresham.titles.t1849.versions import SITE_PROVEN_VERSION
+
+if TYPE_CHECKING:
+    from tresham.core.game import Game
 
 SUMMARY: Final = "summary"
 SITE: Final = "18xx.games"
@@ -39,6 +43,12 @@ def rule_set(options: dict[str, Any]) -> str:
 def site_rules(options: dict[str, Any]) -> bool:
     """Whether the game plays by 18xx.games' rules."""
     return rule_set(options) == SITE
+
+
+def site_proven(game: Game) -> bool:
+    """Whether the game plays the "18xx.games" rule set as proven against the site's engine
+    (from rules version `SITE_PROVEN_VERSION`; earlier saves replay as they were played)."""
+    return site_rules(game.options) and game.rules_version >= SITE_PROVEN_VERSION
 
 
 def operating_steps(options: dict[str, Any]) -> tuple[str, ...]:

@@ -32,7 +32,7 @@ from tresham.core.title import Title, title_data
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.titles.t1849 import map_glue, rule_set, variants
 from tresham.titles.t1849.market_rules import Movement1849
-from tresham.titles.t1849.rule_set import RULE_SETS, operating_steps, site_rules
+from tresham.titles.t1849.rule_set import RULE_SETS, operating_steps, site_proven, site_rules
 from tresham.titles.t1849.state import State1849, state_of
 from tresham.titles.t1849.steps import STEP_OBJECTS, anytime_actions
 from tresham.titles.t1849.variant_steps import (
@@ -42,7 +42,7 @@ from tresham.titles.t1849.variant_steps import (
     debt_process,
 )
 from tresham.titles.t1849.variant_steps import action_words as variant_action_words
-from tresham.titles.t1849.versions import DEALS_VERSION
+from tresham.titles.t1849.versions import DEALS_VERSION, SITE_PROVEN_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -72,8 +72,8 @@ class Title1849(Title):
 
     name = "1849"
     player_range = (3, 5)
-    rules_version = DEALS_VERSION
-    older_rules = frozenset({1})  # before deals needed both sides
+    rules_version = SITE_PROVEN_VERSION
+    older_rules = frozenset({1, 2})  # 1: before deals needed both sides; 2: before issue 39
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}
@@ -280,6 +280,10 @@ class Title1849(Title):
         self.pay_private_revenue(game)
         floated = [c for c, corp in s.corps.items() if corp.floated and not corp.closed]
         order = s.market.operating_order(floated)
+        own = state_of(game)
+        if order:  # ruling S9: asked in the next round where a corporation operates
+            s.pending.extend(("loan", p) for p in own.loan_later)
+            own.loan_later = []
         steps = operating_steps(game.options)
         return OperatingRound(game, order, list(steps), f"{SUMMARY} §OR")
 
@@ -345,8 +349,23 @@ class Title1849(Title):
         return out
 
     def sell_bundles(self, game: Game, player: str, corp: str) -> list[tuple[int, bool]]:
-        """Legal sale bundles; the pool never exceeds 50%."""
-        return sellable_bundles(game, player, corp, POOL_CAP)
+        """Legal sale bundles; the pool never exceeds 50%. In the "18xx.games" rule set a
+        sale that needs the president's certificate (the seller's other certificates in it
+        do not make the percent) is one only when the seller keeps less than 20% (ruling
+        S10)."""
+        bundles = sellable_bundles(game, player, corp, POOL_CAP)
+        reg = game.state.shares
+        if not site_proven(game) or reg.president.get(corp) != player:
+            return bundles
+        held = reg.held(player, corp)
+        total = sum(c.percent for c in held)
+        tens = sum(c.percent for c in held if not c.president and not c.last)
+        last = sum(c.percent for c in held if c.last)
+        return [
+            (pct, with_last)
+            for pct, with_last in bundles
+            if pct <= tens + (last if with_last else 0) or total - pct < 20
+        ]
 
     def sell_shares(self, game: Game, player: str, action: SellShares) -> None:
         """Sell to the pool: the bank pays market value; the price drops a row per 10%

@@ -97,6 +97,8 @@ class Adapter1849:
         if kind == "choose":
             return self._choose(ctx, action)
         if kind == "run_routes":
+            if not action.get("routes") and not _at_routes(ctx.game, ctx.entity(action)):
+                return []  # the site's Route step, open where tresham has nothing to run
             return [self._runs(ctx, action)]
         if kind == "take_loan":
             return [IssueBond(ctx.entity(action))]
@@ -197,6 +199,14 @@ class Adapter1849:
             ctx.runs_retraced += 1
             runs.append(run)
         return runs_action(corp, runs)
+
+
+def _at_routes(game: Game, corp: str) -> bool:
+    """Whether tresham waits for `corp`'s runs now."""
+    rnd = game.state.round
+    if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.finished(game):
+        return False
+    return rnd.corp() == corp and rnd.steps[rnd.step] == "routes"
 
 
 ADAPTER: Final = Adapter1849()

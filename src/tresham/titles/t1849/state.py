@@ -85,6 +85,9 @@ class State1849:
     swap_corp: str | None = None
     #: AAG rulebook §14: the optional rules' state; None when none of them is played.
     variants: Variants | None = None
+    #: Ruling S9 ("18xx.games" rule set): players whose loan-or-leave choice waits for the
+    #: next operating round, the bankruptcy having ended the one it happened in.
+    loan_later: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical form (hashed): the keys 1849 kept in ``GameState.extra``. The facts
@@ -108,6 +111,8 @@ class State1849:
             out["swap_corp"] = self.swap_corp
         if self.variants is not None:
             out["variants"] = self.variants.to_dict()
+        if self.loan_later:
+            out["loan_later"] = self.loan_later
         return out
 
 

@@ -29,6 +29,7 @@ from tresham.titles.t1849.actions import (
 )
 from tresham.titles.t1849.steps import (
     POOL_CAP,
+    ask_loan,
     emergency_sale,
     issue,
     issue_bundles,
@@ -265,8 +266,7 @@ def debt_process(game: Game, corp: str, action: Action) -> None:
         assert isinstance(action, Bankrupt)
         game.transfer(pres, corp, game.player(pres).cash)
         _title(game).close_corporation(game, corp)
-        if not s.shares.held(pres):
-            s.pending.append(("loan", pres))
+        ask_loan(game, pres)
         return
     if s.corps[corp].cash < 0:
         s.pending.insert(0, (DEBT, corp))

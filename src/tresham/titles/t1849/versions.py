@@ -8,3 +8,8 @@ from typing import Final
 #: another person's company waits for the seller's answer; a free or forced acquisition
 #: ends the taker's turn; and the other fixes of that change.
 DEALS_VERSION: Final = 2
+
+#: The "18xx.games" rule set proven against the site's own engine (issue 39): the loan
+#: choice only in an operating round (ruling S9), a sale that needs the president's certificate
+#: only leaving less than 20% (S10). The summary's rule set is unchanged.
+SITE_PROVEN_VERSION: Final = 3

@@ -1,0 +1,239 @@
+"""tresham's 1849 against the site's own engine (``shared/oracle``): play a game, write it as
+an 18xx.games export (``site_writer``), replay the export in the site's engine with
+``replay.rb --states``, and import the export back with that states file, so that tresham's
+state is compared with the site's after every action by the import's own states check
+(``site_import.StateCheck``).
+
+The engine is unpacked once into a cache folder outside the project's tree
+(``$XDG_CACHE_HOME/tresham/oracle-<digest>``, else ``~/.cache``). :func:`differential` gives
+one game's verdict: equal to the end, or where and why it stops, with both engines' words.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import random
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from tresham.bots.random_bot import choose
+from tresham.core.game import Game
+from tresham.io.save import new_game
+from tresham.io.site_export import ImportFailure
+from tresham.io.site_import import StateDivergence, import_export
+from tresham.io.site_states import parse_states
+from tresham.io.site_writer import ExportFailure, export_game
+
+ORACLE = Path(__file__).resolve().parents[4] / "shared" / "oracle"
+ENGINE_TAR = "18xx-engine.tar.gz"
+REPLAY = "replay.rb"
+#: The most actions a random game may take before it counts as not ending.
+MAX_ACTIONS = 20_000
+#: How long the site's engine may take over one game (seconds).
+REPLAY_TIMEOUT = 600
+
+#: Verdicts.
+EQUAL = "equal"
+SITE_REFUSES = "site refuses"
+STATE_DIFFERS = "state differs"
+IMPORT_FAILS = "import fails"
+EXPORT_FAILS = "export fails"
+RESULT_DIFFERS = "result differs"
+NO_END = "no end"
+#: The site ends a game whose turn (stock round) number reaches 100 as "did not finish"
+#: (``Engine::Game::Base#process_action``): its limit, not a difference.
+SITE_DNF = "site did not finish (turn 100)"
+DNF_WORDS = "game_end_reason: :dnf"
+#: Verdicts that are the site's, never tresham's.
+SITE_CAUSES = (SITE_DNF,)
+
+
+def oracle_missing(oracle: Path = ORACLE) -> str | None:
+    """Why the site's engine cannot run here (None: it can)."""
+    if shutil.which("ruby") is None:
+        return "Debian's ruby is not installed (make ruby)"
+    for name in (ENGINE_TAR, REPLAY):
+        if not (oracle / name).is_file():
+            return f"{oracle / name} is missing (../shared/oracle)"
+    return None
+
+
+def engine_dir(oracle: Path = ORACLE) -> Path:
+    """The unpacked engine, in a cache folder named for the archive's digest."""
+    tar = oracle / ENGINE_TAR
+    digest = hashlib.sha256(tar.read_bytes()).hexdigest()[:16]
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    target = cache / "tresham" / f"oracle-{digest}"
+    if (target / "lib" / "engine.rb").is_file():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(dir=target.parent))
+    with tarfile.open(tar) as archive:
+        archive.extractall(work, filter="data")
+    try:
+        work.rename(target)
+    except OSError:  # another process unpacked it first
+        shutil.rmtree(work, ignore_errors=True)
+    return target
+
+
+@dataclass
+class SiteReplay:
+    """The site engine's replay of an export: its exit status, its words, its states."""
+
+    status: int
+    output: str
+    states: list[dict[str, Any]]
+
+
+def site_replay(export: dict[str, Any], oracle: Path = ORACLE) -> SiteReplay:
+    """Replay `export` in the site's engine, with its state after every action."""
+    engine = engine_dir(oracle)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "export.json"
+        out = Path(tmp) / "states.jsonl"
+        path.write_text(json.dumps(export))
+        run = subprocess.run(
+            [
+                "ruby",
+                str(oracle / REPLAY),
+                "--engine",
+                str(engine),
+                "--states",
+                str(out),
+                str(path),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=REPLAY_TIMEOUT,
+            check=False,
+        )
+        lines = out.read_text().splitlines() if out.is_file() else []
+    return SiteReplay(run.returncode, (run.stdout + run.stderr).strip(), parse_states(lines))
+
+
+@dataclass
+class Verdict:
+    """One game's comparison: `verdict` (EQUAL or where it stops), the site action id, the
+    site action, the engines' words and both states where they differ."""
+
+    players: int
+    seed: int
+    options: dict[str, Any]
+    verdict: str
+    actions: int = 0
+    site_actions: int = 0
+    lines_equal: int = 0
+    action_id: int | None = None
+    action: dict[str, Any] | None = None
+    site_words: str = ""
+    tresham_words: str = ""
+    field: str | None = None
+    site_value: Any = None
+    tresham_value: Any = None
+    site_state: dict[str, Any] | None = None
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def play_random(
+    players: int, seed: int, options: dict[str, Any], actions: int = MAX_ACTIONS
+) -> Game:
+    """A random game of 1849 with the rule set 18xx.games, played by the random bot (to its
+    end, or its first `actions` actions)."""
+    names = [f"P{i + 1}" for i in range(players)]
+    game = new_game("1849", names, seed, {"rule_set": "18xx.games", "rng": "18xx.games", **options})
+    rng = random.Random(seed * 7919 + players)
+    for _ in range(actions):
+        if game.state.finished:
+            break
+        game.apply(choose(game, rng))
+    return game
+
+
+def differential(
+    players: int,
+    seed: int,
+    options: dict[str, Any],
+    oracle: Path = ORACLE,
+    actions: int | None = None,
+) -> Verdict:
+    """Play, export, replay on the site, import with the site's states: the verdict. With
+    `actions`, only the game's first actions (bounded: the states compared up to there)."""
+    game = play_random(players, seed, options, actions or MAX_ACTIONS)
+    verdict = Verdict(players, seed, dict(options), EQUAL, actions=len(game.actions))
+    if not game.state.finished and actions is None:
+        verdict.verdict = NO_END
+        return verdict
+    try:
+        export = export_game(game, seed)
+    except ExportFailure as exc:
+        verdict.verdict = EXPORT_FAILS
+        verdict.tresham_words = str(exc)
+        return verdict
+    verdict.site_actions = len(export["actions"])
+    replay = site_replay(export, oracle)
+    by_id = {a["id"]: a for a in export["actions"]}
+    refused = _engine_error(replay.output)
+    if DNF_WORDS in replay.output and refused is None and replay.states:
+        last = replay.states[-1]["id"]  # compare up to the site's end
+        export = {**export, "actions": [a for a in export["actions"] if a["id"] <= last]}
+        export.pop("result", None)
+        export["status"] = "active"
+        verdict.verdict = SITE_DNF
+    try:
+        result = import_export(export, states=replay.states)
+    except StateDivergence as exc:
+        div = exc.divergence
+        verdict.verdict = STATE_DIFFERS
+        verdict.lines_equal = exc.result.state_lines_compared or 0
+        verdict.action_id = div.id
+        verdict.action = by_id.get(div.id)
+        verdict.field = div.field
+        verdict.site_value = div.site
+        verdict.tresham_value = div.tresham
+        verdict.site_state = next((s for s in replay.states if s.get("id") == div.id), None)
+        verdict.site_words = replay.output[-2000:]
+        return verdict
+    except ImportFailure as exc:
+        lines = len(replay.states)
+        if refused is not None and lines < len(export["actions"]):
+            verdict.verdict = SITE_REFUSES
+            verdict.action_id = refused[0]
+            verdict.action = by_id.get(refused[0])
+            verdict.site_words = refused[1]
+            verdict.lines_equal = lines
+            verdict.site_state = replay.states[-1] if replay.states else None
+            return verdict
+        verdict.verdict = IMPORT_FAILS
+        verdict.action_id = exc.action_id
+        verdict.action = by_id.get(exc.action_id) if exc.action_id is not None else None
+        verdict.tresham_words = str(exc)
+        verdict.site_words = replay.output[-2000:]
+        return verdict
+    verdict.lines_equal = result.state_lines_compared or 0
+    if verdict.verdict == SITE_DNF:
+        return verdict
+    if replay.status != 0 and game.state.finished:
+        verdict.verdict = RESULT_DIFFERS
+        verdict.site_words = replay.output[-2000:]
+    return verdict
+
+
+def _engine_error(output: str) -> tuple[int, str] | None:
+    """The action id and message of the site engine's refusal, if it printed one."""
+    for line in output.splitlines():
+        if "GameError" in line or "Error" in line:
+            digits = [int(w) for w in line.replace(":", " ").split() if w.isdigit()]
+            return (digits[0] if digits else -1), line.strip()
+    return None

@@ -1,0 +1,89 @@
+"""`tresham export-18xx`: an 1849 game played with the rule set 18xx.games written as the
+site's export (FORMAT.md), and the differential test against the site's own engine
+(``../shared/oracle``, Debian ruby): random games, exported, replayed by the site's engine,
+and compared with tresham after every action by the import's states check.
+
+The bounded games are the first 150 actions (the auction, the first stock round and the
+first operating rounds) of random games at 3, 4 and 5 players; `make soak` and
+benchmarks/oracle_1849.py play whole games by the hundred.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from shared_files import SHARED
+from tresham.cli import main
+from tresham.io.oracle import EQUAL, differential, oracle_missing, play_random
+from tresham.io.save import new_game, save
+from tresham.io.site_import import import_export
+from tresham.io.site_writer import ExportFailure, export_game
+
+BOUNDED = 150
+ORACLE = SHARED / "oracle"
+_missing = oracle_missing(ORACLE)
+needs_oracle = pytest.mark.skipif(
+    _missing is not None and not os.environ.get("CI"), reason=f"the site's engine: {_missing}"
+)
+
+
+def test_a_summary_game_cannot_be_written() -> None:
+    game = new_game("1849", ["A", "B", "C"], 1)
+    with pytest.raises(ExportFailure, match=r"rule set 18xx\.games"):
+        export_game(game)
+
+
+def test_the_export_has_the_sites_shape() -> None:
+    game = play_random(3, 1, {"delay_ift": True}, BOUNDED)
+    export = export_game(game, 7)
+    assert export["title"] == "1849" and export["id"] == 7
+    assert export["players"] == [
+        {"id": 1, "name": "P1"},
+        {"id": 2, "name": "P2"},
+        {"id": 3, "name": "P3"},
+    ]
+    assert export["settings"] == {"seed": 1, "optional_rules": ["delay_ift"]}
+    assert export["status"] == "active" and "result" not in export
+    ids = [a["id"] for a in export["actions"]]
+    assert ids == list(range(1, len(ids) + 1))
+    pars = [a for a in export["actions"] if a["type"] == "par"]
+    assert pars and all(a["share_price"].count(",") == 2 for a in pars)
+    for a in export["actions"]:
+        assert a["entity_type"] in ("player", "corporation", "company")
+        assert isinstance(a["entity"], int) == (a["entity_type"] == "player")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_export_imports_back_to_the_same_game(seed: int) -> None:
+    game = play_random(3, seed, {}, BOUNDED)
+    result = import_export(export_game(game))
+    assert result.game.state_hash() == game.state_hash()
+
+
+def test_cli_writes_the_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = play_random(4, 2, {}, 60)
+    saved = tmp_path / "game.json"
+    save(game, saved)
+    out = tmp_path / "site.json"
+    assert main(["export-18xx", str(saved), "--out", str(out)]) == 0
+    assert json.loads(out.read_text()) == json.loads(json.dumps(export_game(game)))
+    assert "site actions" in capsys.readouterr().out
+
+
+def test_cli_refuses_a_summary_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    saved = tmp_path / "game.json"
+    save(new_game("1849", ["A", "B", "C"], 1), saved)
+    assert main(["export-18xx", str(saved)]) == 1
+    assert "rule set 18xx.games" in capsys.readouterr().err
+
+
+@needs_oracle
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (3, 2), (4, 2), (5, 2), (5, 3)])
+def test_the_sites_engine_replays_the_game_with_every_state_equal(players: int, seed: int) -> None:
+    verdict = differential(players, seed, {}, ORACLE, actions=BOUNDED)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.lines_equal == verdict.site_actions > 100
