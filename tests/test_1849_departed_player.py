@@ -47,13 +47,7 @@ def _loan_prompt(options: dict[str, Any] | None = None, rules_version: int | Non
     give_certs(g, "CTL", "Bob", 3)
     give_certs(g, "CTL", "Ann", 2)
     auto_until(g, at("CTL:trains"))
-    ctl = g.state.corps["CTL"]
-    scrap(g, *ctl.trains)
-    ctl.trains.clear()
-    scrap(g, "4H-1", "4H-2", "4H-3")
-    ctl.cash = 0
-    g.player("Bob").cash = 0
-    g.apply(SellShares("CTL", "CTL", 20))
+    short_of_a_train(g)
     assert g.legal_actions() == [Bankrupt("CTL")]
     g.apply(Bankrupt("CTL"))
     assert where(g) == "loan" and g.active_entity() == "Bob"
@@ -61,6 +55,18 @@ def _loan_prompt(options: dict[str, Any] | None = None, rules_version: int | Non
     sigi = g.state.companies["SIGI"]
     assert sigi.owner == "Bob" and not sigi.closed
     return g
+
+
+def short_of_a_train(g: Game) -> None:
+    """CTL at its train step with no train, no cash and none left but the 4H-0 it cannot pay:
+    Bob, its president with no money, sells CTL's treasury 20% and must go bankrupt."""
+    ctl = g.state.corps["CTL"]
+    scrap(g, *ctl.trains)
+    ctl.trains.clear()
+    scrap(g, "4H-1", "4H-2", "4H-3")
+    ctl.cash = 0
+    g.player("Bob").cash = 0
+    g.apply(SellShares("CTL", "CTL", 20))
 
 
 def _departed(options: dict[str, Any] | None = None, rules_version: int | None = None) -> Game:

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from test_1849_paragraphs import at, auto_until, give_certs, in_stock_round, scrap, two_corps, where
+from test_1849_departed_player import short_of_a_train
+from test_1849_paragraphs import at, auto_until, give_certs, in_stock_round, two_corps, where
 from tresham.core.actions import Bankrupt, Choose, SellShares
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
@@ -35,13 +36,7 @@ def _bankrupt_last_to_operate(
     rnd.order = [*others, "CTL"]  # the others have operated: CTL is the round's last turn
     rnd.index = len(others)
     rnd.done = list(others)
-    ctl = g.state.corps["CTL"]
-    scrap(g, *ctl.trains)
-    ctl.trains.clear()
-    scrap(g, "4H-1", "4H-2", "4H-3")
-    ctl.cash = 0
-    g.player("Bob").cash = 0
-    g.apply(SellShares("CTL", "CTL", 20))
+    short_of_a_train(g)
     g.apply(Bankrupt("CTL"))
     assert not g.state.shares.held("Bob")
     return g

@@ -210,3 +210,16 @@ def test_a_1883_game_with_open_seats_draws_its_own_seed(client: TestClient) -> N
     assert client.post("/api/games", json=body).status_code == 201
     made_1849 = client.post("/api/games", json={**body, "title": "1849", "seed": 7})
     assert made_1849.status_code == 201  # its seed decides only the set-up, in the open
+
+
+def test_a_1883_game_with_open_seats_refuses_the_site_generator(client: TestClient) -> None:
+    """18xx.games' generator has 31 bits of state: from the first cards drawn the rest could be
+    worked out, so a game strangers sit at does not take it (1849's, which hides nothing, may)."""
+    body = {"title": "1883", "players": ["Ann"], "open_seats": 2}
+    refused = client.post("/api/games", json={**body, "options": {"rng": "18xx.games"}})
+    assert refused.status_code == 422 and refused.json()["field"] == "options", refused.text
+    assert "18xx.games generator" in refused.json()["error"]
+    made_1849 = client.post(
+        "/api/games", json={**body, "title": "1849", "options": {"rng": "18xx.games"}}
+    )
+    assert made_1849.status_code == 201

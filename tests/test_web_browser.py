@@ -160,6 +160,13 @@ class Api:
         raise AssertionError("the position was not reached")
 
 
+def import_game(server: ServerProcess, game: Game) -> tuple[str, dict[str, str]]:
+    """`game` made live on the server by its import: its id, and each seat's token."""
+    answer = httpx.post(f"{server.url}/api/games/import", json=to_save(game), timeout=60)
+    assert answer.status_code == 201, answer.text
+    return answer.json()["id"], {s["player"]: s["token"] for s in answer.json()["seats"]}
+
+
 def first(actions: list[Action], kind: str, **fields: Any) -> Action | None:
     return next(
         (a for a in actions if a["type"] == kind and all(a.get(k) == v for k, v in fields.items())),
@@ -492,10 +499,7 @@ def test_no_undo_after_a_card_is_drawn(browser: Any, server: ServerProcess) -> N
         if 0 < len(events.undrawn(game)) < cards:
             game.undo()
             break
-    imported = httpx.post(f"{server.url}/api/games/import", json=to_save(game), timeout=60)
-    assert imported.status_code == 201, imported.text
-    game_id = imported.json()["id"]
-    tokens = {s["player"]: s["token"] for s in imported.json()["seats"]}
+    game_id, tokens = import_game(server, game)
     drawer = game.acting_player()
     assert drawer is not None
     errors = Errors()
@@ -1282,10 +1286,7 @@ def test_the_run_picker_refuses_runs_that_share_track(browser: Any, server: Serv
     train the first one's run, the table asks the engine (`/check`), shows its reason beside
     the trains and offers no Run; picking back the proposal offers Run again."""
     game, proposal = two_trains_to_run()
-    answer = httpx.post(f"{server.url}/api/games/import", json=to_save(game), timeout=60)
-    assert answer.status_code == 201, answer.text
-    game_id = answer.json()["id"]
-    tokens = {s["player"]: s["token"] for s in answer.json()["seats"]}
+    game_id, tokens = import_game(server, game)
     acting = game.acting_player()
     assert acting is not None
     errors = Errors()

@@ -34,7 +34,8 @@ from tresham.bots.players import BOTS, DEFAULT_LEVEL, get_bot
 from tresham.core.actions import Action
 from tresham.core.errors import MalformedActionError, RuleError, quote
 from tresham.core.game import Game
-from tresham.core.game_spec import MAX_SEED, SetupError
+from tresham.core.game_spec import MAX_SEED, RNG_OPTION, SetupError
+from tresham.core.rng import SiteRandom
 from tresham.io.save import FORMAT, from_save, new_game
 from tresham.server.api_docs import docs_page
 from tresham.server.board_view import board_payload
@@ -700,16 +701,25 @@ async def _waiting(srv: Server, body: CreateGame, seed: int, request: Request) -
     its seats, so a game whose seed would give away what no player may know (1883's cards)
     draws its own: a seed given is refused (422, field ``seed``)."""
     named, wanted = check_open_game(body.title, body.players, body.open_seats, seed, body.options)
-    if body.seed is not None:
+    site_rng = body.options.get(RNG_OPTION.name) == SiteRandom.name
+    if body.seed is not None or site_rng:
         probe = [f"seat {i + 1}" for i in range(wanted)]
         game = await srv.registry.run(new_game, body.title, probe, seed, body.options)
-        if game.keeps_secrets():
+        if game.keeps_secrets() and body.seed is not None:
             raise BadRequest(
                 f"a {body.title} game with open seats draws its own seed: the seed decides what "
                 "no player may know (the cards to be drawn, the dice), and strangers will sit "
                 "there",
                 "seed",
                 "seed",
+            )
+        if game.keeps_secrets():
+            raise BadRequest(
+                f"a {body.title} game with open seats does not take the 18xx.games generator: "
+                "its 31 bits of state could be worked out from the first cards drawn, and with "
+                "them the cards still to come",
+                "options",
+                "options",
             )
     bots = _bot_levels(body.bots, named)
     await _check_webhook(srv, body.webhook)
