@@ -130,3 +130,18 @@ def test_outgoing_president_chooses_the_swap_for_the_last_certificate() -> None:
         c.apply(choice)
         outcomes.add(tuple(sorted(x.percent for x in c.state.shares.held("Bob", "CTL"))))
     assert outcomes == {(20,), (10, 10)}
+
+
+# Ruling R23: each answer says what it exchanges and with whom (not only "One 20% cert")
+def test_the_swap_answers_say_what_they_exchange() -> None:
+    from tresham.words import Words
+
+    g = opening()
+    give_certs(g, "CTL", "Ann", 1, last=True)
+    g.apply(Pass("Cid"))
+    g.apply(BuyShares("Ann", "CTL", "treasury", 10))
+    texts = sorted(Words(g).text(a) for a in g.legal_actions())
+    assert texts == [
+        "Give Ann the 20% last certificate of CTL back for two of Ann's 10% certificates",
+        "Keep the 20% last certificate of CTL that Ann gave you for the president's certificate",
+    ]
