@@ -85,6 +85,8 @@ class SiteContext:
     tiles: dict[str, str] = field(default_factory=dict)
     cert_places: dict[str, str] = field(default_factory=dict)
     runs_retraced: int = 0
+    #: what the title's adapter keeps between actions (e.g. the site's certificates)
+    memo: dict[str, Any] = field(default_factory=dict)
 
     def player_name(self, site_id: object) -> str:
         """tresham's name for the site's player id."""
@@ -132,6 +134,15 @@ class SiteAdapter(Protocol):
     def skips_pass(self, ctx: SiteContext, action: dict[str, Any]) -> bool:
         """Whether a site pass (an auto action is marked ``AUTO``) is of a step tresham does
         not play at this point, so it changes nothing."""
+        ...
+
+    def followed(self, ctx: SiteContext, action: dict[str, Any]) -> None:
+        """After a site action was applied: follow what the site moved by itself."""
+        ...
+
+    def cert_holder(self, ctx: SiteContext, cid: str) -> str | None:
+        """Who holds the certificate on the site now, where the title follows the site's
+        certificates (None: it does not know)."""
         ...
 
 
@@ -343,11 +354,13 @@ def _import_one(
         if kind == "pass":
             if not adapter.skips_pass(ctx, site_action):
                 _site_pass(ctx, site_action)
+            adapter.followed(ctx, site_action)
             return
         if kind == "run_routes" and checks is not None:
             checks.append(_check_routes(ctx, site_action))
         for action in adapter.translate(ctx, site_action):
             _apply_aligned(ctx.game, action)
+        adapter.followed(ctx, site_action)
     except ImportFailure as exc:
         raise ImportFailure(exc.reason, aid, kind) from None
     except RuleError as exc:
@@ -533,7 +546,7 @@ def translate_common(ctx: SiteContext, action: dict[str, Any]) -> list[Action]:
         if entity in ctx.game.state.corps:
             _move_site_certs(ctx, action, "treasury")
             return [RedeemShares(entity, percent)]
-        source = _share_source(ctx, action)
+        source = _share_source(ctx, action, adapter_for(ctx.export.title))
         _move_site_certs(ctx, action, "owner")
         return [BuyShares(entity, corp, source, percent)]
     if kind == "sell_shares":
@@ -596,11 +609,12 @@ def _move_site_certs(ctx: SiteContext, action: dict[str, Any], place: str) -> No
         ctx.cert_places[str(cid)] = place
 
 
-def _share_source(ctx: SiteContext, action: dict[str, Any]) -> str:
+def _share_source(ctx: SiteContext, action: dict[str, Any], adapter: SiteAdapter) -> str:
     """Where a bought certificate comes from. The import follows where each certificate went
     by the site's own actions (certificates start in the treasury); a certificate the site
     moved by itself (a presidency exchange) is looked for where tresham offers one of that
-    size, which must then be a single place."""
+    size; where both treasury and pool offer one, the title's own account of the site's
+    certificates (``cert_holder``) tells."""
     reg = ctx.game.state.shares
     cid = str(action["shares"][0])
     corp = cid.rpartition("_")[0]
@@ -608,11 +622,11 @@ def _share_source(ctx: SiteContext, action: dict[str, Any]) -> str:
     if place in ("treasury", "pool"):
         return place
     percent = int(action["percent"])
-    places = [
-        name
-        for name, where in (("treasury", treasury(corp)), ("pool", POOL))
-        if any(c.percent == percent for c in reg.held(where, corp))
-    ]
+    sources = (("treasury", treasury(corp)), ("pool", POOL))
+    places = [n for n, where in sources if any(c.percent == percent for c in reg.held(where, corp))]
+    if len(places) > 1:
+        held = adapter.cert_holder(ctx, cid)
+        places = [n for n, where in sources if where == held]
     if len(places) != 1:
         raise ImportFailure(f"field shares: cannot tell where {cid} comes from")
     return places[0]

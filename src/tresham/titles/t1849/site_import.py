@@ -15,6 +15,9 @@ has as options. Translation, where 1849 on the site differs in form from tresham
   corporation) where nothing can be bought, even before phase 6H, and after a purchase;
   tresham skips that step then, so those passes change nothing. ``electric_dreams`` brings
   the other two variants, as on the site since it follows §14.3.
+- Certificates: the site's own identities and order are followed (``SiteShares``, as the
+  export keeps them), so that a certificate the site moved by itself (a presidency swap) is
+  known to be in the treasury or the pool when both hold one of its size.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 from tresham.core.actions import Action, Choose, Par, RunRoutes, UseCompany
 from tresham.core.errors import RouteError
 from tresham.core.rounds.operating import OperatingRound
+from tresham.core.shares import POOL, treasury
 from tresham.io.site_export import ImportFailure, SiteExport
 from tresham.io.site_import import (
     AUTO,
@@ -38,6 +42,7 @@ from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, PayDebt, RepayBond
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import LOAN_PENALTY, SWAP_ONE_20, SWAP_TWO_10
+from tresham.titles.t1849.site_shares import SiteShares
 from tresham.titles.t1849.variant_steps import DEBT, BuyTokenStep
 
 if TYPE_CHECKING:
@@ -56,6 +61,11 @@ LOAN_CHOICES: Final = {"Take L.500 loan": "loan", "Leave game": "leave"}
 SMS_CLOSE: Final = "Close SMS"
 SMS_DECLINE: Final = "Pass"
 E_TOKEN_CHOICE: Final = "Buy E-Token for "
+#: memo keys: the site's certificates, and the share action being applied
+SHARES: Final = "shares"
+MOVE: Final = "share move"
+#: the memo's mark for lists given up
+LOST: Final = "lost"
 
 
 class Adapter1849:
@@ -90,8 +100,39 @@ class Adapter1849:
         )
         return not waiting
 
+    def followed(self, ctx: SiteContext, action: dict[str, Any]) -> None:
+        """Move the site's certificates: those the action named, then the site's own moves.
+        Where the lists cannot follow (an export whose moves they do not know), they are
+        given up: the import then places certificates by tresham's holdings alone."""
+        model = _shares(ctx)
+        if model is None:
+            return
+        try:
+            self._follow(ctx, model, action)
+        except (KeyError, StopIteration, ValueError):
+            ctx.memo[SHARES] = LOST
+
+    def _follow(self, ctx: SiteContext, model: SiteShares, action: dict[str, Any]) -> None:
+        move = ctx.memo.pop(MOVE, None)
+        if move is not None:
+            model.moved(ctx.game, *move)
+        if action["type"] == "par":
+            sym = str(action["corporation"])
+            model.move(model.president[sym], ctx.entity(action))
+        if action["type"] == "choose" and action.get("choice") == SWAP_TWO_10:
+            model.swap_double()
+        elif action["type"] == "choose" and action.get("choice") == SWAP_ONE_20:
+            model.offered = None
+        model.follow(ctx.game)
+
+    def cert_holder(self, ctx: SiteContext, cid: str) -> str | None:
+        model = _shares(ctx)
+        return None if model is None else model.holder(cid)
+
     def translate(self, ctx: SiteContext, action: dict[str, Any]) -> list[Action]:
         kind = action["type"]
+        if kind in ("buy_shares", "sell_shares"):
+            self._share_move(ctx, action)
         if kind == "par":
             return [self._par(ctx, action)]
         if kind == "choose":
@@ -109,6 +150,21 @@ class Adapter1849:
         if kind == "buy_token":
             return [self._buy_token(ctx, action)]
         return translate_common(ctx, action)
+
+    def _share_move(self, ctx: SiteContext, action: dict[str, Any]) -> None:
+        """Remember the certificates the action names, where they go and who was president,
+        for ``followed``."""
+        certs = [str(c) for c in action.get("shares") or []]
+        if not certs:
+            return
+        sym = certs[0].rpartition("_")[0]
+        entity = ctx.entity(action)
+        if action["type"] == "sell_shares":
+            to = POOL
+        else:
+            to = treasury(entity) if entity in ctx.game.state.corps else entity
+        old = ctx.game.state.shares.president.get(sym)
+        ctx.memo[MOVE] = (certs, to, int(action["percent"]), entity, old)
 
     def _debtor(self, ctx: SiteContext) -> str:
         """The corporation whose unpaid interest is being covered."""
@@ -207,6 +263,16 @@ def _at_routes(game: Game, corp: str) -> bool:
     if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.finished(game):
         return False
     return rnd.corp() == corp and rnd.steps[rnd.step] == "routes"
+
+
+def _shares(ctx: SiteContext) -> SiteShares | None:
+    """The site's certificates as the import has followed them (None: given up)."""
+    model = ctx.memo.get(SHARES)
+    if model is LOST:
+        return None
+    if not isinstance(model, SiteShares):
+        model = ctx.memo[SHARES] = SiteShares.of(ctx.game)
+    return model
 
 
 ADAPTER: Final = Adapter1849()

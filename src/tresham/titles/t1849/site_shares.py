@@ -1,4 +1,5 @@
-"""Which certificate is where on 18xx.games, for the export (``site_writer.py``).
+"""Which certificate is where on 18xx.games, for the export (``site_writer.py``) and the
+import (``site_import.py``).
 
 The site names the certificates an action moves, and its engine moves some by itself in an
 order of its own: a holder's certificates are a list in the order received; at a change of
@@ -85,6 +86,34 @@ class SiteShares:
         for cid in list(moving):
             self.move(cid, swap_to, by_site=True)
         self.move(self.president[sym], new, by_site=True)
+
+    def moved(
+        self, game: Game, certs: list[str], to: str, percent: int, seller: str, old: str | None
+    ) -> None:
+        """A share action named `certs` going to `to` for `percent`; `old` was the president
+        before it. Then the site's own moves: a change of president, and the pool's first 10%
+        back to the seller who sold half of the president's certificate."""
+        if not certs:
+            return
+        sym = certs[0].rpartition("_")[0]
+        for cid in certs:
+            self.move(cid, to)
+        new = game.state.shares.president.get(sym)
+        players = {p.name for p in game.state.players}
+        if old in players and new in players and new != old:
+            assert old is not None and new is not None
+            swap_to = old if self.share(old, sym) >= self.percent[self.president[sym]] else POOL
+            self.change_president(sym, old, new, swap_to)
+        if sum(self.percent[c] for c in certs) > percent and to == POOL:
+            back = next(c for c in self.held(POOL, sym) if c != self.last.get(sym))
+            self.move(back, seller, by_site=True)
+
+    def holder(self, cid: str) -> str | None:
+        """Who holds the certificate on the site (None: a certificate not in the lists)."""
+        for holder, cids in self.lists.get(cid.rpartition("_")[0], {}).items():
+            if cid in cids:
+                return holder
+        return None
 
     def swap_double(self) -> None:
         """The old president takes two 10% certificates instead of the 20% last one."""

@@ -486,22 +486,12 @@ def _follow_shares(ctx: WriteContext, action: Action) -> None:
     """Move the certificates as the site did (the named ones, then its own moves), and
     follow tresham's holdings where nothing else says which certificates moved."""
     game, model = ctx.game, _shares(ctx)
-    reg = game.state.shares
     if isinstance(action, Par):
         model.move(model.president[action.corporation], action.entity)
     move = ctx.memo.pop(MOVE, None)
     if move is not None:
-        sym, seller, to, certs, percent, old = move
-        for cid in certs:
-            model.move(cid, to)
-        new = reg.president.get(sym)
-        players = {p.name for p in game.state.players}
-        if old in players and new in players and new != old:
-            swap_to = old if model.share(old, sym) >= model.percent[model.president[sym]] else POOL
-            model.change_president(sym, old, new, swap_to)
-        if sum(model.percent[c] for c in certs) > percent and to == POOL:
-            back = next(c for c in model.held(POOL, sym) if c != model.last.get(sym))
-            model.move(back, seller, by_site=True)
+        _sym, seller, to, certs, percent, old = move
+        model.moved(game, certs, to, percent, seller, old)
     if isinstance(action, Choose):
         if action.choice == SWAP_TWO_10:
             model.swap_double()
