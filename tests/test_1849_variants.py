@@ -19,7 +19,16 @@ import pytest
 from helpers_1849 import sell_privates, start_first
 from rejections import rejected as assert_rejected
 from shared_files import VARIANTS_TEST, needs_shared
-from tresham.core.actions import Action, BuyCompany, BuyShares, BuyTrain, Par, Pass, UseCompany
+from tresham.core.actions import (
+    Action,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    IssueShares,
+    Par,
+    Pass,
+    UseCompany,
+)
 from tresham.core.game import Game
 from tresham.core.game_spec import SetupError
 from tresham.core.rounds.operating import OperatingRound
@@ -34,6 +43,7 @@ from tresham.titles.t1849.rule_set import operating_steps
 from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board
 from tresham.titles.t1849.variant_steps import buyable_tokens, offered_tokens
+from tresham.titles.t1849.versions import SITE_PROVEN_VERSION
 
 NAMES = ["Ann", "Bob", "Cid"]
 ALL = {variants.BUY_TOKENS: True, variants.BONDS: True, variants.ELECTRIC: True}
@@ -85,9 +95,9 @@ def set_phase(g: Game, name: str) -> None:
             s.phases_reached.append(p)
 
 
-def two_corps(options: dict[str, Any]) -> Game:
+def two_corps(options: dict[str, Any], rules_version: int | None = None) -> Game:
     """Seed 1: Bob's CTL (RSA) and Cid's IFT at 100, Ann 10% of each; OR 1.1, CTL to act."""
-    g = new_game("1849", NAMES, 1, options)
+    g = new_game("1849", NAMES, 1, options, rules_version)
     sell_privates(g)
     start_first(g)
     g.apply(Par("Cid", "IFT", 100))
@@ -226,6 +236,45 @@ def test_unpaid_interest_is_a_debt_the_president_pays() -> None:
     g.apply(PayDebt("IFT"))
     assert g.state.corps["IFT"].cash == 0
     assert "Cid pays IFT's debt of L.30" in g.state.events[events:]
+
+
+def _interest_owed(options: dict[str, Any], rules_version: int | None = None) -> Game:
+    """IFT (operated, 70% in its treasury) issued its bond; the next OR it has L.20 for its
+    L.50 interest and owes L.30; Cid, its president, has the cash to pay it."""
+    g = two_corps({**options, variants.BONDS: True}, rules_version)
+    set_phase(g, "8H")
+    auto_until(g, "IFT:bond")
+    g.apply(IssueBond("IFT"))
+    auto_until(g, "IFT:track")
+    g.state.corps["IFT"].cash = 20
+    auto_until(g, "debt")
+    assert g.state.corps["IFT"].cash == -30 and g.state.corps["IFT"].operated > 0
+    assert g.player("Cid").cash >= 30
+    return g
+
+
+# Ruling V11: the site's EmergencyMoneyRaising#issuable_shares filters
+# `emergency_issuable_bundles`, which 1849 leaves empty: the corporation issues nothing for
+# its interest, only the president pays (or sells, or the corporation goes bankrupt)
+def test_site_rule_set_issues_no_shares_for_unpaid_interest() -> None:
+    g = _interest_owed(SITE)
+    acts = g.legal_actions()
+    assert PayDebt("IFT") in acts
+    assert not [a for a in acts if isinstance(a, IssueShares)]
+    assert_rejected(g, IssueShares("IFT", 10))
+
+
+# Ruling V7 (the summary is silent on unpaid interest): the corporation may issue a bundle no
+# larger than needed; and 18xx.games saves from before V11 replay as they were played
+@pytest.mark.parametrize(("options", "rules_version"), [({}, None), (SITE, SITE_PROVEN_VERSION)])
+def test_summary_rule_set_and_older_saves_issue_for_unpaid_interest(
+    options: dict[str, Any], rules_version: int | None
+) -> None:
+    g = _interest_owed(options, rules_version)
+    issues = [a for a in g.legal_actions() if isinstance(a, IssueShares)]
+    assert issues == [IssueShares("IFT", 10)]  # 10% covers the L.30: no larger bundle
+    g.apply(issues[0])
+    assert g.state.corps["IFT"].cash > 0 and not g.state.pending
 
 
 # ====================================================================== station tokens

@@ -4,9 +4,10 @@ then issuing or repaying it, after buying trains and issuing shares (``rule_set.
 
 Interest the corporation cannot pay leaves its cash below zero, as on the site, and its
 president is asked at once (the ``debt`` prompt) to cover it: the corporation may issue shares
-(only as many as needed), the president may pay the debt, or sell shares as for a train
-(never this presidency) until they can; a president who cannot raise it all pays what they
-have and the corporation closes, as for a train it cannot buy (ruling V7).
+(only as many as needed; never on 18xx.games, ruling V11), the president may pay the debt,
+or sell shares as for a train (never this presidency) until they can; a president who cannot
+raise it all pays what they have and the corporation closes, as for a train it cannot buy
+(ruling V7).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tresham.titles.t1849.actions import (
     PayDebt,
     RepayBond,
 )
+from tresham.titles.t1849.rule_set import site_rules
 from tresham.titles.t1849.steps import (
     POOL_CAP,
     ask_loan,
@@ -35,6 +37,7 @@ from tresham.titles.t1849.steps import (
     issue_bundles,
     president_sales,
 )
+from tresham.titles.t1849.versions import DEBT_ISSUE_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -224,14 +227,14 @@ class BondStep(Step):
 # ====================================================================== the debt prompt
 def debt_actions(game: Game, corp: str) -> list[Action]:
     """The ways to cover `corp`'s unpaid interest (the site's emergency money raising): issue
-    a bundle no smaller than needed, the president paying it all, the president's sales
-    while they cannot; with none of these, bankruptcy."""
+    a bundle no larger than needed (not on 18xx.games, ruling V11), the president paying it
+    all, the president's sales while they cannot; with none of these, bankruptcy."""
     s = game.state
     owed = -s.corps[corp].cash
     pres = s.shares.president[corp]
     assert pres is not None
     out: list[Action] = []
-    if s.corps[corp].operated > 0:
+    if s.corps[corp].operated > 0 and not _no_debt_issue(game):
         pooled = s.shares.percent(POOL, corp)
         for bundle in issue_bundles(game, corp):
             percent = sum(x.percent for x in bundle)
@@ -247,6 +250,12 @@ def debt_actions(game: Game, corp: str) -> list[Action]:
     if not out:
         out.append(Bankrupt(corp))
     return out
+
+
+def _no_debt_issue(game: Game) -> bool:
+    """Ruling V11: on 18xx.games (from rules version `DEBT_ISSUE_VERSION`) the corporation
+    issues no shares for its unpaid interest."""
+    return site_rules(game.options) and game.rules_version >= DEBT_ISSUE_VERSION
 
 
 def debt_process(game: Game, corp: str, action: Action) -> None:

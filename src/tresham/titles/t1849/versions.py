@@ -13,3 +13,8 @@ DEALS_VERSION: Final = 2
 #: choice only in an operating round (ruling S9), a sale that needs the president's certificate
 #: only leaving less than 20% (S10). The summary's rule set is unchanged.
 SITE_PROVEN_VERSION: Final = 3
+
+#: On 18xx.games a corporation never issues shares to cover its unpaid bond interest (ruling
+#: V11: the site's EmergencyMoneyRaising offers the corporation no bundle); the summary's rule
+#: set still lets it (V7).
+DEBT_ISSUE_VERSION: Final = 4
