@@ -48,6 +48,7 @@ from tresham.server.bodies import (
     Listing,
     PostChat,
     PostEntry,
+    SeatOrders,
     SeatWebhook,
     invalid,
     json_body,
@@ -522,6 +523,33 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         turn (Discord and Slack incoming webhooks read its message)."""
         body = validate(SeatWebhook, parse_json(await request.body()))
         return await server().seats.set_webhook(game_id, authorization, body.url)
+
+    @app.get("/api/games/{game_id}/seat/orders")
+    async def seat_orders(
+        game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The standing orders of the seat whose token the request carries (only that seat
+        sees them), with the last few that ended and why."""
+        srv = server()
+        live = await srv.registry.get(game_id)
+        player = _seat(live, authorization).player
+        return await srv.registry.read(live, lambda: srv.registry.standing.view(live, player))
+
+    @app.put(
+        "/api/games/{game_id}/seat/orders",
+        openapi_extra=json_body(SeatOrders, "the seat's standing orders ([]: none)"),
+    )
+    async def set_seat_orders(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Replace the standing orders of the seat whose token the request carries: they
+        act as the seat's own actions (logged "(standing order)") whenever they apply, from
+        now on; [] cancels them."""
+        srv = server()
+        live = await srv.registry.get(game_id)
+        player = _seat(live, authorization).player
+        body = validate(SeatOrders, parse_json(await request.body()))
+        return await srv.registry.set_orders(live, player, body.orders)
 
     @app.get("/api/games/{game_id}/history")
     async def history(game_id: str) -> dict[str, Any]:
