@@ -126,9 +126,7 @@ def test_buy_until_buys_one_share_a_turn_ends_the_turn_and_stops_at_its_percenta
 
 def test_buy_until_is_cancelled_when_the_seat_cannot_buy() -> None:
     game, player, buy = stock_turn_with_a_buy()
-    order = make_order(
-        game, {"kind": "buy-until", "corporation": buy.corporation, "percent": 100}
-    )
+    order = make_order(game, {"kind": "buy-until", "corporation": buy.corporation, "percent": 100})
     game.player(player).cash = 0
     move = next_move(game, player, [order])
     assert move is not None and move.action is None and move.ends

@@ -23,8 +23,8 @@ orders: they are not part of the game's state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -34,6 +34,10 @@ from tresham.core.game import Game
 
 #: The rule name of an order's refusal.
 RULE = "standing order"
+#: How many ended orders a seat is shown (the latest).
+ENDED_KEPT = 5
+#: How many order moves one action may set off (every seat passing a whole round is far less).
+MAX_MOVES = 1000
 
 
 class OrderKind(StrEnum):
@@ -247,3 +251,84 @@ def _buy_until(
     # one certificate, the smallest; from the initial offering before the pool
     choice = min(buys, key=lambda a: (a.percent, a.source != "treasury"))
     return OrderMove(order, choice)
+
+
+@dataclass
+class SeatOrders:
+    """A seat's orders, and the latest that ended (``{"order", "why"}`` in words)."""
+
+    orders: list[StandingOrder] = field(default_factory=list)
+    ended: list[dict[str, str]] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> SeatOrders:
+        """As stored (``to_json``)."""
+        return cls(
+            [StandingOrder.from_json(o) for o in raw.get("orders", [])],
+            list(raw.get("ended", [])),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form."""
+        return {"orders": [o.to_json() for o in self.orders], "ended": self.ended}
+
+    def end(self, game: Game, order: StandingOrder, why: str) -> None:
+        """Drop `order`, remembering why."""
+        if order in self.orders:
+            self.orders.remove(order)
+        self.ended = [*self.ended, {"order": order.words(game), "why": why}][-ENDED_KEPT:]
+
+
+#: Makes an order's action: (player, action, the order's kind).
+Apply = Callable[[str, Action, OrderKind], None]
+
+
+@dataclass
+class OrderBook:
+    """The orders of a game's seats (those holding any), and which of them changed: the
+    one sequence of what orders do, for the server and the terminal alike."""
+
+    seats: dict[str, SeatOrders] = field(default_factory=dict)
+    changed: set[str] = field(default_factory=set)
+
+    def end(self, game: Game, player: str, order: StandingOrder, why: str) -> None:
+        """`player`'s `order` ends, for `why`."""
+        self.seats[player].end(game, order, why)
+        self.changed.add(player)
+
+    def traded(self, game: Game, actor: str, action: Action) -> None:
+        """`actor` made `action`: cancel the other seats' orders it cancels."""
+        for player, mine in self.seats.items():
+            if player != actor:
+                for order in list(mine.orders):
+                    for why in cancelled_by([order], actor, action):
+                        self.end(game, player, order, why)
+
+    def taken_back(self, game: Game, player: str, kind: OrderKind) -> None:
+        """`player` took back a move their order of `kind` made: that order goes."""
+        mine = self.seats.get(player)
+        for order in [o for o in mine.orders if o.kind is kind] if mine else []:
+            self.end(game, player, order, f"{player} took back its move")
+
+    def follow(self, game: Game, apply: Apply, last: OrderKind | None) -> bool:
+        """Let the orders of whoever acts next act, in turn, until none does (`last`: the
+        kind of the order that made the game's last action, if one did; call this only
+        right after an action, never after an undo or redo); returns whether any acted."""
+        acted = False
+        for _ in range(MAX_MOVES):
+            player = game.acting_player()
+            if game.state.finished or player is None or player not in self.seats:
+                break
+            move = next_move(game, player, self.seats[player].orders, last)
+            if move is None:
+                break
+            if move.ends:
+                self.end(game, player, move.order, move.why)
+            if move.action is None:
+                if not move.ends:
+                    break
+                continue
+            apply(player, move.action, move.order.kind)
+            acted, last = True, move.order.kind
+            self.traded(game, player, move.action)
+        return acted

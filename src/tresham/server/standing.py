@@ -1,4 +1,5 @@
-"""Standing orders on the server (the rule of each order is ``tresham/orders.py``).
+"""Standing orders on the server (what each order does, and in what sequence, is
+``tresham/orders.py``).
 
 A seat's orders are stored in its row of the seats table, with the last few that ended and
 why, and only that seat's token reads or sets them (``/api/games/<id>/seat/orders``). After
@@ -15,63 +16,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from tresham.core.actions import Action, action_from_json
 from tresham.core.errors import RuleError
-from tresham.orders import (
-    RULE,
-    OrderKind,
-    StandingOrder,
-    cancelled_by,
-    expired,
-    make_order,
-    next_move,
-)
+from tresham.orders import RULE, OrderBook, OrderKind, SeatOrders, expired, make_order
 from tresham.server.live import TAKE_BACKS, LiveGame
-from tresham.server.storage import LogRow, Storage
+from tresham.server.storage import Storage
 
 log = logging.getLogger("tresham.server")
 
-#: How many ended orders a seat is shown (the latest).
-ENDED_KEPT = 5
-#: How many orders may a seat hold at once.
+#: How many orders a seat may hold at once.
 MAX_ORDERS = 8
-#: How many order moves one action may set off (every seat passing a whole round is far less).
-MAX_MOVES = 1000
 
 #: Appends an order's action: (player, action, order kind).
 Commit = Callable[[str, Action, str], object]
-
-
-@dataclass
-class SeatOrders:
-    """A seat's orders, and the latest that ended (``{"order", "why"}`` in words)."""
-
-    orders: list[StandingOrder] = field(default_factory=list)
-    ended: list[dict[str, str]] = field(default_factory=list)
-
-    @classmethod
-    def from_json(cls, raw: dict[str, Any]) -> SeatOrders:
-        return cls(
-            [StandingOrder.from_json(o) for o in raw.get("orders", [])],
-            list(raw.get("ended", [])),
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {"orders": [o.to_json() for o in self.orders], "ended": self.ended}
-
-    def end(self, order: StandingOrder, words: str, why: str) -> None:
-        """Drop `order`, remembering why."""
-        if order in self.orders:
-            self.orders.remove(order)
-        self.ended = [*self.ended, {"order": words, "why": why}][-ENDED_KEPT:]
-
-
-def order_list(orders: list[StandingOrder], live: LiveGame) -> list[dict[str, Any]]:
-    """Orders as the API shows them: their stored form and their words."""
-    return [{**o.to_json(), "words": o.words(live.game)} for o in orders]
 
 
 class Standing:
@@ -83,11 +42,11 @@ class Standing:
     # ------------------------------------------------------------------ reading, setting
     def view(self, live: LiveGame, player: str) -> dict[str, Any]:
         """What `player`'s seat is shown of its orders (those still able to act)."""
-        mine = self._load(live).get(player, SeatOrders())
+        mine = self._book(live).seats.get(player, SeatOrders())
         alive = [o for o in mine.orders if not expired(live.game, o)]
         return {
             "player": player,
-            "orders": order_list(alive, live),
+            "orders": [{**o.to_json(), "words": o.words(live.game)} for o in alive],
             "ended": mine.ended,
             "kinds": [k.value for k in OrderKind],
         }
@@ -103,10 +62,9 @@ class Standing:
         keys = [(o.kind, o.corporation) for o in orders]
         if len(set(keys)) != len(keys):
             raise RuleError("the same standing order twice", RULE)
-        mine = self._load(live).get(player, SeatOrders())
-        gone = [o for o in mine.orders if o not in orders]
-        for order in gone:
-            mine.end(order, order.words(live.game), f"cancelled by {player}")
+        mine = self._book(live).seats.get(player, SeatOrders())
+        for order in [o for o in mine.orders if o not in orders]:
+            mine.end(live.game, order, f"cancelled by {player}")
         mine.orders = orders
         self.storage.set_seat_orders(live.record.id, player, mine.to_json())
 
@@ -115,83 +73,39 @@ class Standing:
         """After the game's last entry (`appended`: it was just appended, not there
         before): cancel what it cancels, then let the orders of whoever acts next act, in
         turn; returns whether any did. Worker thread, the game's lock held."""
-        if live.broken or not live.rows:
+        if live.broken or not live.rows or all(s.bot for s in live.seats):
             return False
         last = live.rows[-1]
+        book = self._book(live)
         if last.entry.get("type") in TAKE_BACKS:
-            if appended and last.entry["type"] == "undo":
-                self._taken_back(live)
+            undone = live.undone_rows[-1] if live.undone_rows else None
+            if appended and last.entry["type"] == "undo" and undone and undone.order:
+                book.taken_back(live.game, str(undone.seat), OrderKind(undone.order))
+            self._store(live, book)
             return False
-        people = {s.player for s in live.seats if not s.bot}
-        stored = {p: o for p, o in self._load(live).items() if p in people and o.orders}
-        if not stored:
+        if not any(o.orders for o in book.seats.values()):
             return False
-        changed: set[str] = set()
         acted = False
         try:
-            if appended:
-                self._cancel(live, stored, changed, last)
-            for _ in range(MAX_MOVES):
-                if live.game.state.finished:
-                    break
-                player = live.game.acting_player()
-                if player is None or player not in stored:
-                    break
-                mine = stored[player]
-                made = live.rows[-1].order if live.rows[-1].seat == player else None
-                move = next_move(live.game, player, mine.orders, OrderKind(made) if made else None)
-                if move is None:
-                    break
-                if move.ends:
-                    mine.end(move.order, move.order.words(live.game), move.why)
-                    changed.add(player)
-                if move.action is None:
-                    if not move.ends:
-                        break
-                    continue
-                commit(player, move.action, move.order.kind.value)
-                acted = True
-                self._cancel(live, stored, changed, live.rows[-1])
+            if appended and last.seat is not None:
+                book.traded(live.game, last.seat, action_from_json(last.entry))
+
+            def apply(player: str, action: Action, kind: OrderKind) -> None:
+                commit(player, action, kind.value)
+
+            kind = OrderKind(last.order) if last.order else None
+            acted = book.follow(live.game, apply, kind)
         except Exception as exc:  # the person's action stands; the orders wait
             log.warning("game %s: a standing order did not act: %r", live.record.id, exc)
         finally:
-            for player in changed:
-                self.storage.set_seat_orders(live.record.id, player, stored[player].to_json())
+            self._store(live, book)
         return acted
 
-    def _cancel(
-        self, live: LiveGame, stored: dict[str, SeatOrders], changed: set[str], row: LogRow
-    ) -> None:
-        """Cancel the orders of other seats that `row`'s action cancels."""
-        actor = row.seat
-        if actor is None:
-            return
-        action = action_from_json(row.entry)
-        for player, mine in stored.items():
-            if player == actor:
-                continue
-            for order in list(mine.orders):
-                for why in cancelled_by([order], actor, action):
-                    mine.end(order, order.words(live.game), why)
-                    changed.add(player)
+    def _store(self, live: LiveGame, book: OrderBook) -> None:
+        for player in book.changed:
+            self.storage.set_seat_orders(live.record.id, player, book.seats[player].to_json())
 
-    def _taken_back(self, live: LiveGame) -> None:
-        """The last undo took back an action: if a standing order made it, the order goes
-        (its seat took back what it did)."""
-        if not live.undone_rows:
-            return
-        row = live.undone_rows[-1]
-        if row.order is None or row.seat is None:
-            return
-        mine = self._load(live).get(row.seat)
-        if mine is None:
-            return
-        for order in [o for o in mine.orders if o.kind.value == row.order]:
-            mine.end(order, order.words(live.game), f"{row.seat} took back its move")
-        self.storage.set_seat_orders(live.record.id, row.seat, mine.to_json())
-
-    def _load(self, live: LiveGame) -> dict[str, SeatOrders]:
-        return {
-            p: SeatOrders.from_json(raw)
-            for p, raw in self.storage.seat_orders(live.record.id).items()
-        }
+    def _book(self, live: LiveGame) -> OrderBook:
+        people = {s.player for s in live.seats if not s.bot}
+        stored = self.storage.seat_orders(live.record.id)
+        return OrderBook({p: SeatOrders.from_json(raw) for p, raw in stored.items() if p in people})
