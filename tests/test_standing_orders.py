@@ -6,14 +6,20 @@ changes nothing."""
 
 from __future__ import annotations
 
+import io
 import random
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from conftest_server import ROOMY, auth
+from tresham import terminal
+from tresham.bots.random_bot import choose
+from tresham.cli import main
 from tresham.core.actions import BuyCompany, BuyShares, Pass, SellShares
 from tresham.core.errors import RuleError
 from tresham.core.game import Game
@@ -321,3 +327,49 @@ def test_buy_until_on_the_server_is_cancelled_by_another_seats_trade(client: Tes
     shown = orders_of(client, gid, tokens["Ann"])
     assert shown["orders"] == []
     assert shown["ended"][-1]["why"] == f"{actor} traded {corp}"
+
+
+# ---------------------------------------------------------------------- in the terminal
+def test_the_terminal_offers_the_same_orders_and_auto_pass_needs_no_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hotseat game in the terminal: Ann types ``o auto-pass`` at her first turn; from then
+    on she is never asked for a key where Pass is her only choice, and the screen says
+    "(standing order)" where the order passed for her. A bad order is refused in words."""
+    monkeypatch.chdir(tmp_path)
+    screen = io.StringIO()
+    rng = random.Random(1)
+    tables: list[terminal.Terminal] = []
+    original = terminal.Terminal.__init__
+    typed_lines: list[str] = []
+
+    def quiet_init(
+        self: terminal.Terminal, game: object, console: object = None, bots: object = None
+    ) -> None:
+        original(self, game, Console(file=screen, width=100_000), bots)  # type: ignore[arg-type]
+        tables.append(self)
+
+    def typed(self: Console, prompt: str = "") -> str:
+        game = tables[-1].game
+        player = game.acting_player()
+        legal = game.legal_actions()
+        if player == "Ann":
+            if "o buy-until XYZ 50" not in typed_lines:
+                typed_lines.append("o buy-until XYZ 50")
+                return typed_lines[-1]
+            if "o auto-pass" not in typed_lines:
+                typed_lines.append("o auto-pass")
+                return typed_lines[-1]
+            assert [a.type for a in legal] != ["pass"], "Ann was asked where Pass was all"
+        if len(game.actions) > 300:
+            return "q"
+        return str(legal.index(choose(game, rng)))
+
+    monkeypatch.setattr(terminal.Terminal, "__init__", quiet_init)
+    monkeypatch.setattr(Console, "input", typed)
+    monkeypatch.setattr(terminal.Terminal, "show", lambda self: None)
+    assert main(["play", "1849", "--players", "3", "--names", "Ann,Bob,Cid", "--seed", "7"]) == 0
+    text = screen.getvalue()
+    assert "buy-until needs a corporation" in text
+    assert "Ann's standing order: Pass whenever Pass is my only choice" in text
+    assert "(standing order)" in text

@@ -290,11 +290,26 @@ class OrderBook:
 
     seats: dict[str, SeatOrders] = field(default_factory=dict)
     changed: set[str] = field(default_factory=set)
+    _told: dict[str, list[dict[str, str]]] = field(default_factory=dict, repr=False)
 
     def end(self, game: Game, player: str, order: StandingOrder, why: str) -> None:
         """`player`'s `order` ends, for `why`."""
         self.seats[player].end(game, order, why)
         self.changed.add(player)
+
+    def ended_lines(self) -> list[str]:
+        """What to tell of the orders that ended since this was last asked: one line
+        each ("Ann's standing order ends: ... (why)")."""
+        lines = []
+        for player in sorted(self.changed):
+            for ended in self.seats[player].ended[-ENDED_KEPT:]:
+                if ended not in self._told.setdefault(player, []):
+                    self._told[player].append(ended)
+                    lines.append(
+                        f"{player}'s standing order ends: {ended['order']} ({ended['why']})"
+                    )
+        self.changed.clear()
+        return lines
 
     def traded(self, game: Game, actor: str, action: Action) -> None:
         """`actor` made `action`: cancel the other seats' orders it cancels."""
