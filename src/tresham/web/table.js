@@ -726,6 +726,7 @@ function logEntry(e, target) {
   } else {
     head = `${a.entity}: ${describe(a)}`;
   }
+  if (e.order) head = `${head} (standing order)`;
   const current = viewAt === null ? n === gameLog.entries.length : n === viewAt;
   const item = el("li", { value: n, class: `entry entry-${a.type}${current ? " current" : ""}`, "data-entry": e.index },
     atLink(n, el("span", { class: "entry-head" }, head)));
@@ -1055,6 +1056,7 @@ async function adoptSeatFromLink() {
     const { player } = await api(`/api/games/${encodeURIComponent(gameId)}/seat`, { token });
     seats[player] = token;
     saveSeats(gameId, seats);
+    document.dispatchEvent(new CustomEvent("tresham:seats", { detail: player })); // orders.js
   } catch (err) {
     setMessage(err.message, true);
   }
