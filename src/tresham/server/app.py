@@ -351,7 +351,8 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         game_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """The legal actions of the seat (none when it is not the seat's turn), each in words
-        with its consequences (`choices`, one per action: see tresham/words.py), the step of
+        with its consequences (`choices`, one per action: see tresham/words.py), the prices
+        one may name for it instead of its own (`ranges`: [lowest, highest] or null), the step of
         the turn they belong to (`step`), and what the proposed runs earn when running
         trains is one of them (`routes`, else null)."""
         srv = server()
@@ -367,6 +368,7 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
                 "index": live.index,
                 "actions": [a.to_json() for a in actions],
                 "choices": [c.to_dict() for c in words.choices(actions)],
+                "ranges": [live.game.title.price_range(live.game, a) for a in actions],
                 "step": words.step()[0] if actions else "",
                 "routes": proposed_runs(live.game, actions),
             }
