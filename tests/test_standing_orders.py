@@ -6,7 +6,6 @@ changes nothing."""
 
 from __future__ import annotations
 
-import io
 import random
 import warnings
 from collections.abc import Iterator
@@ -14,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 
 from conftest_server import ROOMY, auth
-from tresham import terminal
+from terminal_script import scripted
 from tresham.bots.random_bot import choose
 from tresham.cli import main
 from tresham.core.actions import BuyCompany, BuyShares, Pass, SellShares
@@ -337,23 +335,12 @@ def test_the_terminal_offers_the_same_orders_and_auto_pass_needs_no_key(
     on she is never asked for a key where Pass is her only choice, and the screen says
     "(standing order)" where the order passed for her. A bad order is refused in words."""
     monkeypatch.chdir(tmp_path)
-    screen = io.StringIO()
     rng = random.Random(1)
-    tables: list[terminal.Terminal] = []
-    original = terminal.Terminal.__init__
     typed_lines: list[str] = []
 
-    def quiet_init(
-        self: terminal.Terminal, game: object, console: object = None, bots: object = None
-    ) -> None:
-        original(self, game, Console(file=screen, width=100_000), bots)  # type: ignore[arg-type]
-        tables.append(self)
-
-    def typed(self: Console, prompt: str = "") -> str:
-        game = tables[-1].game
-        player = game.acting_player()
+    def typed(game: Game) -> str:
         legal = game.legal_actions()
-        if player == "Ann":
+        if game.acting_player() == "Ann":
             if "o buy-until XYZ 50" not in typed_lines:
                 typed_lines.append("o buy-until XYZ 50")
                 return typed_lines[-1]
@@ -365,9 +352,7 @@ def test_the_terminal_offers_the_same_orders_and_auto_pass_needs_no_key(
             return "q"
         return str(legal.index(choose(game, rng)))
 
-    monkeypatch.setattr(terminal.Terminal, "__init__", quiet_init)
-    monkeypatch.setattr(Console, "input", typed)
-    monkeypatch.setattr(terminal.Terminal, "show", lambda self: None)
+    screen = scripted(monkeypatch, typed)
     assert main(["play", "1849", "--players", "3", "--names", "Ann,Bob,Cid", "--seed", "7"]) == 0
     text = screen.getvalue()
     assert "buy-until needs a corporation" in text
