@@ -1,7 +1,7 @@
 """What a person reads names places, trains and steps as players do (issue 36): over a whole
 game of each title, no listed action's words or consequences, no step heading, no log line and
 no offer contains a train's id ("4H-0"), a hex's coordinate alone where the hex has a name
-("C1" for Palermo), or an internal snake_case name (a step's, an end reason's)."""
+("C1" for Trapani), or an internal snake_case name (a step's, an end reason's)."""
 
 from __future__ import annotations
 
@@ -75,5 +75,5 @@ def test_the_reader_finds_what_it_looks_for() -> None:
     tid = next(iter(game.state.depot.trains))
     for text in (f"AFG buys {tid}", "places a station in C1", "skips buy_train"):
         reader.check(text, "made up")
-    reader.check("places a station in Palermo (C1)", "made up")
+    reader.check("places a station in Trapani (C1)", "made up")  # named: no problem
     assert [f.split(": ")[1].split()[0] for f in reader.found] == ["train", "C1", "internal"]
