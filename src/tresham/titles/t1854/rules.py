@@ -244,6 +244,10 @@ class Title1854(Title):
         """Tunnels, mail contracts, options, retracted bids, Local Railways, shields."""
         return t1854_words.action_words(self, game, action, words)
 
+    def train_note(self, kind: str) -> str:
+        """The Orient Express and the plus trains (§5.6, §5.9)."""
+        return t1854_words.TRAIN_NOTES.get(kind, "")
+
     def fact_tables(self, game: Game) -> list[FactTable]:
         """The mail contracts and their holders, the options not yet paid."""
         return t1854_words.fact_tables(self, game)
@@ -304,6 +308,7 @@ class Title1854(Title):
                     t["count"],
                     t.get("rusts_on"),
                     available_on=self._plus_phase(t),
+                    title=t.get("title", ""),
                 )
                 for t in d["trains"]
             ]
