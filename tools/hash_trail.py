@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tresham.io.save import new_game
 from tresham.server.bots import bot_action
+from tresham.titles.registry import get_title
 
 PLAYERS = {"1849": 3, "1854": 4, "1883": 4}
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay"]
@@ -42,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     result: dict[str, list[str]] = {}
     for title, count in PLAYERS.items():
-        for players in sorted({count, count + 1}):
+        lo, hi = get_title(title).player_range
+        for players in sorted({count, min(count + 1, hi), max(count - 1, lo)} - {count - 1}):
             for seed in range(1, args.games + 1):
                 key = f"{title}/{players}/easy/{seed}"
                 result[key] = trail(title, players, seed, "easy", args.every)
