@@ -25,7 +25,6 @@ from tresham.core.actions import (
     BuyCompany,
     BuyShares,
     Choose,
-    DiscardTrain,
     Par,
     SellShares,
     UseCompany,
@@ -38,6 +37,7 @@ from tresham.core.errors import RuleError
 from tresham.core.game_spec import OptionSpec
 from tresham.core.market import MarketState
 from tresham.core.phases import first_purchase
+from tresham.core.prompts import queue_discards
 from tresham.core.rounds.auction import WaterfallAuction
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
@@ -503,14 +503,6 @@ class Title1883(Title):
         if kind == "fsf_par":
             sym = self._fsf()
             return [Par(entity, sym, price) for price in self.par_prices(game)]
-        if kind == "discard":
-            kinds = GRAVITY_KINDS
-            s = game.state
-            return [
-                DiscardTrain(entity, t)
-                for t in s.corps[entity].trains
-                if s.depot.trains[t].kind not in kinds
-            ]
         if kind == "sefta_consent":
             return sefta.consent_actions(entity)
         if kind == "sefta_leftover":
@@ -531,15 +523,6 @@ class Title1883(Title):
             assert isinstance(action, Choose)
             handler = sefta.on_consent if kind == "sefta_consent" else sefta.on_leftover
             handler(game, entity, action)
-            return
-        if kind == "discard":
-            assert isinstance(action, DiscardTrain)
-            s = game.state
-            s.corps[entity].trains.remove(action.train)
-            s.depot.trains[action.train].owner = POOL
-            game.log(f"{entity} puts its {s.depot.name(action.train)} train in the pool (6.9.4)")
-            if self.trains_toward_limit(game, entity) > game.phase.limit(s.corps[entity].kind):
-                s.pending.insert(0, ("discard", entity))
             return
         assert kind == "fsf_par" and isinstance(action, Par)
         sym = action.corporation
@@ -840,13 +823,17 @@ class Title1883(Title):
             concessions.remove_unsold(game)
         if kind == PRIVATES_CLOSE_ON and not all(c.closed for c in s.companies.values()):
             privates.close_all(game)
-        phase = self.phases[s.phase_index]
         if game.rules_version < GRAVITY_LIMIT_VERSION:
             gravity.return_excess(game)  # since then `restore_limits` returns them (R35)
         live = [c for c in s.corps if s.corps[c].floated and c in s.market]
-        for sym in s.market.operating_order(live):
-            if self.trains_toward_limit(game, sym) > phase.limit(s.corps[sym].kind):
-                s.pending.append(("discard", sym))
+        queue_discards(game, s.market.operating_order(live))
+
+    #: 6.9.4: a train over the limit goes to the pool.
+    discard_log = "{corp} puts its {train} train in the pool (6.9.4)"
+
+    def counts_toward_limit(self, game: Game, tid: str) -> bool:
+        """6.9.5: 2GT do not count toward the train limit (nor are they discarded)."""
+        return game.state.depot.trains[tid].kind not in GRAVITY_KINDS
 
     def trains_toward_limit(self, game: Game, corp: str) -> int:
         """6.9.5: 2GT do not count toward the train limit."""

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from tresham.core.actions import Action, Choose, Pass
 from tresham.core.entities import Corporation
 from tresham.core.graph import reach
+from tresham.core.prompts import queue_discards
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.shares import POOL, treasury
 from tresham.core.stock import bundle_price, update_president
@@ -167,7 +168,6 @@ def merge(game: Game, active: str) -> None:
     """Steps A-C, then D's prompts (F, G and the checks follow them)."""
     s = game.state
     st = state_of(game)
-    title = game.title
     f = facts(game)
     sym = f["sym"]
     pair: list[str] = f["merger_of"]
@@ -237,8 +237,7 @@ def merge(game: Game, active: str) -> None:
         st.pool_over_limit.append(sym)
     for player in leftovers:
         s.pending.append(("sefta_leftover", player))
-    if title.trains_toward_limit(game, sym) > game.phase.limit(corp.kind):
-        s.pending.append(("discard", sym))  # 6.9.4; 2GT do not count (6.9.5)
+    queue_discards(game, [sym])  # 6.9.4; 2GT do not count (6.9.5)
     if not leftovers:
         _finish(game)
 
