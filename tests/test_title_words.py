@@ -14,6 +14,7 @@ from test_1883_operating import floated, turn_at
 from tresham.bots.random_bot import choose
 from tresham.core.actions import Action, Choose
 from tresham.core.game import Game
+from tresham.io.save import new_game
 from tresham.titles.registry import get_title
 from tresham.titles.t1854.actions import BuildTunnel, BuyMailContract
 from tresham.titles.t1883.actions import BuyConcession, BuySupport
@@ -171,3 +172,16 @@ def test_a_broken_bank_is_said_without_a_negative_amount() -> None:
     assert bank_words(1200, False, money) == "L.1200"
     assert bank_words(0, True, money) == "L.0 (broken)"
     assert bank_words(-1599, True, money) == "broken (it has paid L.1599 beyond its last)"
+
+
+def test_1854s_orient_express_and_plus_trains_in_players_words() -> None:
+    """§5.6, §5.9: the Orient Express is named so wherever a train is named (the rulebook's
+    "OE" is its card's short name), and the depot says what it and the plus trains do."""
+    game = new_game("1854", ["Ann", "Bob", "Cid", "Dan"], 3)
+    depot = game.state.depot
+    oe = next(t.tid for t in depot.trains.values() if t.kind == "OE")
+    assert Words(game).train(oe) == "Orient Express"
+    note = game.title.train_note("OE")
+    assert "Paris" in note and "Constantinople" in note and "8-train" in note
+    assert "only a Local Railway runs it, to 2 large stations" in game.title.train_note("2+")
+    assert game.title.train_note("4") == ""

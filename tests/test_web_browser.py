@@ -870,6 +870,9 @@ def test_a_1854_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     smoke = Smoke(browser, server, "1854", [*PLAYERS, "Dan"])
     assert smoke.api.state()["round"]["kind"] == "first_share_round"
     smoke.start_rounds("first_share_round")
+    # §5.6: the Orient Express by its name, and what it does, where the trains are listed
+    express = smoke.page.locator('#depot tr[data-train="OE"]').inner_text()
+    assert express.startswith("Orient Express") and "Paris" in express
     smoke.lay_a_tile()
     smoke.pick_and_run()
     # 1854 §5.3.1: a tunnel built by its button is drawn over its hex

@@ -12,6 +12,7 @@ from typing import Any
 from tresham.bots.random_bot import choose
 from tresham.core.actions import action_from_json
 from tresham.core.game import Game
+from tresham.core.prompts import DISCARD
 from tresham.core.shares import POOL
 from tresham.io.save import from_save, new_game, to_save
 
@@ -53,7 +54,7 @@ def check_invariants(game: Game, total_cash: int) -> list[str]:
     for p in s.players:
         if p.cash < 0:
             out.append(f"{p.name} has negative cash {p.cash}")
-    discarding = {e for k, e in s.pending if k == "discard"}
+    discarding = {e for k, e in s.pending if k == DISCARD}
     owing = {e for k, e in s.pending if k == "debt"}  # e.g. 1849's unpaid bond interest
     for sym, c in s.corps.items():
         if c.cash < 0 and sym not in owing:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections.abc import Mapping
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from tresham.core import deals
 from tresham.core.actions import Action, BuyShares, Par, SellShares
@@ -19,6 +20,7 @@ from tresham.core.display import FactTable, MapMarker
 from tresham.core.end import EndReason
 from tresham.core.errors import RuleError
 from tresham.core.game_spec import RNG_OPTION, OptionSpec
+from tresham.core.prompts import COMMON, Prompt
 from tresham.core.trains import Phase
 
 if TYPE_CHECKING:
@@ -246,8 +248,23 @@ class Title:
         return None
 
     # -------------------------------------------------------------- prompts
+    #: The prompts the title puts beside the common ones (``core/prompts.py``), by kind.
+    prompts: ClassVar[Mapping[str, Prompt]] = {}
+    #: How the log says a train given back over the limit (``{corp}``, ``{train}``).
+    discard_log: ClassVar[str] = "{corp} discards its {train} train"
+
+    def counts_toward_limit(self, game: Game, tid: str) -> bool:
+        """Whether the train `tid` counts toward its owner's train limit (all do, by
+        default); only those are offered when the owner must give trains back."""
+        return True
+
+    def prompt(self, kind: str) -> Prompt | None:
+        """The registered prompt of `kind` (None: the title answers it by
+        ``prompt_actions``/``prompt_process``)."""
+        return self.prompts.get(kind) or COMMON.get(kind)
+
     def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
-        """Legal answers to a pending prompt."""
+        """Legal answers to a pending prompt that no registered prompt answers."""
         raise NotImplementedError
 
     def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
@@ -273,8 +290,9 @@ class Title:
         s = game.state
         if s.pending:
             kind, entity = s.pending[0]
-            if kind == deals.OFFER:
-                return deals.answers(game, entity)
+            prompt = self.prompt(kind)
+            if prompt is not None:
+                return prompt.actions(game, entity)
             return self.prompt_actions(game, kind, entity)
         assert s.round is not None
         return s.round.actions(game)
@@ -288,13 +306,11 @@ class Title:
         s = game.state
         if s.pending:
             kind, entity = s.pending[0]
-            if kind == deals.OFFER:
-                if action not in deals.answers(game, entity):
-                    raise RuleError(
-                        f"{entity} must accept or decline the offer first", "negotiated deal"
-                    )
-                return
-            self.prompt_validate(game, kind, entity, action)
+            prompt = self.prompt(kind)
+            if prompt is not None:
+                prompt.validate(game, entity, action)
+            else:
+                self.prompt_validate(game, kind, entity, action)
             return
         assert s.round is not None
         s.round.validate(game, action)
@@ -304,18 +320,16 @@ class Title:
         s = game.state
         if s.pending:
             kind, entity = s.pending.pop(0)
-            if kind != deals.OFFER:
+            prompt = self.prompt(kind)
+            if prompt is not None:
+                prompt.process(game, entity, action)
+            else:
                 self.prompt_process(game, kind, entity, action)
-                return
-            deal = deals.answer(game, action)
-            if deal is None:
-                return
-            action = deal
-        else:
-            offer = deals.offer_for(game, action)
-            if offer is not None:
-                deals.propose(game, offer)
-                return
+            return
+        offer = deals.offer_for(game, action)
+        if offer is not None:
+            deals.propose(game, offer)
+            return
         assert s.round is not None
         s.round.process(game, action)
 

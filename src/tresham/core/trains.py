@@ -36,6 +36,8 @@ class TrainType:
     events: tuple[str, ...] = ()
     available_on: str | None = None
     variants: tuple[TrainVariant, ...] = ()
+    #: What players call it where that is not its name (1854's "OE": "Orient Express").
+    title: str = ""
 
     def variant(self, name: str | None) -> TrainVariant:
         """The variant called `name` (None or the type's own name: the type itself)."""
@@ -135,9 +137,11 @@ class Depot:
 
     def name(self, tid: str) -> str:
         """A train by its name, as players say it: the variant it was bought as, else its
-        type ("4H", "2+"); an unknown id as it is."""
+        type's ("4H", "2+", "Orient Express"); an unknown id as it is."""
         t = self.trains.get(tid)
-        return (t.variant or t.kind) if t is not None else tid
+        if t is None:
+            return tid
+        return t.variant or self.types[t.kind].title or t.kind
 
     def owned_by(self, owner: str) -> list[Train]:
         """Trains owned by `owner`, in depot order."""

@@ -157,6 +157,9 @@ class LiveGame:
         #: The log rows of the actions in force, and of those undone (last undone last).
         self.action_rows: list[LogRow] = []
         self.undone_rows: list[LogRow] = []
+        #: How many entries the standing orders have followed (server/standing.py): those
+        #: replayed when the game is loaded are never followed again.
+        self.followed = 0
         self.chronicle = Chronicle.begin(game)
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
@@ -185,7 +188,7 @@ class LiveGame:
             raise Unplayable(f"game {record.id} cannot be set up: {exc}", "rules version") from None
         live = cls(record, game, view)
         live.apply_rows(rows)
-        live.published = live.index
+        live.published = live.followed = live.index
         return live
 
     @classmethod
@@ -213,7 +216,7 @@ class LiveGame:
         other.action_rows = list(self.action_rows)
         other.undone_rows = list(self.undone_rows)
         other.chronicle = self.chronicle.copy()
-        other.published = other.index
+        other.published = other.followed = other.index
         return other
 
     # ------------------------------------------------------------------ the log

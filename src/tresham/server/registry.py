@@ -340,13 +340,8 @@ class Registry:
         whoever acts next act (server/standing.py); tell whose turn it is."""
 
         def run() -> str | None:
-            index = live.index
             turn_to = work()
-
-            def commit(player: str, action: Action, order: str) -> None:
-                self._commit(live, player, action, order)
-
-            if self.standing.follow(live, commit, appended=live.index > index):
+            if self._follow_orders(live):
                 turn_to = live.game.acting_player()
             return turn_to
 
@@ -355,6 +350,15 @@ class Registry:
             self._tell_turn(live, turn_to)
         self.bots.poke(live.record.id)
 
+    def _follow_orders(self, live: LiveGame, now: bool = False) -> bool:
+        """Let the standing orders follow the entries appended since they last did
+        (server/standing.py); worker thread, the game's lock held."""
+
+        def commit(player: str, action: Action, order: str) -> None:
+            self._commit(live, player, action, order)
+
+        return self.standing.follow(live, commit, now)
+
     async def set_orders(self, live: LiveGame, player: str, raw: Any) -> dict[str, Any]:
         """Replace the standing orders of `player`'s seat (they may act at once); returns
         what the seat is shown of them. Raises RuleError (nothing changed)."""
@@ -362,9 +366,12 @@ class Registry:
         def work() -> str | None:
             self._catch_up(live)
             self.standing.replace(live, player, raw)
-            return None
+            return live.game.acting_player() if self._follow_orders(live, now=True) else None
 
-        await self._committing(live, work)
+        turn_to = await self.read(live, work, catch_up=False)
+        if turn_to is not None:
+            self._tell_turn(live, turn_to)
+        self.bots.poke(live.record.id)
         return await self.read(live, lambda: self.standing.view(live, player))
 
     def _commit(

@@ -69,35 +69,42 @@ class Standing:
         self.storage.set_seat_orders(live.record.id, player, mine.to_json())
 
     # ------------------------------------------------------------------ acting
-    def follow(self, live: LiveGame, commit: Commit, appended: bool) -> bool:
-        """After the game's last entry (`appended`: it was just appended, not there
-        before): cancel what it cancels, then let the orders of whoever acts next act, in
-        turn; returns whether any did. Worker thread, the game's lock held."""
-        if live.broken or not live.rows or all(s.bot for s in live.seats):
+    def follow(self, live: LiveGame, commit: Commit, now: bool = False) -> bool:
+        """After the entries appended since the last call (by this process or, caught up,
+        by another): cancel what they cancel, then, if the last of them is an action, let
+        the orders of whoever acts next act, in turn (`now`: even if nothing was appended,
+        as when orders are set); returns whether any did. Worker thread, the game's lock
+        held."""
+        new = live.rows[live.followed :]
+        live.followed = live.index
+        if live.broken or not (new or now) or all(s.bot for s in live.seats):
             return False
-        last = live.rows[-1]
         book = self._book(live)
-        if last.entry.get("type") in TAKE_BACKS:
-            undone = live.undone_rows[-1] if live.undone_rows else None
-            if appended and last.entry["type"] == "undo" and undone and undone.order:
-                book.taken_back(live.game, str(undone.seat), OrderKind(undone.order))
-            self._store(live, book)
-            return False
-        if not any(o.orders for o in book.seats.values()):
+        if not book.seats:
             return False
         acted = False
         try:
-            if appended and last.seat is not None:
-                book.traded(live.game, last.seat, action_from_json(last.entry))
+            for row in new:
+                if row.seat is not None and row.entry.get("type") not in TAKE_BACKS:
+                    book.traded(live.game, row.seat, action_from_json(row.entry))
+            last = live.rows[-1] if live.rows else None
+            if last is not None and last.entry.get("type") in TAKE_BACKS:
+                undone = live.undone_rows[-1] if live.undone_rows else None
+                if new and last.entry["type"] == "undo" and undone and undone.order:
+                    book.taken_back(live.game, str(undone.seat), OrderKind(undone.order))
+                return False
+            if last is None or not any(o.orders for o in book.seats.values()):
+                return False
 
             def apply(player: str, action: Action, kind: OrderKind) -> None:
                 commit(player, action, kind.value)
 
             kind = OrderKind(last.order) if last.order else None
             acted = book.follow(live.game, apply, kind)
-        except Exception as exc:  # the person's action stands; the orders wait
+        except Exception as exc:  # the entries stand; the orders wait
             log.warning("game %s: a standing order did not act: %r", live.record.id, exc)
         finally:
+            live.followed = live.index
             self._store(live, book)
         return acted
 

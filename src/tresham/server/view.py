@@ -199,11 +199,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
                 "par_price": corp.par_price,
                 "cash": corp.cash,
                 "trains": list(corp.trains),
-                "train_names": [
-                    train.variant or train.kind
-                    for tid in corp.trains
-                    if (train := s.depot.trains.get(tid)) is not None
-                ],
+                "train_names": [s.depot.name(tid) for tid in corp.trains if tid in s.depot.trains],
                 "tokens": corp.tokens,
                 "placed": [[h, c] for h, c in corp.placed],
                 "home": corp.home,
@@ -238,6 +234,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         "depot": [
             {
                 "kind": kind,
+                "name": ttype.title or kind,
                 "distance": ttype.distance,
                 "price": ttype.price,
                 "count": ttype.count,

@@ -490,7 +490,7 @@ function renderDepot() {
   const forSale = new Set(state.trains_for_sale.map((t) => t.kind));
   const noted = state.depot.some((t) => t.note);
   const trains = state.depot.map((t) => el("tr", { "data-train": t.kind, class: forSale.has(t.kind) ? "acting" : "" },
-    cell(t.kind + (t.variants.length ? ` / ${t.variants.join(" / ")}` : "")),
+    cell((t.name || t.kind) + (t.variants.length ? ` / ${t.variants.join(" / ")}` : "")),
     cell(money(t.price), { class: "num" }),
     cell(`${t.left}/${t.count}`, { class: "num" }),
     cell(t.pool || "", { class: "num" }),
@@ -631,7 +631,8 @@ function trainOwner(tid) {
 /** The face value of what a purchase buys: a private's value, a train type's price. */
 function faceValue(a) {
   if (a.company) return (state.companies.find((c) => c.sym === a.company) || {}).value ?? null;
-  const kind = (state.depot.find((t) => t.kind === trainName(a.train) || t.variants.includes(trainName(a.train))) || {});
+  const name = trainName(a.train);
+  const kind = (state.depot.find((t) => t.kind === name || t.name === name || t.variants.includes(name)) || {});
   return kind.price ?? null;
 }
 

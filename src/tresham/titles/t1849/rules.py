@@ -17,6 +17,7 @@ from tresham.core.errors import RuleError
 from tresham.core.game_spec import OptionSpec
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
+from tresham.core.prompts import queue_discards
 from tresham.core.rounds.auction import WaterfallAuction
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
@@ -729,10 +730,7 @@ class Title1849(Title):
             return
         for event in s.depot.types[kind].events:
             self.fire_event(game, event)
-        phase = self.phases[s.phase_index]
-        for sym in s.market.operating_order([c for c in s.corps if s.corps[c].floated]):
-            if len(s.corps[sym].trains) > phase.limit(s.corps[sym].kind):
-                s.pending.append(("discard", sym))
+        queue_discards(game, s.market.operating_order([c for c in s.corps if s.corps[c].floated]))
 
     def fire_event(self, game: Game, event: str) -> None:
         """Train events: new par prices (read from the phases reached), privates closing
@@ -770,8 +768,6 @@ class Title1849(Title):
 
     # ================================================================ prompts
     def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
-        from tresham.titles.t1849.steps import prompt_actions
-
         if kind == "rsa_par":
             sym = state_of(game).rsa_corp
             assert sym is not None, "RSA's corporation closed before it started"
@@ -785,11 +781,9 @@ class Title1849(Title):
             return [Choose(entity, SWAP_ONE_20), Choose(entity, SWAP_TWO_10)]
         if kind == DEBT:
             return debt_actions(game, entity)
-        return prompt_actions(game, kind, entity)
+        raise RuleError(f"unknown prompt {kind}", SUMMARY)
 
     def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
-        from tresham.titles.t1849.steps import prompt_process
-
         s = game.state
         if kind == "rsa_par":
             assert isinstance(action, Par)
@@ -826,7 +820,7 @@ class Title1849(Title):
             else:
                 self._leave(game, entity)
             return
-        prompt_process(game, kind, entity, action)
+        raise RuleError(f"unknown prompt {kind}", SUMMARY)
 
     def _leave(self, game: Game, player: str) -> None:
         """A president left with no stock quits on L.0 (1849 §Trouble): the player leaves the

@@ -16,7 +16,6 @@ from tresham.core.actions import (
     Bankrupt,
     BuyCompany,
     BuyTrain,
-    DiscardTrain,
     IssueShares,
     Pass,
     RedeemShares,
@@ -357,22 +356,6 @@ def process_anytime(game: Game, rnd: OperatingRound, corp: str, action: Action) 
 
 
 # ====================================================================== prompts
-def prompt_actions(game: Game, kind: str, entity: str) -> list[Action]:
-    """Discarding a train over the limit."""
-    if kind == "discard":
-        return [DiscardTrain(entity, t) for t in game.state.corps[entity].trains]
-    raise RuleError(f"unknown prompt {kind}", OR)
-
-
-def prompt_process(game: Game, kind: str, entity: str, action: Action) -> None:
-    """Discard to the pool; ask again while still over the limit."""
-    assert isinstance(action, DiscardTrain)
-    s = game.state
-    s.corps[entity].trains.remove(action.train)
-    s.depot.trains[action.train].owner = "pool"
-    game.log(f"{entity} discards its {s.depot.name(action.train)} train")
-    if len(s.corps[entity].trains) > game.phase.limit(s.corps[entity].kind):
-        s.pending.insert(0, ("discard", entity))
 
 
 class CompaniesStep(Step):

@@ -10,21 +10,17 @@ from typing import TYPE_CHECKING, Any
 from tresham.core.actions import Action, Pass
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.titles.t1854.actions import BuyMailContract
+from tresham.titles.t1854.facts import rules_of
 from tresham.titles.t1854.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1854.rules import Title1854
 
 RULE = "1854 §5.12"
 
 
-def _title(game: Game) -> Title1854:
-    return game.title  # type: ignore[return-value]
-
-
 def _kinds(game: Game) -> list[dict[str, Any]]:
-    kinds: list[dict[str, Any]] = _title(game).data["mail_contracts"]
+    kinds: list[dict[str, Any]] = rules_of(game).data["mail_contracts"]
     return kinds
 
 

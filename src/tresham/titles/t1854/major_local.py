@@ -26,12 +26,12 @@ from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import treasury
 from tresham.titles.t1854 import cities, local_railways
 from tresham.titles.t1854.actions import CloseLocal, MergeLocals
+from tresham.titles.t1854.facts import rules_of
 from tresham.titles.t1854.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
     from tresham.core.shares import ShareRegistry
-    from tresham.titles.t1854.rules import Title1854
 
 KIND: Final = "major_local"
 RULE: Final = "1854 §3.1.2.1"
@@ -61,12 +61,8 @@ def is_major_local(game: Game, corp: str) -> bool:
     return game.state.corps[corp].kind == KIND
 
 
-def _title(game: Game) -> Title1854:
-    return game.title  # type: ignore[return-value]
-
-
 def _data(game: Game) -> list[dict[str, Any]]:
-    data: list[dict[str, Any]] = _title(game).data["major_local_railways"]
+    data: list[dict[str, Any]] = rules_of(game).data["major_local_railways"]
     return data
 
 
@@ -208,7 +204,7 @@ def form(game: Game, local: str, partner: str) -> str:
     s.shares.president[sym] = owners[0]
     mlr.parred = mlr.floated = True
     mlr.par_price = int(data["start_price"])
-    par = _title(game).market_def.cells_with("par")
+    par = rules_of(game).market_def.cells_with("par")
     cell = next(c for c in par if c.price == mlr.par_price)
     s.market.place(sym, cell.pos)
     contracts = state_of(game).mail

@@ -37,13 +37,13 @@ from tresham.core.stock import bundle_price
 from tresham.routes.runs import action_revenue, runs_action
 from tresham.titles.t1854 import cities, local_railways, mail, major_local, options, tunnels
 from tresham.titles.t1854.actions import BuildTunnel, CloseLocal, MergeLocals
+from tresham.titles.t1854.facts import rules_of
 from tresham.titles.t1854.state import state_of
 from tresham.titles.t1854.track_rules import TrackRules1854
 from tresham.titles.t1854.versions import DEALS_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1854.rules import Title1854
 
 OR = "1854 §5"
 #: The prompt asking a shielded hex's guard for permission (§5.3, ruling T2), its answers.
@@ -51,10 +51,6 @@ PERMISSION = "shield_permission"
 GRANT = "grant"
 REFUSE = "refuse"
 RULE_TRAINS = "1854 §5.9"
-
-
-def _title(game: Game) -> Title1854:
-    return game.title  # type: ignore[return-value]
 
 
 def rules_for(game: Game, corp: str, *, asking: bool = False) -> TrackRules1854:
@@ -65,7 +61,7 @@ def rules_for(game: Game, corp: str, *, asking: bool = False) -> TrackRules1854:
     s = game.state
     board = s.map.board.extra
     local = local_railways.is_local(game, corp)
-    director = _title(game).controller(game, corp)
+    director = game.title.controller(game, corp)
     owned = {
         c.powers["hex"]: c
         for c in s.companies.values()
@@ -90,12 +86,12 @@ def rules_for(game: Game, corp: str, *, asking: bool = False) -> TrackRules1854:
         tunnel_only=board["tunnel_only"],
         shielded=_shields(game, director, asking),
         free_hexes=owned,
-        mountains=_title(game).mountains,
+        mountains=rules_of(game).mountains,
         mountain_discount=discount,
         closed_stops=board["orient_express_starts"],
         bonus=bonus,
-        customs=_title(game).customs,
-        gateways=_title(game).gateways,
+        customs=rules_of(game).customs,
+        gateways=rules_of(game).gateways,
         one_city=board["one_city_hexes"],
         medium=cities.medium_cities(game),
         promoting=cities.PROMOTION_PHASE in s.phases_reached,
@@ -125,7 +121,7 @@ def needs_permission(game: Game, corp: str, coord: str) -> str | None:
     s = game.state
     if coord in s.map.tiles:
         return None  # "Promotion of the tile does not require permission"
-    return _shields(game, _title(game).controller(game, corp)).get(coord)
+    return _shields(game, game.title.controller(game, corp)).get(coord)
 
 
 def permission_actions(game: Game, guard: str) -> list[Action]:
@@ -163,7 +159,7 @@ def train_specs(game: Game, corp: str) -> list[TrainSpec]:
     out = []
     for tid in s.corps[corp].trains:
         ttype = s.depot.types[s.depot.trains[tid].kind]
-        if _title(game).is_plus(ttype.name) == local:
+        if rules_of(game).is_plus(ttype.name) == local:
             out.append(TrainSpec(tid, ttype.name, ttype.distance))
     return out
 
@@ -261,7 +257,7 @@ class Operating1854:
         return holder if holder in {p.name for p in game.state.players} else None
 
     def move_price(self, game: Game, corp: str, direction: str) -> None:
-        _title(game).move_price(game, corp, direction)
+        rules_of(game).move_price(game, corp, direction)
 
     def may_withhold(self, game: Game, corp: str) -> bool:
         return True
@@ -279,7 +275,7 @@ def closed_to_majors(game: Game, corp: str, coord: str) -> bool:
 def station_cost(game: Game, corp: str) -> int | None:
     """§5.5: the price of `corp`'s next station (None: all placed)."""
     c = game.state.corps[corp]
-    costs: list[int] = _title(game).token_costs[corp]
+    costs: list[int] = rules_of(game).token_costs[corp]
     return costs[len(c.placed)] if len(c.placed) < len(costs) else None
 
 
@@ -345,7 +341,7 @@ class TrainStep1854(Step):
         if not self._normal_offers(game):
             return False
         closed = set(game.state.map.board.extra["orient_express_starts"])
-        title = _title(game)
+        title = rules_of(game)
         stops = [
             s
             for s in reachable_stops(game.state.map, corp)
@@ -355,7 +351,7 @@ class TrainStep1854(Step):
 
     def _normal_offers(self, game: Game) -> list[tuple[str, int]]:
         """The bank's normal (not plus) trains on offer: those that meet the obligation."""
-        title = _title(game)
+        title = rules_of(game)
         return [o for o in title.bank_offers(game) if not title.is_plus_train(game, o[0])]
 
     def _trades(self, game: Game, corp: str, funds: int | None = None) -> list[Action]:
@@ -363,7 +359,7 @@ class TrainStep1854(Step):
         (:meth:`_top_price`); in an emergency purchase (`funds`: the money of company and
         Director) only normal trains."""
         s = game.state
-        if not _title(game).trading_allowed(game):
+        if not rules_of(game).trading_allowed(game):
             return []
         out: list[Action] = []
         for other, oc in s.corps.items():
@@ -372,7 +368,7 @@ class TrainStep1854(Step):
             for tid in oc.trains:
                 if not self._may_own(game, corp, tid):
                     continue
-                if funds is not None and _title(game).is_plus_train(game, tid):
+                if funds is not None and rules_of(game).is_plus_train(game, tid):
                     continue
                 top = self._top_price(game, corp, tid, funds)
                 out += [BuyTrain(corp, tid, p) for p in sorted({1, top}) if 1 <= p <= top]
@@ -399,7 +395,7 @@ class TrainStep1854(Step):
         if any(p <= c.cash for _, p in self._normal_offers(game)):
             return None
         if game.rules_version < DEALS_VERSION and any(
-            not _title(game).is_plus_train(game, a.train)
+            not rules_of(game).is_plus_train(game, a.train)
             for a in self._trades(game, corp)
             if isinstance(a, BuyTrain)
         ):
@@ -410,14 +406,14 @@ class TrainStep1854(Step):
 
     def _may_own(self, game: Game, corp: str, tid: str) -> bool:
         """Ruling L2: a Local Railway buys only plus trains."""
-        return not local_railways.is_local(game, corp) or _title(game).is_plus_train(game, tid)
+        return not local_railways.is_local(game, corp) or rules_of(game).is_plus_train(game, tid)
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
         s = game.state
         c = s.corps[corp]
         if not self._room(game, corp):
             return []
-        title = _title(game)
+        title = rules_of(game)
         offers = [o for o in title.bank_offers(game) if self._may_own(game, corp, o[0])]
         offers += major_local.recycled_offers(game, corp)
         if not self.must_buy(game, corp):
@@ -460,7 +456,7 @@ class TrainStep1854(Step):
         """§5.9: trading starts in Phase 3, at least 1 G, the buyer paying from its
         treasury (in an emergency purchase with the Director's help, a normal train at most
         at its face value), within its train limit."""
-        title = _title(game)
+        title = rules_of(game)
         if not title.trading_allowed(game):
             raise RuleError("trains are traded between companies from Phase 3", RULE_TRAINS)
         if not self._room(game, corp):
@@ -479,19 +475,19 @@ class TrainStep1854(Step):
 
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         s = game.state
-        title = _title(game)
+        title = rules_of(game)
         if isinstance(action, Pass):
             return True
         pres = s.shares.president[corp] or ""
         if isinstance(action, SellShares):
-            title.sell_shares(
+            game.title.sell_shares(
                 game, pres, SellShares(pres, action.corporation, action.percent, action.last)
             )
             return False
         if isinstance(action, Bankrupt):
             game.player(pres).bankrupt = True
             game.log(f"{pres} cannot raise the money for {corp}'s train and is bankrupt")
-            title.finish(game, EndReason.BANKRUPT)
+            game.title.finish(game, EndReason.BANKRUPT)
             return True
         assert isinstance(action, BuyTrain)
         seller = s.depot.trains[action.train].owner
@@ -516,13 +512,13 @@ def emergency_sales(game: Game, corp: str, pres: str, shortfall: int) -> list[Se
     shares, none that would change a company's Director, and none larger than needed (a
     bundle only if no smaller one of that company covers the shortfall, ruling T8)."""
     s = game.state
-    title = _title(game)
+    title = rules_of(game)
     out: list[SellShares] = []
     for sym in s.market.operating_order(title.chartered(game)):
         held = s.shares.percent(pres, sym)
         others = max(s.shares.percent(p.name, sym) for p in s.players if p.name != pres)
         keeps = s.shares.president[sym] != pres
-        for pct, last in title.sell_bundles(game, pres, sym):
+        for pct, last in game.title.sell_bundles(game, pres, sym):
             if not keeps and held - pct < others:
                 continue
             smaller = [bundle_price(game, sym, a.percent) for a in out if a.corporation == sym]

@@ -28,7 +28,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from tresham.core.actions import Action, Bid, BuyShares, DiscardTrain, Par, SellShares
+from tresham.core.actions import Action, Bid, BuyShares, Par, SellShares
 from tresham.core.bank import Bank, seat_players
 from tresham.core.board import BoardDef
 from tresham.core.display import FactTable
@@ -37,6 +37,7 @@ from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
+from tresham.core.prompts import queue_discards
 from tresham.core.rounds.auction import WaterfallAuction
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
@@ -157,6 +158,8 @@ class Title1854(Title):
     """1854: the Austrian 18xx with local railways and mountain railways."""
 
     name = "1854"
+    #: §5.9: a train over the limit goes back to the bank, for sale at full price.
+    discard_log = "{corp} puts its {train} train in the bank pool"
     player_range = (3, 6)
     rules_version = ORIGINAL_BOARD_VERSION
     #: 1: before the Major Local Railways (ruling L3); 2: before deals needed both sides; 3:
@@ -244,6 +247,10 @@ class Title1854(Title):
         """Tunnels, mail contracts, options, retracted bids, Local Railways, shields."""
         return t1854_words.action_words(self, game, action, words)
 
+    def train_note(self, kind: str) -> str:
+        """The Orient Express and the plus trains (§5.6, §5.9)."""
+        return t1854_words.TRAIN_NOTES.get(kind, "")
+
     def fact_tables(self, game: Game) -> list[FactTable]:
         """The mail contracts and their holders, the options not yet paid."""
         return t1854_words.fact_tables(self, game)
@@ -304,6 +311,7 @@ class Title1854(Title):
                     t["count"],
                     t.get("rusts_on"),
                     available_on=self._plus_phase(t),
+                    title=t.get("title", ""),
                 )
                 for t in d["trains"]
             ]
@@ -810,41 +818,27 @@ class Title1854(Title):
                 if comp.powers.get("kind") == "mountain" and not comp.closed:
                     comp.closed = True
                     game.log(f"{comp.name} closes (Phase 5)")
-        for sym in self.operating_order(game):
-            c = s.corps[sym]
-            if len(c.trains) > game.phase.limit(c.kind) and ("discard", sym) not in s.pending:
-                s.pending.append(("discard", sym))
+        queue_discards(game, self.operating_order(game))
 
     def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
-        """§5.9: a company over its train limit chooses a train to return to the bank;
-        §5.3: a shielded hex's guard permits a tile or not (ruling T2); §5.10: a merger
+        """§5.3: a shielded hex's guard permits a tile or not (ruling T2); §5.10: a merger
         proposed to a Local Railway's owner, or a Local Railway's fate in
         Phase 6 (``major_local``)."""
         if kind in {major_local.CONSENT, major_local.FATE}:
             return major_local.prompt_actions(game, kind, entity)
         if kind == operating.PERMISSION:
             return operating.permission_actions(game, entity)
-        if kind != "discard":
-            raise RuleError(f"unknown prompt {kind}", OPERATING_ROUND)
-        return [DiscardTrain(entity, t) for t in game.state.corps[entity].trains]
+        raise RuleError(f"unknown prompt {kind}", OPERATING_ROUND)
 
     def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
-        """The returned train goes to the bank, for sale at full price (§5.9); ask again
-        while the company is still over the limit."""
+        """A guard's permission, a merger's consent, a Local Railway's fate."""
         if kind in {major_local.CONSENT, major_local.FATE}:
             major_local.prompt_process(game, kind, entity, action)
             return
         if kind == operating.PERMISSION:
             operating.answer_permission(game, entity, action)
             return
-        assert isinstance(action, DiscardTrain)
-        s = game.state
-        c = s.corps[entity]
-        c.trains.remove(action.train)
-        s.depot.trains[action.train].owner = "pool"
-        game.log(f"{entity} puts its {s.depot.name(action.train)} train in the bank pool")
-        if len(c.trains) > game.phase.limit(c.kind):
-            s.pending.insert(0, ("discard", entity))
+        raise RuleError(f"unknown prompt {kind}", OPERATING_ROUND)
 
     def route_inputs(self, game: Game, corp: str) -> tuple[list[TrainSpec], TrackRules]:
         """The company's running trains and 1854's route rules (§5.6)."""

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Final
 from tresham.core.errors import TrackError
 from tresham.core.graph import reach
 from tresham.core.tiles import CITY, TOWN
+from tresham.titles.t1854.facts import rules_of
 from tresham.titles.t1854.versions import ORIGINAL_BOARD_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1854.rules import Title1854
     from tresham.titles.t1854.track_rules import TrackRules1854
 
 RULE: Final = "1854 §5.3.1"
@@ -34,10 +34,6 @@ SHAPES: Final = tuple(combinations(range(6), 2))
 SHAPE_NAMES: Final = {1: "sharp", 2: "gentle", 3: "straight"}
 #: The colour of §1.1's transparent tiles in the catalogue (``rules.TUNNEL_COLOR``).
 TUNNEL_COLOR: Final = "tunnel"
-
-
-def _title(game: Game) -> Title1854:
-    return game.title  # type: ignore[return-value]
 
 
 def built(game: Game) -> int:
@@ -57,7 +53,7 @@ def supply(game: Game) -> dict[int, int]:
     on. Empty for the older versions, whose tunnels took any shape (13 in all)."""
     if game.rules_version < ORIGINAL_BOARD_VERSION:
         return {}
-    title = _title(game)
+    title = rules_of(game)
     out: dict[int, int] = {}
     for number, count in title.manifest.items():
         tile = title.catalogue[number]
@@ -89,9 +85,9 @@ def shapes_left(game: Game) -> dict[int, int] | None:
 def cost(game: Game, corp: str) -> int:
     """§5.3.1: 100 G; Table 2: 40 G less for the companies of the Murtalbahn's owner while it
     runs (ruling TU3)."""
-    data = _title(game).data["tunnels"]
+    data = rules_of(game).data["tunnels"]
     s = game.state
-    director = _title(game).controller(game, corp)
+    director = game.title.controller(game, corp)
     discount = sum(
         int(c.powers.get("power", {}).get("tunnel_discount", 0))
         for c in s.companies.values()
@@ -118,7 +114,7 @@ def problem(
     m = s.map
     if coord not in m.board.hexes or not (0 <= a < 6 and 0 <= b < 6) or a == b:
         return TrackError(f"there is no tunnel from edge {a} to edge {b} of {coord}", RULE)
-    if built(game) >= int(_title(game).data["tunnels"]["count"]):
+    if built(game) >= int(rules_of(game).data["tunnels"]["count"]):
         return TrackError("all 13 tunnels are built", RULE)
     left = shapes_left(game)
     if left is not None and not left.get(shape(a, b), 0):
@@ -152,7 +148,7 @@ def problem(
 def options(game: Game, corp: str, rules: TrackRules1854) -> list[tuple[str, int, int]]:
     """Every tunnel `corp` may build now: (hex, edge, edge)."""
     s = game.state
-    if built(game) >= int(_title(game).data["tunnels"]["count"]):
+    if built(game) >= int(rules_of(game).data["tunnels"]["count"]):
         return []
     if cost(game, corp) > s.corps[corp].cash:
         return []

@@ -29,6 +29,25 @@ if TYPE_CHECKING:
     from tresham.titles.t1854.rules import Title1854
 
 
+#: What the title's own trains do, in players' words (the depot's notes; §5.6, §5.9, Table 4).
+TRAIN_NOTES = {
+    "OE": (
+        "Orient Express: 8 stations, and it alone may start at Paris (on through Zürich) or "
+        "Constantinople (on through Budapest), with one of its company's stations on the "
+        "route; sold beside the 8-train once the last 6-train is sold, 5 of each, and the "
+        "first of either starts Phase 8"
+    ),
+    **{
+        kind: (
+            f"plus train: only a Local Railway runs it, to {kind[0]} large station"
+            f"{'s' if kind[0] != '1' else ''} and any number of small ones; a Major Company may "
+            "own one to sell it on, but it is not the train a Major Company must own"
+        )
+        for kind in ("1+", "2+", "3+")
+    },
+}
+
+
 def tunnel_text(game: Game, action: BuildTunnel, words: Any) -> str:
     """§5.3.1: a tunnel through a hex, by its shape and the two sides it joins."""
     board = game.state.map.board

@@ -16,20 +16,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, Choose
+from tresham.titles.t1883.facts import DATA
 from tresham.titles.t1883.state import Bomb, state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1883.rules import Title1883
 
 RULE = "1883 §11.2 #13"
 PROMPT = "air_raid"
 PRINTED = "printed"
 LOWER = {"green": "yellow", "brown": "green"}
-
-
-def _title(game: Game) -> Title1883:
-    return game.title  # type: ignore[return-value]
 
 
 def _raids(game: Game) -> list[Bomb]:
@@ -56,7 +52,7 @@ def choices(game: Game, coord: str) -> list[str]:
     out = []
     if m.board.hexes[coord].tile.color == lower:
         out.append(PRINTED)
-    upgrades: dict[str, list[str]] = _title(game).data["tile_upgrades"]
+    upgrades: dict[str, list[str]] = DATA["tile_upgrades"]
     for tile_id, count in sorted(m.supply.items()):
         tile = m.catalogue[tile_id]
         if count <= 0 or tile.color != lower or current not in upgrades.get(tile_id, []):

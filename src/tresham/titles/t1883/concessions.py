@@ -19,13 +19,13 @@ from tresham.core.actions import Action, Choose
 from tresham.core.graph import reach
 from tresham.routes.network import Network, bits_of, network_of
 from tresham.titles.t1883 import events
+from tresham.titles.t1883.facts import DATA, PHASE_FACTS
 from tresham.titles.t1883.state import state_of
 from tresham.titles.t1883.track_rules import FS
 from tresham.titles.t1883.versions import PRUNED_SEARCH_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1883.rules import Title1883
 
 RULE = "1883 §5.6"
 BONUS_PROMPT = "concession_bonus"
@@ -38,15 +38,9 @@ MAX_STEPS = 200_000
 ANCHORED_SEARCH_VERSION = 2
 
 
-def _title(game: Game) -> Title1883:
-    return game.title  # type: ignore[return-value]
-
-
 def facts(game: Game, number: str) -> dict[str, Any]:
     """The concession's row of the table (App. 3)."""
-    row: dict[str, Any] = next(
-        c for c in _title(game).data["concessions"] if str(c["number"]) == number
-    )
+    row: dict[str, Any] = next(c for c in DATA["concessions"] if str(c["number"]) == number)
     return row
 
 
@@ -170,7 +164,7 @@ def after_lay(game: Game, corp: str) -> None:
         places = [p["hex"] for p in facts(game, number)["route"]]
         owner = status.owner
         if owner is not None and connects(game, owner, places, reached=reached):
-            level = _title(game).phase_facts[game.phase.name]["concession_bonus"]
+            level = PHASE_FACTS[game.phase.name]["concession_bonus"]
             bonus = int(facts(game, number)["bonus"][level])
             status.owner, status.removed, status.due = None, True, None
             held.fulfilled += 1

@@ -27,20 +27,16 @@ from typing import TYPE_CHECKING
 from tresham.core.actions import Action, Choose, Pass
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.shares import POOL, treasury
+from tresham.titles.t1883.facts import DATA
 from tresham.titles.t1883.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1883.rules import Title1883
 
 RULE = "1883 §8.1"
 LOOT = "loot"
 COOP_LAYS = 2
 CAPITAL = 100
-
-
-def _title(game: Game) -> Title1883:
-    return game.title  # type: ignore[return-value]
 
 
 def is_coop(game: Game, corp: str) -> bool:
@@ -172,7 +168,7 @@ def _capital_president(game: Game, held: list[str]) -> str:
     railway presidencies, fewest permanent trains, fewest trains in their corporations,
     fewest shares, least money, then a die."""
     s = game.state
-    permanent = {t["name"] for t in _title(game).data["trains"] if t["rusts_on"] is None}
+    permanent = {t["name"] for t in DATA["trains"] if t["rusts_on"] is None}
 
     def key(name: str) -> tuple[int, int, int, int, int, int]:
         presided = [sym for sym, pres in s.shares.president.items() if pres == name]

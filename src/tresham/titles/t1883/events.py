@@ -33,12 +33,12 @@ from tresham.core.actions import Action, Bankrupt, Choose, DiscardTrain, SellSha
 from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool
 from tresham.titles.t1883 import air_raids, coop
 from tresham.titles.t1883.dice import d10
+from tresham.titles.t1883.facts import DATA, GRAVITY_KINDS, rules_of
 from tresham.titles.t1883.state import ClosedHex, Debt, Events, OrEffects, SupportAsk, state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
     from tresham.core.rng import GameRandom
-    from tresham.titles.t1883.rules import Title1883
 
 RULE = "1883 §7"
 CARDS = "1883 §11"
@@ -64,10 +64,6 @@ ERA_ON = {"3bis": 2, "6": 3}
 STRIKES = ("general_strike", "railway_strike", "bus_strike")
 
 
-def _title(game: Game) -> Title1883:
-    return game.title  # type: ignore[return-value]
-
-
 def enabled(game: Game) -> bool:
     """12.3 "Create Your Own Destiny" plays without events and Political Support cards."""
     return not game.options.get("no_events")
@@ -75,7 +71,7 @@ def enabled(game: Game) -> bool:
 
 def cards(game: Game) -> dict[int, dict[str, Any]]:
     """The event cards by number (11.0)."""
-    return {int(c["number"]): c for c in _title(game).data["events"]}
+    return {int(c["number"]): c for c in DATA["events"]}
 
 
 def new_state(game: Game, rng: GameRandom) -> Events:
@@ -221,7 +217,7 @@ def prompt_actions(game: Game, kind: str, entity: str) -> list[Action]:
         return [Choose(entity, PLAY), Choose(entity, DECLINE)]
     if kind == WAR_TRAIN:
         s = game.state
-        gravity = _title(game).gravity_kinds
+        gravity = GRAVITY_KINDS
         return [
             DiscardTrain(entity, t)
             for t in s.corps[entity].trains
@@ -290,7 +286,7 @@ def _supported(game: Game, entity: str, effect: str) -> None:
     if effect == "war_effort":
         game.state.pending.insert(0, (WAR_TRAIN, entity))
     elif effect == "marshall":
-        _title(game).move_price(game, entity, "right")
+        rules_of(game).move_price(game, entity, "right")
         game.log(f"{entity} moves right with the Marshall Plan")
     else:
         game.log(f"{entity} avoids the event")
@@ -369,7 +365,7 @@ def _accident(game: Game, card: dict[str, Any]) -> None:
     """#6: the railway corporation that operated last OR with the highest share price moves
     left; ties: more trains (2GT aside), then more cash, then all of them."""
     s = game.state
-    gravity = _title(game).gravity_kinds
+    gravity = GRAVITY_KINDS
     ran = [
         c for c in _ev(game).last_operated
         if c in s.corps and s.corps[c].kind == "railway" and not s.corps[c].closed
@@ -386,7 +382,7 @@ def _accident(game: Game, card: dict[str, Any]) -> None:
     worst = max(key(c) for c in ran)
     for corp in s.market.operating_order([c for c in ran if key(c) == worst]):
         game.log(f"{corp} suffers a railroad accident")
-        _title(game).move_price(game, corp, "left")
+        rules_of(game).move_price(game, corp, "left")
 
 
 def _railway_strike(game: Game, card: dict[str, Any]) -> None:
@@ -446,7 +442,7 @@ def _autarchy(game: Game, card: dict[str, Any]) -> None:
 
 def _empire(game: Game, card: dict[str, Any]) -> None:
     """#15: each player with fewer than nine cards gains one (while the supply lasts)."""
-    most = int(_title(game).data["political_support"]["max_per_player"])
+    most = int(DATA["political_support"]["max_per_player"])
     for name in _players(game):
         if support(game, name) < most and state_of(game).support.supply > 0:
             _pay_support(game, name, -1)
@@ -456,7 +452,7 @@ def _empire(game: Game, card: dict[str, Any]) -> None:
 def _occupation(game: Game, card: dict[str, Any]) -> None:
     """#16: the first available train leaves play, with a purchase's phase effects."""
     s = game.state
-    title = _title(game)
+    title = rules_of(game)
     regular = [t for t in s.depot.in_bank() if s.depot.types[t.kind].available_on is None]
     if not regular:
         game.log("No train left to remove")
@@ -510,7 +506,7 @@ def _war_effort(game: Game, card: dict[str, Any]) -> None:
     the most, then the dearest train, then the highest price (all tied ones) loses its
     dearest train, or plays a card and chooses which; the bank pays half its price."""
     s = game.state
-    gravity = _title(game).gravity_kinds
+    gravity = GRAVITY_KINDS
 
     def trains(corp: str) -> list[str]:
         return [t for t in s.corps[corp].trains if s.depot.trains[t].kind not in gravity]
@@ -530,7 +526,7 @@ def _war_effort(game: Game, card: dict[str, Any]) -> None:
 
 def _dearest_train(game: Game, corp: str) -> str:
     s = game.state
-    gravity = _title(game).gravity_kinds
+    gravity = GRAVITY_KINDS
     own = [t for t in s.corps[corp].trains if s.depot.trains[t].kind not in gravity]
     return max(own, key=lambda t: s.depot.types[s.depot.trains[t].kind].price)
 
@@ -664,7 +660,7 @@ def player_sales(
 
 def _raise_process(game: Game, player: str, action: Action) -> None:
     ev = _ev(game)
-    title = _title(game)
+    title = rules_of(game)
     if isinstance(action, Bankrupt):
         title.bankrupt(game, player, ev.owed.pop(player).corp)
         return

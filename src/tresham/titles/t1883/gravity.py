@@ -27,11 +27,11 @@ from tresham.core.rules_protocols import TrainSpec
 from tresham.routes.network import network_of, to_run
 from tresham.routes.runs import Run, runs_action
 from tresham.titles.t1883.dice import d10
+from tresham.titles.t1883.facts import GRAVITY_KINDS
 from tresham.titles.t1883.track_rules import FS
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1883.rules import Title1883
 
 RULE = "1883 §6.9.5"
 #: The trains a 2GT needs beside it (6.9.5).
@@ -40,13 +40,9 @@ SUCCESS = range(1, 8)
 DESTROYED = 10
 
 
-def _title(game: Game) -> Title1883:
-    return game.title  # type: ignore[return-value]
-
-
 def gravity_trains(game: Game, corp: str) -> list[str]:
     s = game.state
-    kinds = _title(game).gravity_kinds
+    kinds = GRAVITY_KINDS
     return [t for t in s.corps[corp].trains if s.depot.trains[t].kind in kinds]
 
 

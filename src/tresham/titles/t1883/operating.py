@@ -43,6 +43,13 @@ from tresham.core.stock import sell_to_pool
 from tresham.core.tiles import JUNCTION
 from tresham.routes.runs import action_revenue, runs_action
 from tresham.titles.t1883 import concessions, coop, events, gravity, ports, privates
+from tresham.titles.t1883.facts import (
+    GRAVITY_KINDS,
+    PHASE_FACTS,
+    UPGRADES,
+    rules_of,
+    token_costs,
+)
 from tresham.titles.t1883.sarsa import BusStep
 from tresham.titles.t1883.sefta import MergeStep
 from tresham.titles.t1883.state import state_of
@@ -51,15 +58,10 @@ from tresham.titles.t1883.versions import DEALS_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1883.rules import Title1883
 
 OR = "1883 §6"
 POOL_CAP = 50
 FSF = "FSF"  # the corporation with two F-hex lays until the first 4T (6.4.4)
-
-
-def _title(game: Game) -> Title1883:
-    return game.title  # type: ignore[return-value]
 
 
 def _is_bus(game: Game, corp: str) -> bool:
@@ -70,16 +72,15 @@ def rules_for(game: Game, corp: str) -> TrackRules1883:
     """The track hooks for the current phase and this corporation (the Co-operative keeps
     south of the FS line and pays no terrain)."""
     south = coop.is_coop(game, corp)
-    title = _title(game)
     return TrackRules1883(
         phase=game.phase.name,
         colors=game.phase.tiles,
-        upgrades=title.upgrade_chart,
+        upgrades=UPGRADES,
         board=game.state.map.board,
         south_only=south,
         free_terrain=south,
         ports=ports.placed(game, corp),
-        port_bonus=int(title.phase_facts[game.phase.name]["port_bonus"]),
+        port_bonus=int(PHASE_FACTS[game.phase.name]["port_bonus"]),
         closed=events.closed_hexes(game),
         stop_bonus=events.offboard_bonus(game),
         fs_open=not events.red_week(game),
@@ -90,7 +91,7 @@ def station_cost(game: Game, corp: str) -> int | None:
     """6.5: the cost of the corporation's next station (its charter's list), or None when it
     has none left."""
     c = game.state.corps[corp]
-    costs = _title(game).token_costs(corp)
+    costs = token_costs(corp)
     return costs[len(c.placed)] if len(c.placed) < len(costs) else None
 
 
@@ -100,7 +101,7 @@ def train_specs(game: Game, corp: str) -> list[TrainSpec]:
     out = []
     for tid in s.corps[corp].trains:
         kind = s.depot.trains[tid].kind
-        if kind not in _title(game).gravity_kinds:
+        if kind not in GRAVITY_KINDS:
             out.append(TrainSpec(tid, kind, s.depot.types[kind].distance))
     return out
 
@@ -295,7 +296,7 @@ class Operating1883:
         game.transfer(corp, "bank", cost)
 
     def best_runs(self, game: Game, corp: str) -> RunRoutes:
-        return runs_action(corp, _title(game).best_routes(game, corp).runs)
+        return runs_action(corp, game.title.best_routes(game, corp).runs)
 
     def runs_revenue(self, game: Game, corp: str, action: RunRoutes) -> int:
         return action_revenue(
@@ -309,7 +310,7 @@ class Operating1883:
         return None if holder == treasury(corp) else holder
 
     def move_price(self, game: Game, corp: str, direction: str) -> None:
-        _title(game).move_price(game, corp, direction)
+        rules_of(game).move_price(game, corp, direction)
 
     def may_withhold(self, game: Game, corp: str) -> bool:
         """8.1.3: the Co-operative always pays out."""
@@ -339,7 +340,7 @@ class TrainStep1883(Step):
         """(train, price) of the bank's next trains and the pool's, 2GT while the corporation
         may own another (6.9.5); the Co-operative buys from the bank only (8.1.3)."""
         s = game.state
-        gravity_kinds = _title(game).gravity_kinds
+        gravity_kinds = GRAVITY_KINDS
         bank_only = coop.is_coop(game, corp)
         with_gravity = gravity.may_buy(game, corp)
         return [
@@ -362,7 +363,7 @@ class TrainStep1883(Step):
         if _is_bus(game, corp):
             return []  # SARSA never buys trains (8.3)
         room = self._room(game, corp)
-        gravity_kinds = _title(game).gravity_kinds
+        gravity_kinds = GRAVITY_KINDS
         out: list[Action] = [
             BuyTrain(corp, tid, price)
             for tid, price in self.offers(game, corp)
@@ -376,7 +377,7 @@ class TrainStep1883(Step):
                 if other == corp or oc.closed or oc.kind != "railway":
                     continue
                 for tid in oc.trains:
-                    if s.depot.trains[tid].kind in _title(game).gravity_kinds:
+                    if s.depot.trains[tid].kind in GRAVITY_KINDS:
                         continue
                     traded.add(tid)
                     out.append(BuyTrain(corp, tid, 1))
@@ -416,7 +417,7 @@ class TrainStep1883(Step):
             tradable = (
                 seller is not None
                 and seller.kind == "railway"
-                and train.kind not in _title(game).gravity_kinds
+                and train.kind not in GRAVITY_KINDS
                 and not coop.is_coop(game, corp)
                 and not _is_bus(game, corp)
             )  # 6.9.2; never the Co-operative's trains, never 2GT (8.1.3, 6.9.5)
@@ -428,7 +429,7 @@ class TrainStep1883(Step):
 
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         s = game.state
-        title = _title(game)
+        title = rules_of(game)
         if isinstance(action, Pass):
             return True
         pres = s.shares.president[corp]
@@ -475,7 +476,7 @@ class IssueStep1883(Step):
         count = action.percent // 10
         for cert in [c for c in s.shares.held(treasury(corp), corp) if not c.president][:count]:
             s.shares.move(cert.cid, POOL)
-        _title(game).move_price(game, corp, "down", count)
+        rules_of(game).move_price(game, corp, "down", count)
         if corp not in s.market:  # it fell into the Closed section and closed (5.8)
             return True
         value = count * s.market.price(corp)

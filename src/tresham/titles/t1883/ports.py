@@ -18,15 +18,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tresham.titles.t1883.actions import PlacePort
+from tresham.titles.t1883.facts import PHASE_FACTS
 from tresham.titles.t1883.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1883.rules import Title1883
-
-
-def _title(game: Game) -> Title1883:
-    return game.title  # type: ignore[return-value]
 
 
 def placed(game: Game, corp: str) -> list[str]:
@@ -41,7 +37,7 @@ def options(game: Game, corp: str) -> list[PlacePort]:
     entry = state_of(game).ports.get(corp)
     if not entry or entry.unplaced <= 0:
         return []
-    phase = _title(game).phase_facts[game.phase.name]
+    phase = PHASE_FACTS[game.phase.name]
     if entry.placed and entry.second_waits and not phase["fsf_second_port"]:
         return []
     return [PlacePort(corp, h) for h in s.map.board.extra["ports"] if h not in entry.placed]

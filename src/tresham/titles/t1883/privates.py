@@ -27,21 +27,17 @@ from tresham.core.actions import BuyCompany, UseCompany
 from tresham.core.errors import RuleError
 from tresham.core.graph import legal_tile_lays
 from tresham.core.shares import POOL, treasury
+from tresham.titles.t1883.facts import DATA, PHASE_FACTS
 from tresham.titles.t1883.state import PortTokens, state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1883.rules import Title1883
 
 RULE = "1883 §6.11"
 TRADE = "CNP"  # traded in for a share of SV (3.1 P3)
 TRADE_FOR = "SV"
 EARLY = "FRV"  # the private a corporation may buy before the first 3T (3.3)
 FREE_LAY = "FRV"  # its extra lay is free (3.1 P2)
-
-
-def _title(game: Game) -> Title1883:
-    return game.title  # type: ignore[return-value]
 
 
 def price_range(game: Game, corp: str, company: str) -> tuple[int, int] | None:
@@ -51,9 +47,9 @@ def price_range(game: Game, corp: str, company: str) -> tuple[int, int] | None:
     c = s.corps[corp]
     if comp.closed or comp.owner not in {p.name for p in s.players} or c.kind != "railway":
         return None
-    if any("president" in f for f in _title(game).data["companies"] if f["sym"] == company):
+    if any("president" in f for f in DATA["companies"] if f["sym"] == company):
         return None
-    buyable = _title(game).phase_facts[game.phase.name]["privates_buyable"]
+    buyable = PHASE_FACTS[game.phase.name]["privates_buyable"]
     if not buyable and company != EARLY:
         return None
     low = -(-comp.value // 2)
@@ -89,7 +85,7 @@ def buy(game: Game, corp: str, action: BuyCompany) -> None:
     game.transfer(corp, comp.owner, action.price)
     game.log(f"{corp} buys {comp.sym} from {comp.owner} for L.{action.price}")
     comp.owner = corp
-    facts = next(f for f in _title(game).data["companies"] if f["sym"] == comp.sym)
+    facts = next(f for f in DATA["companies"] if f["sym"] == comp.sym)
     for _ in range(int(facts.get("port_tokens", 0))):
         _port_to(game, corp)
 

@@ -25,20 +25,19 @@ from tresham.core.actions import (
     BuyCompany,
     BuyShares,
     Choose,
-    DiscardTrain,
     Par,
     SellShares,
     UseCompany,
 )
 from tresham.core.bank import Bank, seat_players
-from tresham.core.board import BoardDef
 from tresham.core.display import FactTable, MapMarker
 from tresham.core.end import EndReason
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
 from tresham.core.game_spec import OptionSpec
-from tresham.core.market import Market, MarketState
+from tresham.core.market import MarketState
 from tresham.core.phases import first_purchase
+from tresham.core.prompts import queue_discards
 from tresham.core.rounds.auction import WaterfallAuction
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
@@ -51,7 +50,7 @@ from tresham.core.stock import (
     update_president,
 )
 from tresham.core.tiles import load_catalogue
-from tresham.core.title import Title, title_data
+from tresham.core.title import Title
 from tresham.core.track import MapState
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.titles.t1883 import (
@@ -66,7 +65,16 @@ from tresham.titles.t1883 import (
 )
 from tresham.titles.t1883 import words as t1883_words
 from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlacePort
-from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
+from tresham.titles.t1883.facts import (
+    BOARD,
+    DATA,
+    GRAVITY_KINDS,
+    MARKET,
+    PHASE_FACTS,
+    UPGRADES,
+    home_cities,
+)
+from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS, rules_for, train_specs
 from tresham.titles.t1883.state import (
     Concessions,
     ConcessionStatus,
@@ -75,7 +83,6 @@ from tresham.titles.t1883.state import (
     Support,
     state_of,
 )
-from tresham.titles.t1883.track_rules import UpgradeChart
 from tresham.titles.t1883.versions import (
     DEALS_VERSION,
     GRAVITY_LIMIT_VERSION,
@@ -87,7 +94,6 @@ if TYPE_CHECKING:
     from tresham.core.rounds.base import Round
     from tresham.core.rules_protocols import TrackRules, TrainSpec
 
-PACKAGE: Final = "tresham.titles.t1883"
 RULES: Final = "1883"
 POOL_CAP: Final = 50
 HOLDING_CAP: Final = 60
@@ -103,10 +109,6 @@ SARSA_MAX: Final = "sarsa_max"
 CONCESSIONS_END_ON: Final = "8"
 #: What a player receives with a private in the auction (3.1): a 10% share of a corporation.
 SHARE_WITH_PRIVATE: Final = "share"
-
-
-def _data() -> dict[str, Any]:
-    return title_data(PACKAGE)
 
 
 class Title1883(Title):
@@ -142,15 +144,15 @@ class Title1883(Title):
     )
 
     def __init__(self) -> None:
-        self.data = _data()
+        self.data = DATA
         self.phases = [
             Phase(p["name"], p["on"], p["train_limit"], tuple(p["tiles"]), p["operating_rounds"])
             for p in self.data["phases"]
         ]
-        self.phase_facts = {p["name"]: p for p in self.data["phases"]}
-        self.market_def = Market.load(PACKAGE, "data/market.json")
-        self.board = BoardDef.from_package(PACKAGE)
-        self.upgrade_chart = UpgradeChart(self.data["tile_upgrades"])
+        self.phase_facts = PHASE_FACTS
+        self.market_def = MARKET
+        self.board = BOARD
+        self.upgrade_chart = UPGRADES
 
     # ================================================================ words
     def action_words(self, game: Game, action: Action, words: Any) -> str | None:
@@ -258,7 +260,7 @@ class Title1883(Title):
         map_state = MapState(
             self.board, load_catalogue(), {k: int(v) for k, v in d["tiles"].items()}
         )
-        for sym, homes in self._home_cities().items():
+        for sym, homes in home_cities().items():
             if sym in corps:
                 for coord, node in homes:
                     map_state.reserve(sym, coord, node)
@@ -295,7 +297,7 @@ class Title1883(Title):
             },
             events=events.new_state(game, state.rng),
         )
-        for coord, node in self._home_cities()[coop_sym]:  # 8.1.1: active from the start
+        for coord, node in home_cities()[coop_sym]:  # 8.1.1: active from the start
             map_state.place_token(coop_sym, coord, node)
             corps[coop_sym].placed.append((coord, node))
         for kind in coop_facts["start_trains"]:  # 8.1.5
@@ -303,14 +305,6 @@ class Title1883(Title):
             train.owner = coop_sym
             corps[coop_sym].trains.append(train.tid)
         return state
-
-    def _home_cities(self) -> dict[str, list[tuple[str, int]]]:
-        """Every corporation's home cities (two for FSF, SEFTA, the CCFR and SARSA)."""
-        two: dict[str, list[list[Any]]] = self.board.extra.get("home_cities", {})
-        out = {sym: [(h[0], int(h[1]))] for sym, h in self.board.homes.items()}
-        for sym, homes in two.items():
-            out[sym] = [(h[0], int(h[1])) for h in homes]
-        return out
 
     # ================================================================ sequence
     step_objects = STEP_OBJECTS
@@ -509,14 +503,6 @@ class Title1883(Title):
         if kind == "fsf_par":
             sym = self._fsf()
             return [Par(entity, sym, price) for price in self.par_prices(game)]
-        if kind == "discard":
-            kinds = self.gravity_kinds
-            s = game.state
-            return [
-                DiscardTrain(entity, t)
-                for t in s.corps[entity].trains
-                if s.depot.trains[t].kind not in kinds
-            ]
         if kind == "sefta_consent":
             return sefta.consent_actions(entity)
         if kind == "sefta_leftover":
@@ -537,15 +523,6 @@ class Title1883(Title):
             assert isinstance(action, Choose)
             handler = sefta.on_consent if kind == "sefta_consent" else sefta.on_leftover
             handler(game, entity, action)
-            return
-        if kind == "discard":
-            assert isinstance(action, DiscardTrain)
-            s = game.state
-            s.corps[entity].trains.remove(action.train)
-            s.depot.trains[action.train].owner = POOL
-            game.log(f"{entity} puts its {s.depot.name(action.train)} train in the pool (6.9.4)")
-            if self.trains_toward_limit(game, entity) > game.phase.limit(s.corps[entity].kind):
-                s.pending.insert(0, ("discard", entity))
             return
         assert kind == "fsf_par" and isinstance(action, Par)
         sym = action.corporation
@@ -703,7 +680,7 @@ class Title1883(Title):
                     game.transfer("bank", sym, bonus)
                     game.log(f"{sym} receives L.{bonus} for the share given with {comp['sym']}")
         if corp.kind != "bus":  # SARSA's homes take bus tokens in its first OR (8.3.1)
-            for coord, node in self._home_cities().get(sym, []):
+            for coord, node in home_cities().get(sym, []):
                 if s.map.has_token(sym, coord, node):
                     continue  # a frozen Co-operative's stations stay on the map (8.2.2)
                 s.map.place_token(sym, coord, node, beyond_slots=True)  # R29: after a bombing
@@ -815,21 +792,8 @@ class Title1883(Title):
         )
 
     # ================================================================ operating hooks
-    @property
-    def gravity_kinds(self) -> frozenset[str]:
-        """The 2GT train types (6.9.5)."""
-        return frozenset(t["name"] for t in self.data["trains"] if t.get("gravity"))
-
-    def token_costs(self, corp: str) -> list[int]:
-        """6.5: the station costs on the charter, home stations first."""
-        facts = next(c for c in self.data["corporations"] if c["sym"] == corp)
-        costs: list[int] = facts.get("token_costs", [])
-        return costs
-
     def route_inputs(self, game: Game, corp: str) -> tuple[list[TrainSpec], TrackRules]:
         """6.8: the corporation's trains (2GT aside, 6.9.5) and 1883's route rules."""
-        from tresham.titles.t1883.operating import rules_for, train_specs
-
         return train_specs(game, corp), rules_for(game, corp)
 
     def move_price(self, game: Game, sym: str, direction: str, steps: int = 1) -> None:
@@ -859,18 +823,20 @@ class Title1883(Title):
             concessions.remove_unsold(game)
         if kind == PRIVATES_CLOSE_ON and not all(c.closed for c in s.companies.values()):
             privates.close_all(game)
-        phase = self.phases[s.phase_index]
         if game.rules_version < GRAVITY_LIMIT_VERSION:
             gravity.return_excess(game)  # since then `restore_limits` returns them (R35)
         live = [c for c in s.corps if s.corps[c].floated and c in s.market]
-        for sym in s.market.operating_order(live):
-            if self.trains_toward_limit(game, sym) > phase.limit(s.corps[sym].kind):
-                s.pending.append(("discard", sym))
+        queue_discards(game, s.market.operating_order(live))
+
+    #: 6.9.4: a train over the limit goes to the pool.
+    discard_log = "{corp} puts its {train} train in the pool (6.9.4)"
+
+    def counts_toward_limit(self, game: Game, tid: str) -> bool:
+        """6.9.5: 2GT do not count toward the train limit (nor are they discarded)."""
+        return game.state.depot.trains[tid].kind not in GRAVITY_KINDS
 
     def trains_toward_limit(self, game: Game, corp: str) -> int:
         """6.9.5: 2GT do not count toward the train limit."""
-        from tresham.titles.t1883.operating import train_specs
-
         return len(train_specs(game, corp))
 
     def close_corporation(self, game: Game, sym: str) -> None:
@@ -905,7 +871,7 @@ class Title1883(Title):
         s.corps[sym] = Corporation(
             sym, corp.name, kind=corp.kind, tokens=corp.tokens, home=corp.home
         )
-        for coord, node in self._home_cities().get(sym, []):
+        for coord, node in home_cities().get(sym, []):
             s.map.reserve(sym, coord, node)
         rnd = s.round
         if isinstance(rnd, OperatingRound) and not rnd.finished(game) and rnd.corp() == sym:

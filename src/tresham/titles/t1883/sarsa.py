@@ -22,20 +22,16 @@ from tresham.core.actions import Action, Pass
 from tresham.core.errors import RuleError
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.titles.t1883.actions import PlaceBus
+from tresham.titles.t1883.facts import GRAVITY_KINDS, home_cities
 from tresham.titles.t1883.state import state_of
 from tresham.titles.t1883.track_rules import north_of_fs as track_north_of_fs
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1883.rules import Title1883
 
 RULE = "1883 §8.3"
 CITY_WITHOUT_TILE = 20
 TOWN_WITHOUT_TILE = 10
-
-
-def _title(game: Game) -> Title1883:
-    return game.title  # type: ignore[return-value]
 
 
 def tokens(game: Game) -> dict[str, int]:
@@ -45,7 +41,7 @@ def tokens(game: Game) -> dict[str, int]:
 
 def homes(game: Game, corp: str) -> list[str]:
     """The two home hexes (8.3.1)."""
-    return [h for h, _node in _title(game)._home_cities()[corp]]
+    return [h for h, _node in home_cities()[corp]]
 
 
 def north_of_fs(game: Game, coord: str) -> bool:
@@ -73,7 +69,7 @@ def _groups_joined(game: Game) -> bool:
 def _first_turn_count(game: Game) -> int:
     """8.3.1: the number of the train class the bank sells now (a 3bis counts 3)."""
     s = game.state
-    gravity = _title(game).gravity_kinds
+    gravity = GRAVITY_KINDS
     offered = [t for t in s.depot.in_bank() if t.kind not in gravity]
     return s.depot.types[offered[0].kind].distance if offered else 2
 

@@ -31,15 +31,16 @@ from typing import TYPE_CHECKING, Any
 from tresham.core.actions import Action, Choose, Pass
 from tresham.core.entities import Corporation
 from tresham.core.graph import reach
+from tresham.core.prompts import queue_discards
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.shares import POOL, treasury
 from tresham.core.stock import bundle_price, update_president
+from tresham.titles.t1883.facts import BOARD, DATA, MARKET, PHASE_FACTS
 from tresham.titles.t1883.privates import close_all
 from tresham.titles.t1883.state import PortTokens, SeftaMerging, state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1883.rules import Title1883
 
 RULE = "1883 §8.4"
 MERGE = "merge"
@@ -49,12 +50,8 @@ CONVERT = "convert"
 DISCARD = "discard"
 
 
-def _title(game: Game) -> Title1883:
-    return game.title  # type: ignore[return-value]
-
-
 def facts(game: Game) -> dict[str, Any]:
-    row: dict[str, Any] = next(c for c in _title(game).data["corporations"] if c.get("merger_of"))
+    row: dict[str, Any] = next(c for c in DATA["corporations"] if c.get("merger_of"))
     return row
 
 
@@ -69,7 +66,7 @@ def can_merge(game: Game, corp: str) -> bool:
     other = partner(game, corp)
     if other is None or facts(game)["sym"] in s.corps or state_of(game).sefta.removed:
         return False
-    if not _title(game).phase_facts[game.phase.name]["sefta_merger"]:
+    if not PHASE_FACTS[game.phase.name]["sefta_merger"]:
         return False
     for sym in (corp, other):
         c = s.corps[sym]
@@ -171,7 +168,6 @@ def merge(game: Game, active: str) -> None:
     """Steps A-C, then D's prompts (F, G and the checks follow them)."""
     s = game.state
     st = state_of(game)
-    title = _title(game)
     f = facts(game)
     sym = f["sym"]
     pair: list[str] = f["merger_of"]
@@ -200,7 +196,7 @@ def merge(game: Game, active: str) -> None:
                 status.owner = sym
     # B
     value = min(int(f["max_value"]), sum(s.market.price(c) for c in pair))
-    cells = [c for c in title.market_def.cells.values() if c.price <= value]
+    cells = [c for c in MARKET.cells.values() if c.price <= value]
     top = max(c.price for c in cells)
     cell = max((c for c in cells if c.price == top), key=lambda c: c.pos[1])
     s.market.place(sym, cell.pos)
@@ -241,8 +237,7 @@ def merge(game: Game, active: str) -> None:
         st.pool_over_limit.append(sym)
     for player in leftovers:
         s.pending.append(("sefta_leftover", player))
-    if title.trains_toward_limit(game, sym) > game.phase.limit(corp.kind):
-        s.pending.append(("discard", sym))  # 6.9.4; 2GT do not count (6.9.5)
+    queue_discards(game, [sym])  # 6.9.4; 2GT do not count (6.9.5)
     if not leftovers:
         _finish(game)
 
@@ -272,7 +267,7 @@ def _finish(game: Game) -> None:
         s.shares.president[sym] = best
         s.shares.move(f"{sym}_0", best)
     # G
-    homes = [tuple(h) for h in _title(game).board.extra["home_cities"][sym]]
+    homes = [tuple(h) for h in BOARD.extra["home_cities"][sym]]
     cities: list[tuple[str, int]] = []
     for old in pair:
         cities += [c for c in s.map.tokens_of(old) if c not in cities]
