@@ -50,7 +50,7 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "source": "treasury",
             "percent": 10,
         },
-    ),  # noqa: E501
+    ),
     (
         "1849",
         3,
@@ -64,7 +64,7 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "source": "treasury",
             "percent": 10,
         },
-    ),  # noqa: E501
+    ),
     (
         "1849",
         3,
@@ -78,7 +78,7 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "source": "treasury",
             "percent": 10,
         },
-    ),  # noqa: E501
+    ),
     (
         "1849",
         3,
@@ -92,7 +92,7 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "source": "treasury",
             "percent": 10,
         },
-    ),  # noqa: E501
+    ),
     ("1883", 4, 2, 0, 200, {"type": "bid", "entity": "P0", "company": "TMM", "price": 85}),
     ("1883", 4, 2, 0, 320, {"type": "bid", "entity": "P0", "company": "TMM", "price": 85}),
     (
@@ -108,7 +108,7 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "source": "pool",
             "percent": 10,
         },
-    ),  # noqa: E501
+    ),
     (
         "1883",
         4,
@@ -122,7 +122,7 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "source": "pool",
             "percent": 10,
         },
-    ),  # noqa: E501
+    ),
     (
         "1883",
         4,
@@ -136,7 +136,7 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "source": "pool",
             "percent": 10,
         },
-    ),  # noqa: E501
+    ),
     (
         "1883",
         4,
@@ -150,7 +150,7 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "source": "pool",
             "percent": 10,
         },
-    ),  # noqa: E501
+    ),
     ("1854", 4, 5, 0, 200, {"type": "bid", "entity": "P0", "company": "P5", "price": 195}),
     ("1854", 4, 5, 0, 320, {"type": "bid", "entity": "P0", "company": "P5", "price": 195}),
     (
@@ -166,7 +166,7 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "source": "treasury",
             "percent": 20,
         },
-    ),  # noqa: E501
+    ),
     (
         "1854",
         4,
@@ -180,7 +180,7 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "source": "treasury",
             "percent": 20,
         },
-    ),  # noqa: E501
+    ),
     (
         "1854",
         4,
@@ -194,7 +194,7 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "source": "treasury",
             "percent": 10,
         },
-    ),  # noqa: E501
+    ),
     (
         "1854",
         4,
@@ -208,7 +208,7 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "source": "treasury",
             "percent": 20,
         },
-    ),  # noqa: E501
+    ),
 ]
 
 

@@ -53,9 +53,9 @@ class Job:
 class Reviews:
     """The reviews of a registry's finished games."""
 
-    def __init__(self, registry: Registry, work: int = REVIEW_WORK) -> None:
+    def __init__(self, registry: Registry, work: int | None = None) -> None:
         self.registry = registry
-        self.work = work
+        self._work = work
         self._executor = ThreadPoolExecutor(REVIEW_THREADS, thread_name_prefix="tresham-review")
         self._jobs: OrderedDict[str, Job] = OrderedDict()
 
@@ -93,7 +93,7 @@ class Reviews:
                 job.done = done
 
         try:
-            result = review(game, self.work, progress=progress).to_dict()
+            result = review(game, self._work or REVIEW_WORK, progress=progress).to_dict()
         except Exception as exc:  # a review that fails says so; the server goes on
             with job.lock:
                 job.error = f"the review failed: {type(exc).__name__}"
