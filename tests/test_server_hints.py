@@ -1,7 +1,8 @@
 """Hints and reviews on the server (server/hints.py, server/review.py): a hint needs the
 seat's token, its turn and a game whose creator allowed hints (403 each, nothing noted), is
 `hard`'s suggestion in words (bots/hints.py), and is noted beside the log for every player
-("Ann asked for a hint", also sent to the websocket's listeners) without touching the game's
+("Ann asked for a hint", also sent to the websocket's listeners, of every server process on
+one PostgreSQL, once each) without touching the game's
 state, hash or log; the option is stored with the game (and a database from before hints
 gets its column). A review is for a finished game only (409), worked out in its own thread,
 answering how far it is until done."""
@@ -15,9 +16,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from websockets.sync.client import connect
 
-from conftest_server import ROOMY, auth, play
+from conftest_server import ROOMY, PgCluster, ServerProcess, auth, play
 from tresham.bots.hints import hint
 from tresham.io.save import from_save
 from tresham.server import ServerConfig, create_app
@@ -173,3 +176,38 @@ def test_a_review_is_for_a_finished_game_and_says_how_far_it_is(
             assert m["gain"] > 0 and m["gain_text"].startswith("L.") and m["chosen"]
     page = client.get(f"/games/{done}/review")
     assert page.status_code == 200 and "review.js" in page.text
+
+
+def test_a_hint_note_reaches_the_listeners_of_every_server_on_one_postgresql(
+    pg_cluster: PgCluster, pg_url: str, tmp_path: Path
+) -> None:
+    """A hint asked of server A is noted once to the game's listeners on A and on B."""
+    servers = [ServerProcess(pg_url, tmp_path).start() for _ in range(2)]
+    a, b = servers
+    try:
+        with (
+            httpx.Client(base_url=a.url, timeout=60) as on_a,
+            httpx.Client(base_url=b.url, timeout=60) as on_b,
+        ):
+            body = {"title": "1849", "players": ["Ann", "Bob", "Cid"], "seed": 3, "hints": True}
+            created = on_a.post("/api/games", json=body).json()
+            gid = created["id"]
+            tokens = {s["player"]: s["token"] for s in created["seats"]}
+            acting = on_b.get(f"/api/games/{gid}").json()["acting_player"]
+            with (
+                connect(f"{a.ws_url}/api/games/{gid}/ws", open_timeout=10) as ws_a,
+                connect(f"{b.ws_url}/api/games/{gid}/ws", open_timeout=10) as ws_b,
+            ):
+                for ws in (ws_a, ws_b):
+                    assert json.loads(ws.recv(timeout=10))["type"] == "state"
+                answer = on_a.get(f"/api/games/{gid}/hint", headers=auth(tokens[acting]))
+                assert answer.status_code == 200, answer.text
+                note = answer.json()["note"]
+                for ws in (ws_a, ws_b):
+                    assert json.loads(ws.recv(timeout=10)) == {"type": "note", "note": note}
+                    with pytest.raises(TimeoutError):
+                        ws.recv(timeout=0.5)  # once
+            assert on_b.get(f"/api/games/{gid}/hints").json() == {"notes": [note]}
+    finally:
+        for server in servers:
+            server.stop()

@@ -88,6 +88,7 @@ from tresham.server.seats import (
 from tresham.server.storage import (
     CHANNEL,
     CHAT_CHANNEL,
+    HINT_CHANNEL,
     ChatLine,
     GameRecord,
     Hosting,
@@ -209,14 +210,20 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         listener = None
         if store.is_postgres:
             chat = holder["server"].chat
+            hints = holder["server"].hints
 
             def on_reconnect() -> None:
                 registry.on_reconnect()
                 chat.on_reconnect()
+                hints.on_reconnect()
 
             listener = PgListener(
                 store.conninfo(),
-                {CHANNEL: registry.on_news, CHAT_CHANNEL: chat.on_news},
+                {
+                    CHANNEL: registry.on_news,
+                    CHAT_CHANNEL: chat.on_news,
+                    HINT_CHANNEL: hints.on_news,
+                },
                 on_reconnect,
             )
             await listener.start()

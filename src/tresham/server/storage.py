@@ -74,6 +74,8 @@ from sqlalchemy.pool import ConnectionPoolEntry
 CHANNEL = "tresham_log"
 #: The channel of chat news (payload ``"<game id> <line number>"``).
 CHAT_CHANNEL = "tresham_chat"
+#: The channel of hint notes (payload ``"<game id> <note number>"``).
+HINT_CHANNEL = "tresham_hints"
 #: The advisory lock PostgreSQL processes take while creating the tables.
 SCHEMA_LOCK = 0x7E5A4A
 
@@ -744,14 +746,16 @@ class Storage:
                     game_id=game_id, idx=note.index, player=player, at=at, created=now
                 )
             )
+            if self.is_postgres:
+                self._notify(conn, HINT_CHANNEL, game_id, note.index)
         return note
 
-    def hint_notes(self, game_id: str) -> list[HintNote]:
-        """The game's hint notes, in order."""
+    def hint_notes(self, game_id: str, start: int = 0) -> list[HintNote]:
+        """The game's hint notes from number `start` on, in order."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(hint_notes_table)
-                .where(hint_notes_table.c.game_id == game_id)
+                .where(hint_notes_table.c.game_id == game_id, hint_notes_table.c.idx >= start)
                 .order_by(hint_notes_table.c.idx)
             ).all()
         return [HintNote(r.idx, r.player, r.at, r.created) for r in rows]

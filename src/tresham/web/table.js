@@ -1123,6 +1123,7 @@ function setConnection(live) {
 async function resync() {
   setMessage("");
   await syncLog();
+  addNotes((await api(`/api/games/${encodeURIComponent(gameId)}/hints`)).notes);
   const fresh = await api(`/api/games/${encodeURIComponent(gameId)}`);
   present = null;
   await show(fresh);
