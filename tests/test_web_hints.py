@@ -2,14 +2,17 @@
 hints, the seat to act has a Hint button; the hint is shown in words with the next best
 choices, its tile lay drawn on the map as a lay being chosen is (the tile previewed on its hex)
 with the hex outlined; a watcher has no button and sees "Ann asked for a hint" in the log, live.
-A screenshot at 1366x768 goes to tests/artifacts/hint.png.
+A finished game's review page shows its progress, then each player's decisions. Screenshots
+at 1366x768 go to tests/artifacts/hint.png and review.png.
 
 The server and browser fixtures are those of test_web_browser.py.
 """
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,6 +29,7 @@ server = web.server
 browser = web.browser
 
 PLAYERS = ["Ann", "Bob", "Cid"]
+SAMPLES = Path(__file__).parent / "data" / "save_samples"
 
 
 def test_a_hint_is_shown_in_words_and_drawn_on_the_map(browser: Any, server: ServerProcess) -> None:
@@ -113,5 +117,36 @@ def test_no_hint_button_where_hints_are_off(browser: Any, server: ServerProcess)
     web.at_index(page, 0)
     page.wait_for_selector("#actions .act, #actions button", timeout=WAIT_MS)
     assert page.locator("#hint-button").count() == 0
+    assert errors.seen == []
+    page.close()
+
+
+def test_a_finished_games_review_page(browser: Any, server: ServerProcess) -> None:
+    """A finished 1883 game (272 actions): the game-over box links to its review, whose page
+    shows how far the review is, then each player's decisions in words, as the API has them."""
+    save = json.loads((SAMPLES / "1883-r2-s5-v1.json").read_text())
+    imported = httpx.post(f"{server.url}/api/games/import", json=save, timeout=60)
+    assert imported.status_code == 201, imported.text
+    game_id = imported.json()["id"]
+    errors = Errors()
+    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    page.goto(f"{server.url}/games/{game_id}")
+    page.wait_for_selector("#review-link", timeout=WAIT_MS)
+    page.click("#review-link")
+    page.wait_for_selector("#review-bar", timeout=WAIT_MS)
+    page.wait_for_selector(".review-player", timeout=180_000)
+    answer = httpx.get(f"{server.url}/api/games/{game_id}/review", timeout=30).json()
+    assert answer["status"] == "done"
+    players = answer["review"]["players"]
+    assert page.locator(".review-player").count() == len(players)
+    assert page.locator("#review-progress").is_hidden()
+    for player, missed in players.items():
+        section = page.locator(f'.review-player[data-player="{player}"]')
+        rows = section.locator("tr.review-row")
+        assert rows.count() == len(missed)
+        for i, m in enumerate(missed):
+            text = rows.nth(i).inner_text()
+            assert m["chosen"] in text and m["best"] in text and f"+{m['gain_text']}" in text
+    page.screenshot(path=str(ARTIFACTS / "review.png"))
     assert errors.seen == []
     page.close()

@@ -58,13 +58,15 @@ class Advised:
 @dataclass(frozen=True)
 class Hint:
     """What `hard` suggests to `player` (acting for `entity`), its alternatives best first,
-    and the player's standing now."""
+    and the player's standing now; `searched`: the search itself played the candidates out
+    (else `medium`'s rules chose, and they were played out for the hint)."""
 
     player: str
     entity: str
     suggestion: Advised
     alternatives: tuple[Advised, ...]
     standing: float
+    searched: bool = False
     only: bool = False  #: the only legal action
 
     def to_dict(self, words: Words) -> dict[str, Any]:
@@ -76,6 +78,7 @@ class Hint:
             "alternatives": [a.to_dict(words) for a in self.alternatives],
             "standing": round(self.standing),
             "standing_text": standing_words(self.standing, words),
+            "searched": self.searched,
             "only": self.only,
             "text": self.text(words),
         }
@@ -129,7 +132,7 @@ def hint(game: Game, work: int = HINT_WORK, seed: int | None = None) -> Hint:
     legal = game.legal_actions()
     if len(legal) == 1:
         only = Advised(legal[0], words.text(legal[0]), None)
-        return Hint(player, entity, only, (), evaluate.standing(game, player), True)
+        return Hint(player, entity, only, (), evaluate.standing(game, player), only=True)
     values = _values(bot, shown, ranking, seed)
     cands = [
         Advised(c.action, words.text(c.action), values[i]) for i, c in enumerate(ranking.candidates)
@@ -142,6 +145,7 @@ def hint(game: Game, work: int = HINT_WORK, seed: int | None = None) -> Hint:
         suggestion,
         tuple(cands[:ALTERNATIVES]),
         evaluate.standing(game, player),
+        ranking.searched,
     )
 
 
