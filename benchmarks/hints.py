@@ -80,8 +80,9 @@ def hints(title: str, seeds: list[int], every: int) -> None:
         units = [r[2] for r in rows]
         print(
             f"{title} hints ({label}): {len(rows)}; wall ms p50 {_pct(walls, 0.5):.0f} "
-            f"p95 {_pct(walls, 0.95):.0f} max {max(walls):.0f}; cpu ms p95 "
-            f"{_pct(cpus, 0.95):.0f}; units max {max(units)} of {HINT_WORK} "
+            f"p95 {_pct(walls, 0.95):.0f} max {max(walls):.0f}; cpu ms p50 "
+            f"{_pct(cpus, 0.5):.0f} p95 {_pct(cpus, 0.95):.0f} max {max(cpus):.0f}; "
+            f"units max {max(units)} of {HINT_WORK} "
             f"(mean {statistics.mean(units):.0f})"
         )
 

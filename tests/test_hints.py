@@ -310,6 +310,12 @@ def test_a_hint_never_reads_1883s_undrawn_cards_or_dice() -> None:
         other.state.rng = make_rng(other.state.rng.name, 987_654)
         assert state_of(other).events.deck != state_of(game).events.deck
         assert hint(game).to_dict(Words(game)) == hint(other).to_dict(Words(other))
+        # 2.3 d: a copy's undrawn order owes nothing to the real one (a shuffle of the real
+        # order by a known seed, as words.py's effects use, could be undone)
+        for seed in (0, 5):
+            mine = state_of(game.search_copy(reseed=seed)).events.deck
+            theirs = state_of(other.search_copy(reseed=seed)).events.deck
+            assert mine == theirs and sorted(mine) == sorted(deck)
 
 
 def test_a_hint_of_the_only_action_says_so() -> None:
