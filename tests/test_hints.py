@@ -6,16 +6,15 @@ where the search's choice plays out better, in the player's words."""
 
 from __future__ import annotations
 
-import io
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 
-from tresham import terminal
+from terminal_script import scripted
 from tresham.bots import hints, search
 from tresham.bots.heuristic import MEDIUM
 from tresham.bots.hints import hint
@@ -399,23 +398,10 @@ def test_the_review_command_prints_each_players_decisions(
 
 
 # ---------------------------------------------------------------------- tresham play
-def _typed_session(argv: list[str], keys: list[str], monkeypatch: pytest.MonkeyPatch) -> str:
-    """What `tresham play` prints when `keys` are typed."""
-    screen = io.StringIO()
+def _keys(*keys: str) -> Callable[[Game], str]:
+    """A person who types `keys`, one a prompt."""
     typed = iter(keys)
-    original = terminal.Terminal.__init__
-
-    def quiet_init(
-        self: terminal.Terminal, game: object, console: object = None, bots: object = None
-    ) -> None:
-        original(self, game, Console(file=screen, width=100_000), bots)  # type: ignore[arg-type]
-
-    with monkeypatch.context() as patched:
-        patched.setattr(terminal.Terminal, "__init__", quiet_init)
-        patched.setattr(Console, "input", lambda self, prompt="": next(typed))
-        patched.setattr(terminal.Terminal, "show", lambda self: None)
-        assert main(argv) == 0
-    return screen.getvalue()
+    return lambda _game: next(typed)
 
 
 def test_the_terminal_gives_a_hint_when_hints_are_allowed(
@@ -428,7 +414,10 @@ def test_the_terminal_gives_a_hint_when_hints_are_allowed(
     expected = hint(game).text(Words(game))
     for allowed in (True, False):
         argv = ["play", "1849", "--load", str(path)] + (["--hints"] if allowed else [])
-        out = _typed_session(argv, ["?", "q"], monkeypatch)
+        with monkeypatch.context() as patched:
+            screen = scripted(patched, _keys("?", "q"))
+            assert main(argv) == 0
+        out = screen.getvalue()
         assert (expected in out) is allowed
         assert ("?=hint" in out) is allowed
         assert ("hints are off" in out) is not allowed

@@ -238,6 +238,12 @@ class Title:
         common wording serves."""
         return None
 
+    def price_range(self, game: Game, action: Action) -> tuple[int, int] | None:
+        """The prices the acting side may name for a listed `action` instead of the one it
+        is listed at (both ends legal, and every price between), where the title lists one
+        price of a range; None: the listing shows the range, or there is none."""
+        return None
+
     # -------------------------------------------------------------- prompts
     def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
         """Legal answers to a pending prompt."""

@@ -692,6 +692,14 @@ class Title1849(Title):
             )
         return True
 
+    def price_range(self, game: Game, action: Action) -> tuple[int, int] | None:
+        """A private bought from its owner: L.1 to twice face value, within the buyer's
+        treasury (RD §5.11, ruling R27); the listing names its highest price."""
+        if not isinstance(action, BuyCompany):
+            return None
+        comp = game.state.companies[action.company]
+        return (1, min(2 * comp.value, game.state.corps[action.entity].cash))
+
     def anytime_process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         """Apply a private purchase or a private's power."""
         from tresham.titles.t1849.steps import process_anytime
