@@ -484,6 +484,7 @@ def test_a_database_before_open_seats_gets_their_columns_and_index(db_url: str) 
     try:
         record = storage.game("old")
         assert record is not None and record.hosting == Hosting()
+        assert not record.hosting.hints
         assert storage.list_games(public_only=True) == []
         assert [g.id for g in storage.list_games()] == ["old"]
         with engine.connect() as conn:
@@ -492,6 +493,7 @@ def test_a_database_before_open_seats_gets_their_columns_and_index(db_url: str) 
             seat_columns = {c["name"] for c in inspect(conn).get_columns("tresham_seats")}
         assert "tresham_seats_player" in indexes
         assert {"started", "seats_wanted", "public", "host_hash", "spectator_chat"} <= columns
+        assert "hints" in columns  # hints (server/hints.py), off in the old game
         assert "webhook" in seat_columns  # a seat's own webhook
         assert storage.turn_webhooks("old", "Ann") == []
         storage.create_game(waiting_record(), [])

@@ -1,5 +1,5 @@
-"""The `tresham` command: play in the terminal, replay a save, simulate random games, import
-a game from 18xx.games, run the game server."""
+"""The `tresham` command: play in the terminal, replay a save, review a game, simulate random
+games, import a game from 18xx.games, run the game server."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tresham.core.actions import Action
 from tresham.core.errors import RuleError, quote
@@ -18,6 +18,9 @@ from tresham.core.game import REVEALED, Game
 from tresham.core.game_spec import SetupError, parse_options
 from tresham.io.save import load, new_game, save, to_save
 from tresham.titles.registry import get_title, titles
+
+if TYPE_CHECKING:
+    from tresham.terminal import Terminal
 
 T = TypeVar("T")
 
@@ -120,8 +123,23 @@ def _take_back(game: Game, bots: dict[str, str], undo: bool) -> None:
         step()
 
 
+#: What a player types for a hint in `tresham play --hints`.
+HINT_KEYS = ("?", "h", "hint")
+
+
+def show_hint(term: Terminal, game: Game) -> None:
+    """Print `hard`'s hint for the player to act (``bots/hints.py``)."""
+    from rich.markup import escape
+
+    from tresham.bots.hints import hint
+    from tresham.words import Words
+
+    term.console.print(f"[cyan]{escape(hint(game).text(Words(game)))}[/cyan]")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    """Hotseat play in the terminal; the players named by --bots are played by bots."""
+    """Hotseat play in the terminal; the players named by --bots are played by bots; with
+    --hints, ? (or h) asks for a hint."""
     from tresham.terminal import Terminal
 
     if args.load:
@@ -149,6 +167,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         save(game, path)
         made[len(game.actions)] = (player, kind)
 
+    term.hints = args.hints
     while not game.state.finished:
         if acted:
             acted = False
@@ -176,6 +195,12 @@ def cmd_play(args: argparse.Namespace) -> int:
             return 0
         if line in ("q", "quit"):
             return 0
+        if line in HINT_KEYS:
+            if args.hints:
+                show_hint(term, game)
+            else:
+                term.console.print("[red]hints are off: play with --hints to allow them[/red]")
+            continue
         if line in ("u", "undo", "r", "redo"):
             count = len(game.actions)
             try:
@@ -445,6 +470,40 @@ def _routes_positions(path: Path, as_json: bool) -> int:
     return 0 if counts["equal"] == len(positions) else 1
 
 
+# ------------------------------------------------------------------------ review
+def cmd_review(args: argparse.Namespace) -> int:
+    """Each player's decisions where `hard`'s choice would have gained most
+    (``bots/review.py``)."""
+    from tresham.bots.review import review
+    from tresham.bots.search import budget_ms, work_units
+
+    game = load(Path(args.save))
+    if args.budget is None:
+        from tresham.bots.review import REVIEW_WORK
+
+        work = REVIEW_WORK
+    else:
+        ms = budget_ms(f"hard:{args.budget}")
+        if ms is None:
+            raise SetupError(f"--budget {quote(args.budget)}: a time such as 100ms or 1s", "budget")
+        work = work_units(ms)
+    result = _with_progress(
+        f"reviewing {len(game.actions)} actions",
+        len(game.actions),
+        lambda progress: review(
+            game,
+            work,
+            args.top,
+            progress=None if progress is None else lambda done, _total: progress(done),
+        ),
+    )
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print("\n".join(result.lines()))
+    return 0
+
+
 # ------------------------------------------------------------------------ simulate
 def _with_progress(label: str, total: int, work: Callable[[Callable[[int], None] | None], T]) -> T:
     """Run `work(progress)` with a progress bar on a terminal (no bar when piped)."""
@@ -580,7 +639,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="players played by bots: NAME[:LEVEL],... (levels random, easy, medium, hard "
         "or hard:BUDGET such as hard:250ms; default medium), e.g. Bob:hard:250ms,Cid:easy",
     )
+    play.add_argument(
+        "--hints", action="store_true", help="allow hints: type ? for what the search suggests"
+    )
     play.set_defaults(func=cmd_play)
+
+    rev = sub.add_parser(
+        "review", help="each player's decisions where the search's choice would gain most"
+    )
+    rev.add_argument("save")
+    rev.add_argument("--top", type=int, default=5, help="decisions listed per player")
+    rev.add_argument(
+        "--budget", help="the search's budget per decision, e.g. 100ms (default 100ms)"
+    )
+    rev.add_argument("--json", action="store_true")
+    rev.set_defaults(func=cmd_review)
 
     replay = sub.add_parser("replay", help="replay a save file and print the result")
     replay.add_argument("save")

@@ -25,6 +25,9 @@ class Terminal:
         #: The players bots play, and each bot's level.
         self.bots: dict[str, str] = dict(bots or {})
 
+    #: Whether the players may ask for a hint (`tresham play --hints`).
+    hints: bool = False
+
     def who(self, player: str) -> str:
         """A player's name, with its bot's level if a bot plays it: "Cid (bot, easy)"."""
         level = self.bots.get(player)
@@ -138,7 +141,8 @@ class Terminal:
         )
         self.console.print(
             f"[bold]{who}[/bold] to act ({player}){f': {step}' if step else ''}. "
-            f"Type a number (and an amount for bids/prices), {undo}, o=standing orders, q=quit."
+            f"Type a number (and an amount for bids/prices), {undo}, o=standing orders, "
+            f"{'?=hint, ' if self.hints else ''}q=quit."
         )
         for i, choice in enumerate(words.choices(actions)):
             effects = (

@@ -92,9 +92,36 @@ class _Arm:
     rank: int
     copies: list[Game] = field(default_factory=list)
     values: list[float] = field(default_factory=list)
+    #: The last stage it was played in (-1: not yet).
+    stage: int = -1
 
     def value(self) -> float:
         return sum(self.values) / len(self.values) if self.values else -math.inf
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One of a decision's candidates: `rank` is its place in `medium`'s order (0: its own
+    choice), `score` the rules' score, `value` what it played out to (the player's standing
+    at the end of its samples: ``evaluate.standing``; None: not played out), and `stage` the
+    last stage of the search it reached (-1: not played out)."""
+
+    action: Action
+    rank: int
+    score: float
+    value: float | None = None
+    stage: int = -1
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """What `hard` makes of a decision: its `choice` (what :meth:`SearchBot.choose` plays),
+    and the candidates best first (those the search kept longest, by value, then the
+    rules' order). `searched`: whether the candidates were played out."""
+
+    choice: Action
+    candidates: tuple[Candidate, ...]
+    searched: bool
 
 
 @dataclass
@@ -108,11 +135,30 @@ class SearchBot:
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The bot's action for the entity to act."""
+        return self.rank(game, rng).choice
+
+    def rank(self, game: Game, rng: random.Random) -> Ranking:
+        """The bot's action and the candidates it weighed, with their values (a decision
+        the search leaves to `medium`: its choice and its next best by the rules' scores,
+        not played out)."""
         pick, scored = self.base.decide(game, rng)
         cands = self.candidates(game, pick, scored)
         if len(cands) < 2:
-            return pick
-        return self.search(game, cands, rng.getrandbits(32))
+            rest = [a for _, _, a in scored if a != pick][: self.width - 1]
+            listed = (Candidate(a, i, _score_of(scored, a)) for i, a in enumerate([pick, *rest]))
+            return Ranking(pick, tuple(listed), False)
+        choice, arms = self._halve(game, cands, rng.getrandbits(32))
+        ranked = tuple(
+            Candidate(
+                a.action,
+                a.rank,
+                _score_of(scored, a.action),
+                None if a.stage < 0 else a.value(),
+                a.stage,
+            )
+            for a in arms
+        )
+        return Ranking(choice, ranked, any(c.stage >= 0 for c in ranked))
 
     def candidates(self, game: Game, pick: Action, scored: list[Scored]) -> list[Action]:
         """`pick` first, then the best-scored others the rules score at :data:`FLOOR` or
@@ -141,6 +187,11 @@ class SearchBot:
 
     def search(self, game: Game, cands: list[Action], seed: int) -> Action:
         """Successive halving of `cands` (module docstring); `seed` seeds the samples."""
+        return self._halve(game, cands, seed)[0]
+
+    def _halve(self, game: Game, cands: list[Action], seed: int) -> tuple[Action, list[_Arm]]:
+        """The action successive halving of `cands` chooses, and every candidate that could
+        be played, best first (those kept longest first, each stage's by value)."""
         me = game.acting_player() or ""
         root = _RoundMark.of(game)
         samples = 2 if self.work >= SAMPLED_WORK else 1
@@ -157,13 +208,15 @@ class SearchBot:
             else:
                 arms.append(arm)
         if not arms or arms[0].rank != 0:
-            return cands[0]
+            return cands[0], arms
         margin = MARGIN * abs(evaluate.worth(game).get(me, 0.0))
         left = self.work
+        dropped: list[_Arm] = []
         for stage in range(STAGES):
             share = left // ((STAGES - stage) * sum(len(a.copies) for a in arms))
             for arm in arms:
                 arm.values = []
+                arm.stage = stage
                 for copy in arm.copies:
                     used = _play_on(copy, root, share)
                     left -= max(0, used)
@@ -173,11 +226,43 @@ class SearchBot:
                     del arm.copies[1:], arm.values[1:]
             arms.sort(key=lambda a: (-a.value(), a.rank))
             kept = arms[: max(2, math.ceil(len(arms) / 2))]
+            dropped = [a for a in arms[len(kept) :] if a.rank != 0] + dropped
             arms = kept + [a for a in arms[len(kept) :] if a.rank == 0]
         pick = next(a for a in arms if a.rank == 0)
+        ranked = sorted(arms, key=lambda a: (-a.value(), a.rank)) + dropped
         if arms[0].value() < pick.value() + margin:
-            return pick.action  # not clearly better than `medium`'s choice
-        return arms[0].action
+            return pick.action, ranked  # not clearly better than `medium`'s choice
+        return arms[0].action, ranked
+
+    def values(self, game: Game, actions: list[Action], seed: int) -> list[float | None]:
+        """What each of `actions` plays out to for the player to act (their standing), the
+        budget shared equally, on the same samples (seeded from `seed`: common random
+        numbers), to the horizon; None for one that fails on a copy. For a hint's
+        alternatives and a review (the search itself halves, :meth:`rank`)."""
+        me = game.acting_player() or ""
+        root = _RoundMark.of(game)
+        samples = 2 if self.work >= SAMPLED_WORK else 1
+        share = self.work // max(1, samples * len(actions))
+        out: list[float | None] = []
+        for action in actions:
+            got: list[float] = []
+            for j in range(samples):
+                copy = game.search_copy(reseed=seed + j)
+                try:
+                    copy.apply_known(action)
+                except Exception:
+                    break
+                used = _play_on(copy, root, share)
+                if used < 0:
+                    break
+                got.append(evaluate.standing(copy, me))
+            out.append(sum(got) / len(got) if len(got) == samples else None)
+        return out
+
+
+def _score_of(scored: list[Scored], action: Action) -> float:
+    """The rules' score of `action` (0: not scored, as a single legal action is not)."""
+    return next((sc for sc, _, a in scored if a == action), 0.0)
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,7 @@ from tresham.server.errors import (
     refused,
 )
 from tresham.server.headers import ASGIApp, Message, Receive, Scope, SecurityHeaders, Send
+from tresham.server.hints import Hints
 from tresham.server.history import game_history
 from tresham.server.ids import check_game_id, new_game_id
 from tresham.server.limits import RateLimit
@@ -76,6 +77,7 @@ from tresham.server.notify import PgListener
 from tresham.server.page import page, web_root
 from tresham.server.past import past_of
 from tresham.server.registry import Registry, seat_url
+from tresham.server.review import Reviews
 from tresham.server.seats import (
     Seats,
     check_open_game,
@@ -87,6 +89,7 @@ from tresham.server.seats import (
 from tresham.server.storage import (
     CHANNEL,
     CHAT_CHANNEL,
+    HINT_CHANNEL,
     ChatLine,
     GameRecord,
     Hosting,
@@ -167,6 +170,8 @@ class Server:
     joins: RateLimit
     creations: RateLimit
     creations_all: RateLimit
+    hints: Hints
+    reviews: Reviews
 
     def check_creation(self, request: Request) -> str:
         """Count a game made by the request's client; raise TooMany (429) if it is over
@@ -200,18 +205,26 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
             RateLimit("joins", config.join_limit, window),
             RateLimit("games made", config.create_limit, config.create_window),
             RateLimit("games made on this server", config.create_limit_all, config.create_window),
+            Hints(registry),
+            Reviews(registry),
         )
         listener = None
         if store.is_postgres:
             chat = holder["server"].chat
+            hints = holder["server"].hints
 
             def on_reconnect() -> None:
                 registry.on_reconnect()
                 chat.on_reconnect()
+                hints.on_reconnect()
 
             listener = PgListener(
                 store.conninfo(),
-                {CHANNEL: registry.on_news, CHAT_CHANNEL: chat.on_news},
+                {
+                    CHANNEL: registry.on_news,
+                    CHAT_CHANNEL: chat.on_news,
+                    HINT_CHANNEL: hints.on_news,
+                },
                 on_reconnect,
             )
             await listener.start()
@@ -222,6 +235,8 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
             if listener is not None:
                 await listener.stop()
             await holder["server"].chat.close()
+            holder["server"].hints.close()
+            holder["server"].reviews.close()
             await registry.close()
             store.close()
 
@@ -306,7 +321,7 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         if len(bots) == len(players):
             srv.registry.check_bot_room(_address(request))
         maker = srv.check_creation(request)
-        host, hosting = new_host(body.public, body.spectator_chat)
+        host, hosting = new_host(body.public, body.spectator_chat, hints=body.hints)
         answer = await _created(
             srv, game, request, bots=bots, webhook=body.webhook, hosting=hosting, maker=maker
         )
@@ -553,6 +568,26 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         body = validate(SeatOrders, parse_json(await request.body()))
         return await srv.registry.set_orders(live, player, body.orders)
 
+    @app.get("/api/games/{game_id}/hint")
+    async def game_hint(
+        game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """What `hard` would do in the seat's place, on its turn, where the game's creator
+        allows hints: the suggestion in words with its evaluation and the next best
+        (server/hints.py). Every player sees that the seat asked (`/hints`)."""
+        return await server().hints.hint(game_id, authorization)
+
+    @app.get("/api/games/{game_id}/hints")
+    async def hint_notes(game_id: str) -> dict[str, Any]:
+        """Which seats were shown a hint, and when (the log index): "Ann asked for a hint"."""
+        return {"notes": await server().hints.notes(game_id)}
+
+    @app.get("/api/games/{game_id}/review")
+    async def game_review(game_id: str) -> dict[str, Any]:
+        """A finished game's review: each player's decisions where the search's choice would
+        have gained most, or how far it is (server/review.py)."""
+        return await server().reviews.review(game_id)
+
     @app.get("/api/games/{game_id}/history")
     async def history(game_id: str) -> dict[str, Any]:
         """Share prices and player worth after every operating round (history.py)."""
@@ -668,6 +703,12 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         await server().seats.record(game_id)
         return HTMLResponse(page("lobby.html"))
 
+    @app.get("/games/{game_id}/review", response_class=HTMLResponse)
+    async def review_page(game_id: str) -> HTMLResponse:
+        """A finished game's review (server/review.py)."""
+        await server().registry.get(game_id)
+        return HTMLResponse(page("review.html"))
+
     @app.get("/games/{game_id}/tiles", response_class=HTMLResponse)
     async def tile_sheet(game_id: str) -> HTMLResponse:
         """Every tile the game may lay, drawn at each rotation."""
@@ -754,7 +795,7 @@ async def _waiting(srv: Server, body: CreateGame, seed: int, request: Request) -
     bots = _bot_levels(body.bots, named)
     await _check_webhook(srv, body.webhook)
     srv.check_creation(request)
-    host, hosting = new_host(body.public, body.spectator_chat, wanted)
+    host, hosting = new_host(body.public, body.spectator_chat, wanted, body.hints)
     tokens = {p: secrets.token_urlsafe(24) for p in named if p not in bots}
     record = GameRecord(
         id=new_game_id(),

@@ -98,6 +98,7 @@ class CreateGame(BaseModel):
     open_seats: int = Field(default=0, ge=0, le=16, description="seats left open after these")
     public: bool = Field(default=False, description="listed for strangers to join or watch")
     spectator_chat: bool = Field(default=False, description="spectators may chat")
+    hints: bool = Field(default=False, description="seats may ask for hints (server/hints.py)")
     seed: int | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     bots: list[Annotated[BotSeat, WithJsonSchema(BOT_SEAT_SCHEMA)]] = Field(

@@ -1,6 +1,6 @@
 """The browser table's pages: plain HTML files of ``tresham/web`` (the lobby, a game's table,
-the tile sheet, the page of a game that is not there) whose ES modules read the game id from
-the address and talk to the API."""
+the tile sheet, a finished game's review, the page of a game that is not there) whose ES
+modules read the game id from the address and talk to the API."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 
-PAGES = ("lobby.html", "table.html", "tiles.html", "missing.html")
+PAGES = ("lobby.html", "table.html", "tiles.html", "missing.html", "review.html")
 
 
 def web_root() -> Traversable:

@@ -65,10 +65,10 @@ def token_seat(seats: list[SeatRecord], authorization: str | None) -> SeatRecord
 
 
 def new_host(
-    public: bool, spectator_chat: bool, seats_wanted: int | None = None
+    public: bool, spectator_chat: bool, seats_wanted: int | None = None, hints: bool = False
 ) -> tuple[str, Hosting]:
     """A new host token, and the hosting of a game it hosts (waiting for its seats to fill
-    if `seats_wanted` is given)."""
+    if `seats_wanted` is given; its seats may ask for hints if `hints`)."""
     token = secrets.token_urlsafe(24)
     hosting = Hosting(
         started=seats_wanted is None,
@@ -76,6 +76,7 @@ def new_host(
         public=public,
         spectator_chat=spectator_chat,
         host_hash=token_hash(token),
+        hints=hints,
     )
     return token, hosting
 
@@ -166,6 +167,7 @@ def describe(record: GameRecord) -> dict[str, Any]:
         "players_range": [lo, hi],
         "public": record.hosting.public,
         "spectator_chat": record.hosting.spectator_chat,
+        "hints": record.hosting.hints,
     }
 
 

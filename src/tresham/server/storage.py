@@ -74,6 +74,8 @@ from sqlalchemy.pool import ConnectionPoolEntry
 CHANNEL = "tresham_log"
 #: The channel of chat news (payload ``"<game id> <line number>"``).
 CHAT_CHANNEL = "tresham_chat"
+#: The channel of hint notes (payload ``"<game id> <note number>"``).
+HINT_CHANNEL = "tresham_hints"
 #: The advisory lock PostgreSQL processes take while creating the tables.
 SCHEMA_LOCK = 0x7E5A4A
 
@@ -97,6 +99,7 @@ games_table = Table(
     Column("public", Boolean, nullable=True),
     Column("host_hash", String(64), nullable=True),
     Column("spectator_chat", Boolean, nullable=True),
+    Column("hints", Boolean, nullable=True),
 )
 
 seats_table = Table(
@@ -128,6 +131,18 @@ chat_table = Table(
     Column("created", Float, nullable=False),
 )
 
+#: That a seat was shown a hint (``server/hints.py``): beside the log, never in it (a hint is
+#: no action of the game), numbered per game, at the log index it was shown at.
+hint_notes_table = Table(
+    "tresham_hint_notes",
+    metadata,
+    Column("game_id", String(32), ForeignKey("tresham_games.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("player", Text, nullable=False),
+    Column("at", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+)
+
 log_table = Table(
     "tresham_log",
     metadata,
@@ -153,6 +168,7 @@ ADDED_COLUMNS: tuple[Column[Any], ...] = (
     seats_table.c.webhook,
     seats_table.c.orders,
     log_table.c.standing_order,
+    games_table.c.hints,
 )
 
 #: Indexes added since the first version of the tables (made when a database lacks them).
@@ -200,14 +216,37 @@ class SeatRecord:
 class Hosting:
     """How a game is hosted: whether it has started (a game with open seats waits until
     they fill or its host starts it), how many seats it has then (None: it was made full),
-    whether strangers see it listed, whether spectators may chat, and the hash of its host's
-    secret token (None: no host, as in a game stored before games had hosts)."""
+    whether strangers see it listed, whether spectators may chat, the hash of its host's
+    secret token (None: no host, as in a game stored before games had hosts), and whether its
+    seats may ask for hints (``server/hints.py``; a game stored before hints: no)."""
 
     started: bool = True
     seats_wanted: int | None = None
     public: bool = False
     spectator_chat: bool = False
     host_hash: str | None = None
+    hints: bool = False
+
+
+@dataclass(frozen=True)
+class HintNote:
+    """That `player`'s seat was shown a hint: the note's number in the game, and the log
+    index it was shown at."""
+
+    index: int
+    player: str
+    at: int
+    created: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The note as the API gives it, with its line for the log."""
+        return {
+            "index": self.index,
+            "player": self.player,
+            "at": self.at,
+            "created": self.created,
+            "text": f"{self.player} asked for a hint",
+        }
 
 
 @dataclass(frozen=True)
@@ -315,6 +354,7 @@ def _hosting(row: Any) -> Hosting:
         public=bool(row.public),
         spectator_chat=bool(row.spectator_chat),
         host_hash=row.host_hash,
+        hints=bool(row.hints),
     )
 
 
@@ -464,6 +504,7 @@ class Storage:
                     public=hosting.public,
                     spectator_chat=hosting.spectator_chat,
                     host_hash=hosting.host_hash,
+                    hints=hosting.hints,
                 )
             )
             if record.seats:
@@ -718,6 +759,38 @@ class Storage:
             "at": line.at,
             "created": line.created or now,
         }
+
+    # ------------------------------------------------------------------ hint notes
+    def add_hint_note(self, game_id: str, player: str, at: int) -> HintNote:
+        """Note that `player`'s seat was shown a hint at log index `at`; returns the note as
+        stored. Raises SeatRefused ("missing")."""
+        now = time.time()
+        with self._write_lock, self.engine.begin() as conn:
+            self._hold(conn, game_id, waiting=False)
+            last = conn.execute(
+                select(func.max(hint_notes_table.c.idx)).where(
+                    hint_notes_table.c.game_id == game_id
+                )
+            ).scalar_one()
+            note = HintNote(0 if last is None else int(last) + 1, player, at, now)
+            conn.execute(
+                insert(hint_notes_table).values(
+                    game_id=game_id, idx=note.index, player=player, at=at, created=now
+                )
+            )
+            if self.is_postgres:
+                self._notify(conn, HINT_CHANNEL, game_id, note.index)
+        return note
+
+    def hint_notes(self, game_id: str, start: int = 0) -> list[HintNote]:
+        """The game's hint notes from number `start` on, in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(hint_notes_table)
+                .where(hint_notes_table.c.game_id == game_id, hint_notes_table.c.idx >= start)
+                .order_by(hint_notes_table.c.idx)
+            ).all()
+        return [HintNote(r.idx, r.player, r.at, r.created) for r in rows]
 
     # ------------------------------------------------------------------ reads
     def game(self, game_id: str) -> GameRecord | None:

@@ -533,6 +533,16 @@ function drawRuns(board, state, runs) {
   return layer;
 }
 
+/** A hint's hex (a suggested lay or station) outlined over the map. */
+function drawHintMark(board, coord) {
+  const hex = board.hexes.find((h) => h.coord === coord);
+  const layer = svg("g", { class: "hint-mark", "data-hex": coord });
+  if (!hex) return layer;
+  const points = board.corners.map(([x, y]) => `${hex.x + x},${hex.y + y}`).join(" ");
+  layer.append(svg("polygon", { points, class: "hint-outline" }));
+  return layer;
+}
+
 /** (Re)draw the whole board into `root` (an <svg>). Its extent goes to `data-extent`; the
  * viewBox too unless panzoom.js looks after it (`data-panzoom`). */
 export function drawBoard(root, board, state, view, ui, onHex) {
@@ -554,6 +564,7 @@ export function drawBoard(root, board, state, view, ui, onHex) {
   root.append(drawOverlays(board, state));
   root.append(drawMarkers(board, state, view));
   if (ui.runs) root.append(drawRuns(board, state, ui.runs));
+  if (ui.hint) root.append(drawHintMark(board, ui.hint));
   // The names over everything (a neighbour drawn later would hide a name on the hex's edge).
   const names = svg("g", { class: "hex-names" });
   for (const hex of board.hexes) if (hex.name) names.append(hexName(board, hex));

@@ -263,7 +263,7 @@ async function main() {
     const title = titleOf($("title").value);
     const body = {
       title: title.title, players: names($("players").value), bots, options: pickedOptions(title),
-      open_seats: Number($("open-seats").value || 0), public: $("public").checked, spectator_chat: $("spectator-chat").checked,
+      open_seats: Number($("open-seats").value || 0), public: $("public").checked, spectator_chat: $("spectator-chat").checked, hints: $("hints").checked,
     };
     if ($("seed").value !== "") body.seed = Number($("seed").value);
     $("create-error").textContent = "";

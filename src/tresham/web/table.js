@@ -22,10 +22,15 @@ let legal = { index: -1, actions: [] };
 let seats = loadSeats(gameId);
 let ui = freshUi();
 let historyShown = -1;
+// Hints (server/hints.py): whether the game's creator allows them, and the hint shown
+// ({index, data}: the log position it is for, the server's answer), drawn on the map too.
+let hintsAllowed = false;
+let hintShown = null;
+let hintAsked = false;
 const LOG_PAGE = 50;
 // The whole log: the set-up's event lines, every entry ({index, entry, seat, round, events}),
 // and the page shown (null: the last, following new entries).
-const gameLog = { start: [], entries: [], page: null, scrolledFor: "", chat: new Map(), headings: new Set() };
+const gameLog = { start: [], entries: [], page: null, scrolledFor: "", chat: new Map(), notes: new Map(), headings: new Set() };
 
 // Chat lines (web/chat.js) join the log after the entry they were written at; they are
 // words between players, never entries of the game.
@@ -43,6 +48,69 @@ function chatItems(n) {
   return (gameLog.chat.get(n) || []).map((line) => el("li", { class: "log-chat", "data-chat": line.index },
     el("span", { class: "chat-who" }, `${line.player}${line.spectator ? " (spectator)" : ""}: `),
     el("span", { class: "chat-text" }, line.text)));
+}
+
+/** The hint notes ("Ann asked for a hint") of the position after `n` entries, as log items:
+ * every player sees who asked; a hint is never an entry of the game. */
+function noteItems(n) {
+  return (gameLog.notes.get(n) || []).map((note) => el("li", { class: "log-note", "data-note": note.index }, note.text));
+}
+
+/** Add hint notes (from `/hints` or the websocket), each once. */
+function addNotes(notes) {
+  for (const note of notes) {
+    const at = gameLog.notes.get(note.at) || [];
+    if (!at.some((n) => n.index === note.index)) at.push(note);
+    gameLog.notes.set(note.at, at);
+  }
+}
+
+// ------------------------------------------------------------------ hints
+/** Whether this browser may ask for a hint now: hints allowed, the present, its seat's turn. */
+function mayAskHint() {
+  return hintsAllowed && viewAt === null && !state.finished && Boolean(actingToken());
+}
+
+async function askHint() {
+  hintAsked = true;
+  renderActions(byHex(legal.actions.filter((a) => a.type === "lay_tile")));
+  try {
+    const answer = await api(`/api/games/${encodeURIComponent(gameId)}/hint`, { token: actingToken() });
+    if (answer.note) addNotes([answer.note]);
+    hintShown = answer.index === state.index ? { index: answer.index, data: answer.hint } : null;
+  } catch (err) {
+    setMessage(err.message, true);
+  }
+  hintAsked = false;
+  render();
+}
+
+/** The Hint button, or the hint shown: its suggestion in words, with its evaluation, and the
+ * next best choices. */
+function hintPanel() {
+  if (!mayAskHint()) return null;
+  if (!hintShown || hintShown.index !== state.index) {
+    return el("div", { id: "hint-box" }, el("button", { id: "hint-button", onclick: askHint, disabled: hintAsked,
+      title: "what the search (hard) would do here; every player sees that you asked" }, hintAsked ? "Thinking…" : "Hint"));
+  }
+  const h = hintShown.data;
+  const said = (c) => c.value === null ? c.text : `${c.text} (${c.value_text})`;
+  return el("div", { id: "hint-box", class: "hint" },
+    el("p", { class: "hint-suggestion" }, el("strong", {}, "Hint: "), said(h.suggestion)),
+    h.alternatives.length ? el("p", { class: "hint-next" }, "Next best:") : null,
+    h.alternatives.length ? el("ol", { class: "hint-alternatives" }, ...h.alternatives.map((c) => el("li", {}, said(c)))) : null,
+    el("button", { class: "hint-close", onclick: () => { hintShown = null; render(); } }, "Hide the hint"));
+}
+
+/** What the hint shown draws on the map: a suggested lay as a preview of the tile, a station
+ * or lay marked on its hex, suggested runs as runs are drawn; null when none. */
+function hintOnMap() {
+  if (!hintShown || hintShown.index !== state.index || viewAt !== null) return null;
+  const a = hintShown.data.suggestion.action;
+  if (a.type === "lay_tile") return { mark: a.hex, preview: { hex: a.hex, tile: a.tile, rotation: a.rotation } };
+  if (a.type === "place_token" || a.type === "build_tunnel") return { mark: a.hex };
+  if (a.type === "run_routes") return { runs: a.runs.map(({ train, stops, track }) => ({ train, stops, track })) };
+  return null;
 }
 
 /** The choices being made on the map: a hex, a tile and its rotation; trains left idle. */
@@ -200,6 +268,8 @@ function renderActions(lays) {
   const box = $("actions");
   box.replaceChildren();
   const held = Object.keys(seats);
+  const hinted = hintPanel();
+  if (hinted) box.append(hinted);
   if (viewAt !== null) {
     const then = state.finished ? "The game was over." : `${state.acting_player} was to act${state.active_entity !== state.acting_player ? ` for ${state.active_entity}` : ""}.`;
     box.append(el("p", { class: "past-note" }, `This is the position after entry ${viewAt} (${state.round.label}). ${then} Nothing can be done here.`),
@@ -757,6 +827,7 @@ function renderLog() {
     items.push(el("li", { value: 0, class: `entry entry-start${viewAt === 0 ? " current" : ""}`, "data-entry": -1 },
       atLink(0, el("span", { class: "entry-head" }, "The game is set up")),
       gameLog.start.length ? el("ul", { class: "entry-lines" }, ...gameLog.start.map((line) => el("li", {}, line))) : null));
+    items.push(...noteItems(0));
     items.push(...chatItems(0));
   }
   let round = null;
@@ -766,6 +837,7 @@ function renderLog() {
       items.push(el("li", { class: "round-heading" }, round));
     }
     items.push(logEntry(e, targets[e.index]));
+    items.push(...noteItems(e.index + 1));
     items.push(...chatItems(e.index + 1));
   }
   list.replaceChildren(...items);
@@ -908,7 +980,8 @@ async function renderGameOver() {
   historyShown = state.index;
   const scores = Object.entries(state.scores).sort((a, b) => b[1] - a[1]);
   const list = el("ol", { id: "scores" }, ...scores.map(([name, score]) => el("li", {}, `${name}: ${money(score)}`)));
-  box.replaceChildren(el("h2", {}, `Game over: ${state.end_words || state.end_reason}`), list);
+  box.replaceChildren(el("h2", {}, `Game over: ${state.end_words || state.end_reason}`), list,
+    el("p", {}, el("a", { id: "review-link", href: `/games/${encodeURIComponent(gameId)}/review` }, "Review the game: where the search would have chosen otherwise")));
   box.append(await chartsOfHistory());
 }
 
@@ -975,11 +1048,13 @@ function render() {
   const chosen = selectedLay(lays);
   const runAction = legal.actions.find((a) => a.type === "run_routes");
   const view = { colors, reserved };
+  const hinted = hintOnMap();
   const mapUi = {
     lays,
     tokenSlots,
-    preview: chosen ? { hex: chosen.hex, tile: chosen.tile, rotation: chosen.rotation } : null,
-    runs: runAction ? chosenRuns(runAction) : runJustMade(),
+    preview: chosen ? { hex: chosen.hex, tile: chosen.tile, rotation: chosen.rotation } : (hinted && hinted.preview) || null,
+    runs: hinted && hinted.runs ? hinted.runs : runAction ? chosenRuns(runAction) : runJustMade(),
+    hint: hinted && hinted.mark ? hinted.mark : null,
   };
   drawBoard($("board"), board, state, view, mapUi, onHex);
   offscreenHint();
@@ -1010,6 +1085,7 @@ async function show(fresh) {
   state = fresh;
   if (changed) {
     ui = freshUi();
+    hintShown = null;
     await loadLegal();
   }
   render();
@@ -1023,6 +1099,11 @@ function connect() {
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
     queue = queue.then(async () => {
+      if (message.type === "note") {
+        addNotes([message.note]);
+        renderLog();
+        return;
+      }
       if (message.type === "log") await addLogEntries(message.index, message.entries);
       else await syncLog();
       if (!present || message.state.index >= present.index) await show(message.state);
@@ -1052,6 +1133,7 @@ function setConnection(live) {
 async function resync() {
   setMessage("");
   await syncLog();
+  addNotes((await api(`/api/games/${encodeURIComponent(gameId)}/hints`)).notes);
   const fresh = await api(`/api/games/${encodeURIComponent(gameId)}`);
   present = null;
   await show(fresh);
@@ -1116,6 +1198,12 @@ async function main() {
   setupTimeline();
   $("charts-area").addEventListener("toggle", () => renderLiveCharts().catch((err) => setMessage(err.message, true)));
   await syncLog();
+  const [seating, notes] = await Promise.all([
+    api(`/api/games/${encodeURIComponent(gameId)}/seating`),
+    api(`/api/games/${encodeURIComponent(gameId)}/hints`),
+  ]);
+  hintsAllowed = Boolean(seating.hints);
+  addNotes(notes.notes);
   await refresh();
   const asked = new URLSearchParams(location.search).get("at");
   if (asked !== null && /^[0-9]+$/.test(asked)) await goTo(Number(asked));

@@ -91,8 +91,12 @@ def undrawn(game: Game) -> tuple[int, ...]:
 
 def shuffle_undrawn(game: Game, rng: random.Random) -> None:
     """In a bot's search copy: the undrawn cards of the deck in a new order (no player knows
-    the real one, 2.3 d)."""
-    rng.shuffle(_ev(game).deck)
+    the real one, 2.3 d), drawn from the cards in the order of their numbers, so that the
+    new order owes nothing to the real one (a shuffle of the real order by a known seed
+    could be undone)."""
+    ev = _ev(game)
+    ev.deck = sorted(ev.deck)
+    rng.shuffle(ev.deck)
 
 
 # ====================================================================== eras
