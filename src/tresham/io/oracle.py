@@ -190,6 +190,9 @@ def differential(
         export = {**export, "actions": [a for a in export["actions"] if a["id"] <= last]}
         export.pop("result", None)
         export["status"] = "active"
+        # the site's "finished" there is its limit, not an end by the rules (e.g. a game with
+        # no corporation left, which tresham ends once no one can act): compared as running
+        replay.states[-1] = {**replay.states[-1], "finished": False}
         verdict.verdict = SITE_DNF
     try:
         result = import_export(export, states=replay.states)

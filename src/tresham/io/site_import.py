@@ -54,10 +54,12 @@ from tresham.io.site_export import (
     read_export,
 )
 from tresham.io.site_states import (
+    MAX_SKIPPED_PASSES,
     Divergence,
     aligned_game,
     first_difference,
     our_view,
+    passes_by_itself,
     site_active,
     site_view,
 )
@@ -500,24 +502,27 @@ def _site_pass(ctx: SiteContext, action: dict[str, Any]) -> None:
 
 def _apply_aligned(game: Game, action: Action) -> None:
     """Apply `action`; if tresham rejects it while waiting at a step of its own, pass that
-    step (and the next ones) as long as doing so makes the action legal. If nothing does,
-    the error raised is the action's own once it is its entity's turn."""
+    step (and the next ones) as long as doing so makes the action legal (a few, besides the
+    passes of stock-round players who can only pass, which the site makes by itself). If
+    nothing does, the error raised is the action's own once it is its entity's turn."""
     try:
         game.apply(action)
         return
     except RuleError as first:
         error = first
     trial = game.clone()
-    passes = 0
-    while passes < MAX_ALIGNING_PASSES:
+    passes = own = 0  # own: passes of players the site passes by itself (not counted)
+    while passes - own < MAX_ALIGNING_PASSES and passes < MAX_SKIPPED_PASSES:
         active = trial.active_entity()
         if active is None:
             break
+        by_itself = passes_by_itself(trial)
         try:
             trial.apply(Pass(active))
         except RuleError:
             break
         passes += 1
+        own += by_itself
         try:
             trial.apply(action)
         except NotYourTurnError:

@@ -43,7 +43,8 @@ from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, 
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import LOAN_PENALTY, SWAP_ONE_20, SWAP_TWO_10
 from tresham.titles.t1849.site_shares import SiteShares
-from tresham.titles.t1849.variant_steps import DEBT, BuyTokenStep
+from tresham.titles.t1849.steps import SMS_HEXES
+from tresham.titles.t1849.variant_steps import DEBT, BuyTokenStep, tokens_in_reach
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -60,10 +61,15 @@ SITE_OPTIONS: Final = {
 LOAN_CHOICES: Final = {"Take L.500 loan": "loan", "Leave game": "leave"}
 SMS_CLOSE: Final = "Close SMS"
 SMS_DECLINE: Final = "Pass"
+#: Site actions that may come between "Close SMS" and the lay or token it is used for (besides
+#: the corporation's passes and private purchases).
+SMS_BETWEEN: Final = ("assign", "message")
 E_TOKEN_CHOICE: Final = "Buy E-Token for "
 #: memo keys: the site's certificates, and the share action being applied
 SHARES: Final = "shares"
 MOVE: Final = "share move"
+#: memo key: the operating turn whose token-buying step the site has passed
+TOKEN_STEP: Final = "token step"
 #: the memo's mark for lists given up
 LOST: Final = "lost"
 
@@ -87,18 +93,36 @@ class Adapter1849:
         return LOAN_PENALTY * game.player(player).loans
 
     def skips_pass(self, ctx: SiteContext, action: dict[str, Any]) -> bool:
-        """A corporation's auto pass is the site's token-buying step passing by itself: it
-        changes nothing unless tresham waits in its own token-buying step."""
-        if not action.get(AUTO) or action.get("entity_type") != "corporation":
+        """A pass of the site's token-buying step where tresham has none changes nothing:
+        a corporation's auto pass (the step passing by itself where no token is in reach)
+        unless tresham waits in its own token-buying step, and the first pass a corporation
+        makes in its turn past tresham's token-buying step while a token is in reach (the
+        site's step waits for it before the green phase, or with no cash, where tresham
+        shows no step: ``variant_steps.tokens_in_reach``)."""
+        if action.get("entity_type") != "corporation":
             return False
-        rnd = ctx.game.state.round
-        waiting = (
-            isinstance(rnd, OperatingRound)
-            and not ctx.game.state.pending
-            and not rnd.finished(ctx.game)
-            and rnd.steps[rnd.step] == BuyTokenStep.name
-        )
-        return not waiting
+        game, corp = ctx.game, str(action.get("entity"))
+        rnd = game.state.round
+        if (
+            not isinstance(rnd, OperatingRound)
+            or game.state.pending
+            or rnd.finished(game)
+            or BuyTokenStep.name not in rnd.steps
+        ):
+            return bool(action.get(AUTO))
+        turn = (id(rnd), rnd.index)
+        at = rnd.steps.index(BuyTokenStep.name)
+        if rnd.step == at:  # tresham's own step: the pass is tresham's
+            ctx.memo[TOKEN_STEP] = turn
+            return False
+        if action.get(AUTO):
+            return True
+        if rnd.corp() != corp or rnd.step < at or ctx.memo.get(TOKEN_STEP) == turn:
+            return False
+        if not tokens_in_reach(game, corp):
+            return False
+        ctx.memo[TOKEN_STEP] = turn
+        return True
 
     def followed(self, ctx: SiteContext, action: dict[str, Any]) -> None:
         """Move the site's certificates: those the action named, then the site's own moves.
@@ -198,8 +222,7 @@ class Adapter1849:
         entity = ctx.entity(action)
         choice = str(action["choice"])
         if choice == SMS_CLOSE:
-            target = self._claim_hex(ctx, entity, ("lay_tile", "place_token"), claim=False)
-            return [UseCompany(entity, "SMS", target)]
+            return [UseCompany(entity, "SMS", self._sms_hex(ctx, entity))]
         if choice == SMS_DECLINE:
             return []
         if choice.startswith(E_TOKEN_CHOICE):
@@ -210,18 +233,28 @@ class Adapter1849:
             return [Choose(entity, choice)]
         raise ImportFailure(f"field choice: tresham cannot translate {choice!r}")
 
-    def _claim_hex(
-        self, ctx: SiteContext, entity: str, kinds: tuple[str, ...], *, claim: bool = True
-    ) -> str:
-        """The hex of `entity`'s next lay or token among the following site actions (claimed,
-        so not translated again, if `claim`)."""
+    def _sms_hex(self, ctx: SiteContext, corp: str) -> str:
+        """The hex SMS is used for: that of the corporation's lay or token in the Track and
+        Token steps that follow the site's "Close SMS" (only passes, private purchases and
+        CNM's assignment between). Where it lays and places nothing, the site's SMS names no
+        hex and any does for tresham: the first coastal city."""
+        for _, later in ctx.upcoming():
+            kind, by = later["type"], str(later.get("entity"))
+            if kind in ("lay_tile", "place_token") and by == corp:
+                if kind == "lay_tile":
+                    return str(later["hex"])
+                return site_city(ctx, str(later["city"]))[0]
+            if not ((kind in ("pass", "buy_company") and by == corp) or kind in SMS_BETWEEN):
+                break
+        return SMS_HEXES[0]
+
+    def _claim_hex(self, ctx: SiteContext, entity: str, kinds: tuple[str, ...]) -> str:
+        """The hex of `entity`'s next token among the following site actions (claimed, so not
+        translated again)."""
         for i, later in ctx.upcoming():
             if later["type"] not in kinds or str(later.get("entity")) != entity:
                 continue
-            if later["type"] == "lay_tile":
-                return str(later["hex"])
-            if claim:
-                ctx.claimed.add(i)
+            ctx.claimed.add(i)
             return site_city(ctx, str(later["city"]))[0]
         raise ImportFailure(f"no following {' or '.join(kinds)} by {entity} names the hex")
 

@@ -43,7 +43,7 @@ from tresham.core.graph import track_graph
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
 from tresham.core.shares import POOL, treasury
-from tresham.io.site_writer import ExportFailure, SiteAction, WriteContext
+from tresham.io.site_writer import AUTO, ExportFailure, SiteAction, WriteContext
 from tresham.routes.network import Network, network_of
 from tresham.routes.runs import Run, run_revenue
 from tresham.titles.t1849 import map_glue, variants
@@ -57,6 +57,7 @@ from tresham.titles.t1849.site_import import (
     SMS_CLOSE,
 )
 from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.variant_steps import tokens_in_reach
 from tresham.titles.t1849.variants import BUY_TOKENS
 
 OPTION_RULES: Final = {option: rule for rule, option in SITE_OPTIONS.items()}
@@ -345,6 +346,8 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
             out.append({"type": kind, "entity": corp, "entity_type": "corporation"})
             if kind == "run_routes":
                 out[-1]["routes"] = []
+            elif steps[k] == "buy_token" and not tokens_in_reach(game, corp):
+                out[-1][AUTO] = True  # the site's step passes by itself
     return out
 
 
@@ -368,7 +371,7 @@ def _site_waits(game: Game, corp: str, step: str, sms_used: bool, cash: int) -> 
             bool(game.state.depot.owned_by(corp))
             and len(network_of(game.state.map, corp).stops) > 1
         )
-    if step == "buy_token":
+    if step == "buy_token":  # an auto pass where no token is in reach (`_turn_end_passes`)
         return bool(game.options.get(BUY_TOKENS))
     return False
 

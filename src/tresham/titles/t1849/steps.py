@@ -38,7 +38,7 @@ from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool, tr
 from tresham.core.trains import Train
 from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.operating import OPERATING
-from tresham.titles.t1849.rule_set import site_proven
+from tresham.titles.t1849.rule_set import site_engine, site_proven
 from tresham.titles.t1849.state import state_of
 
 if TYPE_CHECKING:
@@ -297,14 +297,16 @@ class TrainStep(Step):
 def ask_loan(game: Game, pres: str) -> None:
     """A president left with no stock after a bankruptcy chooses: quit, or take a L.500 loan
     (1849 §Trouble). In the "18xx.games" rule set only in an operating round (ruling S9):
-    where the bankrupt corporation was the last to operate, the choice waits for the next
-    operating round (the player takes part in the stock round between with nothing)."""
+    where the round has no corporation left open (from rules version 5; before it, where the
+    bankrupt corporation was the last to operate), the round ends and the choice waits for
+    the next operating round (the player takes part in the stock round between with
+    nothing)."""
     s = game.state
     if s.shares.held(pres):
         return
     rnd = s.round
     if site_proven(game) and isinstance(rnd, OperatingRound):
-        later = rnd.order[rnd.index + 1 :]
+        later = rnd.order if site_engine(game) else rnd.order[rnd.index + 1 :]
         if all(s.corps[c].closed or not s.corps[c].floated for c in later):
             state_of(game).loan_later.append(pres)
             return

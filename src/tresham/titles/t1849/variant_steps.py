@@ -52,16 +52,23 @@ def _title(game: Game) -> Title1849:
 
 # ====================================================================== station tokens
 def offered_tokens(game: Game, corp: str) -> list[tuple[str, int, str]]:
-    """(hex, city, seller) of the tokens the token-buying step shows `corp` (the site's
-    ``any_buyable_tokens_placed?``): from phase 6H, with L.1, another corporation's token
-    other than its home token, in a city `corp` reaches, on a tile where it has no token."""
-    s = game.state
+    """(hex, city, seller) of the tokens the token-buying step shows `corp`: from phase 6H,
+    with L.1, those in reach (:func:`tokens_in_reach`)."""
     if not variants.enabled(game, variants.BUY_TOKENS) or not variants.reached(
         game, variants.TOKENS_FROM
     ):
         return []
-    if s.corps[corp].cash < 1:
+    if game.state.corps[corp].cash < 1:
         return []
+    return tokens_in_reach(game, corp)
+
+
+def tokens_in_reach(game: Game, corp: str) -> list[tuple[str, int, str]]:
+    """(hex, city, seller) of the other corporations' tokens other than their home tokens, in
+    a city `corp` reaches, on a tile where it has no token (the site's
+    ``any_buyable_tokens_placed?``, whatever the phase and cash: while there is one, the
+    site's step waits for an answer; with none it passes by itself)."""
+    s = game.state
     net = reach(s.map, corp).nodes
     out: list[tuple[str, int, str]] = []
     for (coord, node), held in sorted(s.map.tokens.items()):
