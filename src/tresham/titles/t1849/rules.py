@@ -32,7 +32,13 @@ from tresham.core.title import Title, title_data
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.titles.t1849 import map_glue, rule_set, variants
 from tresham.titles.t1849.market_rules import Movement1849
-from tresham.titles.t1849.rule_set import RULE_SETS, operating_steps, site_proven, site_rules
+from tresham.titles.t1849.rule_set import (
+    RULE_SETS,
+    operating_steps,
+    site_engine,
+    site_proven,
+    site_rules,
+)
 from tresham.titles.t1849.state import State1849, state_of
 from tresham.titles.t1849.steps import STEP_OBJECTS, anytime_actions
 from tresham.titles.t1849.variant_steps import (
@@ -567,7 +573,7 @@ class Title1849(Title):
         if city is None:
             game.log(f"{sym} finds no free slot in {corp.home}")
             return
-        map_glue.place_token(game.state.map, corp.home, city, sym)
+        map_glue.place_token(game.state.map, corp.home, city, sym, site=site_engine(game))
         corp.placed.append((corp.home, city))
 
     def _place_missing_home_tokens(self, game: Game) -> None:

@@ -50,6 +50,7 @@ from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, PayDebt, RepayBond
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import SWAP_ONE_20, SWAP_TWO_10
+from tresham.titles.t1849.site_graph import site_graph
 from tresham.titles.t1849.site_import import (
     E_TOKEN_CHOICE,
     LOAN_CHOICES,
@@ -366,10 +367,10 @@ def _site_waits(game: Game, corp: str, step: str, sms_used: bool, cash: int) -> 
         return sms_used and game.state.corps[corp].unplaced_tokens > 0
     if step == "companies":
         return _companies_step_waits(game, corp, cash)
-    if step == "routes":  # the site's Route step is open where two stops are connected
+    if step == "routes":  # the site's Route step is open where its walk meets two stops
         return (
             bool(game.state.depot.owned_by(corp))
-            and len(network_of(game.state.map, corp).stops) > 1
+            and site_graph(game.state.map, corp).route_available
         )
     if step == "buy_token":  # an auto pass where no token is in reach (`_turn_end_passes`)
         return bool(game.options.get(BUY_TOKENS))
