@@ -9,8 +9,20 @@ from typing import Any
 
 import pytest
 
-from test_1849_paragraphs import two_corps
+from test_1849_paragraphs import (
+    at,
+    auto_until,
+    give_certs,
+    op_round,
+    opening,
+    scrap,
+    two_corps,
+    where,
+)
+from tresham.core.actions import Par, Pass, SellShares
+from tresham.core.game import Game
 from tresham.core.graph import RULE_NEW_TRACK, reach, tile_lay_problem, track_graph
+from tresham.core.rounds.operating import OperatingRound
 from tresham.core.track import MapState
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.site_graph import site_graph, site_paths
@@ -94,3 +106,54 @@ def test_tresham_takes_the_first_empty_slot_otherwise() -> None:
     s = j6_reserved_for_sfa()
     map_glue.place_token(s, "J6", 0, "AFG")
     assert s.slots("J6", 0) == ("AFG", None)
+
+
+def _emergency_sale_of_ift(
+    options: dict[str, Any] | None, rules_version: int | None = None
+) -> Game:
+    """OR 1.2: CTL (Bob, at 90) operates first, then IFT, SFA and AFG, stacked in that order
+    on one space; CTL has no train and no cash, Bob no money but 20% of IFT, and he sells 10%
+    of it, which drops IFT below SFA and AFG."""
+    g = opening(1, options, rules_version)
+    g.apply(Par("Cid", "IFT", 68))
+    g.apply(Pass("Cid"))
+    g.apply(Par("Ann", "SFA", 68))
+    g.apply(Pass("Ann"))
+    g.apply(Par("Bob", "AFG", 68, "H8"))
+    g.apply(Pass("Bob"))
+    auto_until(g, lambda g: isinstance(g.state.round, OperatingRound))
+    first = g.state.round
+    auto_until(
+        g, lambda g: g.state.round is not first and isinstance(g.state.round, OperatingRound)
+    )
+    assert op_round(g).order == ["CTL", "IFT", "SFA", "AFG"]
+    auto_until(g, at("CTL:trains"))
+    ctl = g.state.corps["CTL"]
+    scrap(g, *ctl.trains)
+    ctl.trains.clear()
+    ctl.cash = 0
+    g.player("Bob").cash = 0
+    give_certs(g, "IFT", "Bob", 2)
+    g.apply(SellShares("CTL", "IFT", 10))
+    market = g.state.market
+    assert market.price("IFT") < market.price("SFA") == market.price("AFG")
+    assert where(g) == "CTL:trains"
+    return g
+
+
+# Ruling S13 (the site's recalculate_order after an emergency sale; the summary is silent):
+# the corporations still to operate go in their new market order, IFT now last.
+def test_site_rule_set_reorders_the_rest_after_an_emergency_sale() -> None:
+    assert op_round(_emergency_sale_of_ift(SITE)).order == ["CTL", "SFA", "AFG", "IFT"]
+
+
+@pytest.mark.parametrize(("options", "version"), [(None, None), (SITE, 4)])
+def test_the_round_keeps_its_order_otherwise(
+    options: dict[str, Any] | None, version: int | None
+) -> None:
+    assert op_round(_emergency_sale_of_ift(options, version)).order == [
+        "CTL",
+        "IFT",
+        "SFA",
+        "AFG",
+    ]

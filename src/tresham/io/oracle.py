@@ -52,8 +52,12 @@ NO_END = "no end"
 #: (``Engine::Game::Base#process_action``): its limit, not a difference.
 SITE_DNF = "site did not finish (turn 100)"
 DNF_WORDS = "game_end_reason: :dnf"
+#: The site's engine fails inside itself (an error other than its refusal of an action,
+#: ``Engine::GameError`` or ``Engine::GameIsOver``, e.g. a ``NoMethodError``): its fault, not
+#: a difference.
+SITE_CRASH = "site engine fault"
 #: Verdicts that are the site's, never tresham's.
-SITE_CAUSES = (SITE_DNF,)
+SITE_CAUSES = (SITE_DNF, SITE_CRASH)
 #: tresham's end where no one can act any more (the title's ``no_play_possible``).
 NO_PLAY = "no_play"
 
@@ -214,7 +218,7 @@ def differential(
     except ImportFailure as exc:
         lines = len(replay.states)
         if refused is not None and lines < len(export["actions"]):
-            verdict.verdict = SITE_REFUSES
+            verdict.verdict = SITE_REFUSES if "Engine::Game" in refused[1] else SITE_CRASH
             verdict.action_id = refused[0]
             verdict.action = by_id.get(refused[0])
             verdict.site_words = refused[1]

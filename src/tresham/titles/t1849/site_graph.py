@@ -14,7 +14,8 @@ From each of its tokens in turn, the site walks depth first, path by path in eac
 So a path a route could reach by another way may stay out of the network, when the walk met
 its way in first from a side where it could not go on. What the walk meets is the network:
 the tile lays that must add track to it (ruling R29), the tokens another corporation may buy
-(§14.1), and whether the Route step is open (two stops met from one token).
+(§14.1), and whether the Route step is open (two stops, or a stop and a port, met from one
+token).
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ CACHE: Final = "site_graph:"
 class SiteGraph:
     """The site's network of a corporation: the path ids (of the state's
     :class:`~tresham.core.graph.TrackGraph`) and nodes its walk met, and whether one token's
-    walk met two stops (the site's ``route_available``)."""
+    walk met two stops, or one and a port (the site's ``route_available``; its ports are
+    ``route: optional``)."""
 
     paths: frozenset[int]
     nodes: frozenset[NodeKey]
@@ -53,7 +55,9 @@ def site_graph(state: MapState, corporation: str) -> SiteGraph:
     for node in tokens:
         walk.start(set(tokens) - {node})
         walk.node(node, converging=False)
-        route = route or len(walk.local) > 1
+        ports = sum(1 for coord, _n in walk.local if state.board.hexes[coord].port)
+        stops = len(walk.local) - ports
+        route = route or stops > 1 or (stops == 1 and ports > 0)
     result = SiteGraph(frozenset(walk.paths), frozenset(walk.nodes | set(tokens)), route)
     state.set_cached(key, result)
     return result

@@ -79,6 +79,7 @@ STAYS: Final = ("buy_token", "companies")
 FREE_SLOT: Final = "free_slot"
 SMS_ASKED: Final = "sms_asked"
 SMS_USED: Final = "sms_used"
+ROUTE_OPEN: Final = "route_open"
 MOVE: Final = "move"
 COPIES: Final = "copies"
 
@@ -99,6 +100,7 @@ class Writer1849:
     def before(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         ctx.memo[TURN] = _turn(ctx.game)
         ctx.memo[CASH] = {sym: c.cash for sym, c in ctx.game.state.corps.items()}
+        ctx.memo[ROUTE_OPEN] = _route_open(ctx.game, action)
         return _sms_question(ctx, action) + self._action(ctx, action)
 
     def _action(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
@@ -334,8 +336,14 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
         stops.append(at)
         at = (i, k + 1)
     out = []
+    route_open = ctx.memo.pop(ROUTE_OPEN, None)
     for i, k in stops:
         corp = order[i] if i < len(order) else None
+        mine = route_open is not None and route_open[0] == corp
+        if mine and steps[k] == "routes":  # as the site's walk saw it (it may close since)
+            if route_open is not None and route_open[1] and corp is not None:
+                out.append(_no_run(corp))
+            continue
         if corp is None or corp not in game.state.corps or not game.state.corps[corp].floated:
             continue  # closed in the meantime
         sms = ctx.memo.get(SMS_USED) == (rid, i)
@@ -343,13 +351,39 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
         if now is None or now[0] != rid:  # the round ended: its cash then, before any income
             cash = ctx.memo.get(CASH, {}).get(corp, cash) - _spent(action, corp)
         if _site_waits(game, corp, steps[k], sms, cash):
-            kind = "run_routes" if steps[k] == "routes" else "pass"
-            out.append({"type": kind, "entity": corp, "entity_type": "corporation"})
-            if kind == "run_routes":
-                out[-1]["routes"] = []
-            elif steps[k] == "buy_token" and not tokens_in_reach(game, corp):
+            if steps[k] == "routes":
+                out.append(_no_run(corp))
+                continue
+            out.append({"type": "pass", "entity": corp, "entity_type": "corporation"})
+            if steps[k] == "buy_token" and not tokens_in_reach(game, corp):
                 out[-1][AUTO] = True  # the site's step passes by itself
     return out
+
+
+def _no_run(corp: str) -> SiteAction:
+    """The site's empty run where its Route step is open and tresham found no run."""
+    return {"type": "run_routes", "entity": corp, "entity_type": "corporation", "routes": []}
+
+
+def _route_open(game: Game, action: Action) -> tuple[str, bool] | None:
+    """For the operating corporation's lay, token or pass: whether the site's Route step opens
+    once it is taken (a train, and two stops met by the site's walk), read before tresham
+    plays on past it (the corporation may close at its dividend)."""
+    rnd = game.state.round
+    if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.finished(game):
+        return None
+    corp = rnd.corp()
+    if action.entity != corp or not isinstance(action, LayTile | PlaceToken | Pass):
+        return None
+    trial = game.state.map
+    if isinstance(action, LayTile):
+        trial = trial.copy()
+        trial.lay_tile(action.hex, action.tile, action.rotation, check=False)
+    elif isinstance(action, PlaceToken):
+        trial = trial.copy()
+        trial.place_token(corp, action.hex, action.city)
+    trains = bool(game.state.depot.owned_by(corp))
+    return corp, trains and site_graph(trial, corp).route_available
 
 
 def _spent(action: Action, corp: str) -> int:
@@ -479,10 +513,12 @@ def _sold(model: SiteShares, seller: str, action: SellShares) -> list[str]:
     if pres in held:
         if percent == 10:
             return [pres]
-        rest = plain[: (percent - model.percent[pres]) // 10]
-        out = [pres, *rest]
-        if sum(model.percent[c] for c in out) == percent:
-            return out
+        for with_last in (lasts if action.last else [], []):
+            first = [pres, *with_last]
+            rest = plain[: (percent - sum(model.percent[c] for c in first)) // 10]
+            out = [*first, *rest]
+            if sum(model.percent[c] for c in out) == percent:
+                return out
     raise ExportFailure(f"no certificates make {percent}% for {action.describe()}")
 
 

@@ -83,10 +83,27 @@ def issue(game: Game, corp: str, percent: int) -> None:
 
 def emergency_sale(game: Game, pres: str, sale: SellShares) -> None:
     """The president sells to the pool to raise money for the corporation; the price drops a
-    row per 10% (1849 §Trouble)."""
+    row per 10% (1849 §Trouble). In the "18xx.games" rule set (from rules version 5) the
+    corporations still to operate in the round then go in their new market order (ruling
+    S13)."""
     sell_to_pool(game, pres, sale.corporation, sale.percent, sale.last)
     game.log(f"{pres} sells {sale.percent}% of {sale.corporation} (emergency)")
     _title(game).move_price(game, sale.corporation, "down", sale.percent // 10)
+    rnd = game.state.round
+    if site_engine(game) and isinstance(rnd, OperatingRound):
+        reorder_the_rest(game, rnd)
+
+
+def reorder_the_rest(game: Game, rnd: OperatingRound) -> None:
+    """Ruling S13 (the site's ``Round::Operating#recalculate_order`` after an emergency
+    sale): the corporations after the one operating go in market order, higher price first
+    (a shared space by its stacking order); those closed meanwhile drop out."""
+    s = game.state
+    later = [c for c in rnd.order[rnd.index + 1 :] if c in s.market and not s.corps[c].closed]
+    order = s.market.operating_order(later)
+    if order != rnd.order[rnd.index + 1 :]:
+        game.log(f"Operating order now: {', '.join(order)}")
+    rnd.order[rnd.index + 1 :] = order
 
 
 def president_sales(game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
