@@ -138,6 +138,11 @@ class SiteAdapter(Protocol):
         not play at this point, so it changes nothing."""
         ...
 
+    def site_behind(self, game: Game, line: dict[str, Any]) -> bool:
+        """Whether the site's states line stands at a step of the turn that tresham has
+        already moved past (tresham is the site's pass at that step ahead)."""
+        ...
+
     def followed(self, ctx: SiteContext, action: dict[str, Any]) -> None:
         """After a site action was applied: follow what the site moved by itself."""
         ...
@@ -398,6 +403,7 @@ class StateCheck:
         self.names = names_by_id(export)
         self.ids = {name: pid for pid, name in self.names.items()}
         self.penalty = adapter.penalty
+        self.site_behind = adapter.site_behind
         for n, entry in enumerate(entries):
             if n >= len(states):
                 raise ImportFailure(
@@ -423,17 +429,35 @@ class StateCheck:
         """Compare after the actions of `line` (an index of the effective log). When tresham
         took a later site action together with this one (`ahead`: that action's line, e.g.
         AFG's home token with its par), the fields that later action changes on the site are
-        compared at its own line."""
-        state = self.states[line]
-        waiting = site_active(state, self.names)
+        compared at its own line. Where the site's next action is a pass only the site asks
+        of the entity it waits for, tresham may be that pass ahead: its state is then the
+        site's after the pass (at once where tresham waits for someone else; else where the
+        line differs and stands at a step tresham has moved past)."""
+        waiting = site_active(self.states[line], self.names)
         game = aligned_game(self.game, waiting)
         behind = game.active_entity() not in waiting or _no_run(self.entries[line + 1 :])
-        if behind and self.site_only_pass(line, waiting):
-            # the site waits for a pass tresham does not ask: tresham is that pass ahead, so
-            # its state is the site's after the pass
-            state = self.states[line + 1]
-            waiting = site_active(state, self.names)
-            game = aligned_game(self.game, waiting)
+        site_pass = self.site_only_pass(line, waiting)
+        first = None if behind and site_pass else self._difference(line, line, ahead)
+        if first is None and not (behind and site_pass):
+            result.state_lines_compared = (result.state_lines_compared or 0) + 1
+            return
+        if site_pass and (behind or self.site_behind(game, self.states[line])):
+            # tresham is the site's pass ahead: compare with the line after it
+            later = self._difference(line, line + 1, ahead)
+            if later is None:
+                result.state_lines_compared = (result.state_lines_compared or 0) + 1
+                return
+            first = first or later
+        assert first is not None
+        result.first_divergence = first
+        raise StateDivergence(first, str(self.entries[line]["type"]), result)
+
+    def _difference(self, line: int, at: int, ahead: int) -> Divergence | None:
+        """The first difference between tresham's state and the site's line `at` (for the
+        action of `line`), or None."""
+        state = self.states[at]
+        waiting = site_active(state, self.names)
+        game = aligned_game(self.game, waiting)
         site = site_view(state)
         ours = our_view(game, self.ids, self.penalty)
         # who acts next: one of the entities the site waits for
@@ -446,12 +470,9 @@ class StateCheck:
             later = site_view(self.states[ahead])
             skip = {k for k, v in site.items() if later.get(k) != v}
         key = first_difference(site, ours, skip)
-        if key is not None:
-            aid = int(self.states[line]["id"])
-            div = Divergence(aid, key, site[key], ours.get(key))
-            result.first_divergence = div
-            raise StateDivergence(div, str(self.entries[line]["type"]), result)
-        result.state_lines_compared = (result.state_lines_compared or 0) + 1
+        if key is None:
+            return None
+        return Divergence(int(self.states[line]["id"]), key, site[key], ours.get(key))
 
     def site_only_pass(self, line: int, waiting: set[str]) -> bool:
         """Whether the site's next action is a pass by the entity it waits for, at a step

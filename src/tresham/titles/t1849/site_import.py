@@ -22,6 +22,7 @@ has as options. Translation, where 1849 on the site differs in form from tresham
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import Action, Choose, Par, RunRoutes, UseCompany
@@ -68,8 +69,22 @@ E_TOKEN_CHOICE: Final = "Buy E-Token for "
 #: memo keys: the site's certificates, and the share action being applied
 SHARES: Final = "shares"
 MOVE: Final = "share move"
-#: memo key: the operating turn whose token-buying step the site has passed
-TOKEN_STEP: Final = "token step"
+#: The site's operating steps (class names) by tresham's step names.
+SITE_STEP_NAMES: Final = {
+    "Track": "track",
+    "Token": "token",
+    "Route": "routes",
+    "Dividend": "dividend",
+    "BuyToken": "buy_token",
+    "BuyEToken": "e_token",
+    "BuyTrain": "trains",
+    "IssueShares": "issue",
+    "BondInterestPayment": "interest",
+    "Bond": "bond",
+    "BuyCompany": "companies",
+}
+#: memo key: by operating turn, the site's steps passed in it (of `SITE_ONLY`)
+SITE_STEPS: Final = "site steps"
 #: the memo's mark for lists given up
 LOST: Final = "lost"
 
@@ -93,36 +108,48 @@ class Adapter1849:
         return LOAN_PENALTY * game.player(player).loans
 
     def skips_pass(self, ctx: SiteContext, action: dict[str, Any]) -> bool:
-        """A pass of the site's token-buying step where tresham has none changes nothing:
-        a corporation's auto pass (the step passing by itself where no token is in reach)
-        unless tresham waits in its own token-buying step, and the first pass a corporation
-        makes in its turn past tresham's token-buying step while a token is in reach (the
-        site's step waits for it before the green phase, or with no cash, where tresham
-        shows no step: ``variant_steps.tokens_in_reach``)."""
+        """A pass of a site step where tresham has none changes nothing: a corporation's
+        auto pass (the token-buying step passing by itself where no token is in reach) unless
+        tresham waits in its own token-buying step, and the first pass a corporation makes in
+        its turn past tresham's step where the site's waits though tresham shows none: the
+        token-buying step while a token is in reach (before the green phase, or with no cash:
+        ``variant_steps.tokens_in_reach``), the train step where the site counts an E-train
+        it cannot buy (:func:`site_train_step_open`)."""
         if action.get("entity_type") != "corporation":
             return False
         game, corp = ctx.game, str(action.get("entity"))
         rnd = game.state.round
-        if (
-            not isinstance(rnd, OperatingRound)
-            or game.state.pending
-            or rnd.finished(game)
-            or BuyTokenStep.name not in rnd.steps
-        ):
+        if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.finished(game):
             return bool(action.get(AUTO))
         turn = (id(rnd), rnd.index)
-        at = rnd.steps.index(BuyTokenStep.name)
-        if rnd.step == at:  # tresham's own step: the pass is tresham's
-            ctx.memo[TOKEN_STEP] = turn
+        passed: set[str] = ctx.memo.setdefault(SITE_STEPS, {}).setdefault(turn, set())
+        here = rnd.steps[rnd.step]
+        if action.get(AUTO):  # the token-buying step's own pass: tresham's, if it waits there
+            if here != BuyTokenStep.name:
+                return True
+            passed.add(here)
             return False
-        if action.get(AUTO):
-            return True
-        if rnd.corp() != corp or rnd.step < at or ctx.memo.get(TOKEN_STEP) == turn:
+        if here in SITE_ONLY:  # tresham's own step: the pass is tresham's
+            passed.add(here)
             return False
-        if not tokens_in_reach(game, corp):
+        if rnd.corp() != corp:
             return False
-        ctx.memo[TOKEN_STEP] = turn
-        return True
+        for step, site_waits in SITE_ONLY.items():
+            if step not in rnd.steps or step in passed or rnd.step < rnd.steps.index(step):
+                continue
+            if site_waits(game, corp):
+                passed.add(step)
+                return True
+        return False
+
+    def site_behind(self, game: Game, line: dict[str, Any]) -> bool:
+        """Whether the site's line stands at a step of the operating turn before tresham's
+        (its step classes by tresham's step names, `SITE_STEP_NAMES`)."""
+        rnd = game.state.round
+        if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.finished(game):
+            return False
+        ours = SITE_STEP_NAMES.get(str(line.get("step", "")).rpartition("::")[2])
+        return ours in rnd.steps and rnd.steps.index(ours) < rnd.step
 
     def followed(self, ctx: SiteContext, action: dict[str, Any]) -> None:
         """Move the site's certificates: those the action named, then the site's own moves.
@@ -309,3 +336,24 @@ def _shares(ctx: SiteContext) -> SiteShares | None:
 
 
 ADAPTER: Final = Adapter1849()
+
+
+def site_train_step_open(game: Game, corp: str, cash: int | None = None) -> bool:
+    """Whether the site's train step waits for `corp` (its ``can_buy_train?``): room for a
+    train and `cash` (default: its treasury) for the cheapest one the site's ``Depot#min_price``
+    counts, which includes an E-train it may not buy without an E-token (where that is all
+    it could afford, tresham shows no step and the site waits for a pass)."""
+    s = game.state
+    c = s.corps[corp]
+    if len(c.trains) >= game.phase.limit(c.kind):
+        return False
+    prices = [s.depot.types[t.kind].price for t in s.depot.purchasable(set(s.phases_reached))]
+    return bool(prices) and min(prices) <= (c.cash if cash is None else cash)
+
+
+#: The site steps that may wait for a pass where tresham shows no step, by tresham's step
+#: name, with the test of whether the site waits there.
+SITE_ONLY: Final[dict[str, Callable[[Game, str], bool]]] = {
+    BuyTokenStep.name: lambda game, corp: bool(tokens_in_reach(game, corp)),
+    "trains": site_train_step_open,
+}

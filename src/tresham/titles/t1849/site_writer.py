@@ -56,6 +56,7 @@ from tresham.titles.t1849.site_import import (
     LOAN_CHOICES,
     SITE_OPTIONS,
     SMS_CLOSE,
+    site_train_step_open,
 )
 from tresham.titles.t1849.site_shares import SiteShares
 from tresham.titles.t1849.variant_steps import tokens_in_reach
@@ -406,6 +407,8 @@ def _site_waits(game: Game, corp: str, step: str, sms_used: bool, cash: int) -> 
             bool(game.state.depot.owned_by(corp))
             and site_graph(game.state.map, corp).route_available
         )
+    if step == "trains":  # the site counts an E-train it may not buy (no E-token)
+        return site_train_step_open(game, corp, cash)
     if step == "buy_token":  # an auto pass where no token is in reach (`_turn_end_passes`)
         return bool(game.options.get(BUY_TOKENS))
     return False
