@@ -53,11 +53,11 @@ NO_END = "no end"
 SITE_DNF = "site did not finish (turn 100)"
 DNF_WORDS = "game_end_reason: :dnf"
 #: The site's engine fails inside itself (an error other than its refusal of an action,
-#: ``Engine::GameError`` or ``Engine::GameIsOver``, e.g. a ``NoMethodError``): its fault, not
-#: a difference.
+#: ``Engine::GameError`` or ``Engine::GameIsOver``, e.g. a ``NoMethodError``). Not counted as
+#: the site's: such a failure can follow an action the site would not have offered.
 SITE_CRASH = "site engine fault"
 #: Verdicts that are the site's, never tresham's.
-SITE_CAUSES = (SITE_DNF, SITE_CRASH)
+SITE_CAUSES = (SITE_DNF,)
 #: tresham's end where no one can act any more (the title's ``no_play_possible``).
 NO_PLAY = "no_play"
 

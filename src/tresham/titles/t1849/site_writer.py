@@ -293,8 +293,9 @@ def _wake(ctx: WriteContext, action: Action) -> list[SiteAction]:
 
 def _sms_question(ctx: WriteContext, action: Action) -> list[SiteAction]:
     """The site asks a corporation that owns SMS, before its first lay or token of the turn,
-    whether it closes SMS; tresham's corporation just uses it. The first action of such a
-    corporation's turn is preceded by the site's "Pass" where it is not SMS's use."""
+    whether it closes SMS; tresham's corporation just uses it. The corporation's first action
+    at its track step while it owns SMS (also right after buying it) is preceded by the site's
+    "Pass" where it is not SMS's use."""
     game = ctx.game
     rnd = game.state.round
     if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.index >= len(rnd.order):
@@ -302,10 +303,12 @@ def _sms_question(ctx: WriteContext, action: Action) -> list[SiteAction]:
     corp = rnd.corp()
     if action.entity != corp or ctx.memo.get(SMS_ASKED) == (id(rnd), rnd.index):
         return []
-    ctx.memo[SMS_ASKED] = (id(rnd), rnd.index)
     sms = game.state.companies.get("SMS")
     if sms is None or sms.owner != corp or sms.closed:
-        return []
+        return []  # it may buy SMS first and be asked then
+    ctx.memo[SMS_ASKED] = (id(rnd), rnd.index)
+    if rnd.steps[rnd.step] != "track":
+        return []  # past its track step: the site asks no more
     if isinstance(action, UseCompany) and action.company == "SMS":
         ctx.memo[SMS_USED] = (id(rnd), rnd.index)
         return []
@@ -340,10 +343,14 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
     route_open = ctx.memo.pop(ROUTE_OPEN, None)
     for i, k in stops:
         corp = order[i] if i < len(order) else None
-        mine = route_open is not None and route_open[0] == corp
-        if mine and steps[k] == "routes":  # as the site's walk saw it (it may close since)
-            if route_open is not None and route_open[1] and corp is not None:
+        mine = route_open is not None and route_open[0] == corp and corp is not None
+        if mine and steps[k] in ("token", "routes"):  # as the site saw them (it may close)
+            assert route_open is not None and corp is not None
+            if steps[k] == "routes" and route_open[1]:
                 out.append(_no_run(corp))
+            sms = ctx.memo.get(SMS_USED) == (rid, i)
+            if steps[k] == "token" and sms and route_open[2] > 0:
+                out.append({"type": "pass", "entity": corp, "entity_type": "corporation"})
             continue
         if corp is None or corp not in game.state.corps or not game.state.corps[corp].floated:
             continue  # closed in the meantime
@@ -366,10 +373,10 @@ def _no_run(corp: str) -> SiteAction:
     return {"type": "run_routes", "entity": corp, "entity_type": "corporation", "routes": []}
 
 
-def _route_open(game: Game, action: Action) -> tuple[str, bool] | None:
+def _route_open(game: Game, action: Action) -> tuple[str, bool, int] | None:
     """For the operating corporation's lay, token or pass: whether the site's Route step opens
-    once it is taken (a train, and two stops met by the site's walk), read before tresham
-    plays on past it (the corporation may close at its dividend)."""
+    once it is taken (a train, and two stops met by the site's walk), and the tokens it has
+    left to place, read before tresham plays on past them (it may close at its dividend)."""
     rnd = game.state.round
     if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.finished(game):
         return None
@@ -384,7 +391,8 @@ def _route_open(game: Game, action: Action) -> tuple[str, bool] | None:
         trial = trial.copy()
         trial.place_token(corp, action.hex, action.city)
     trains = bool(game.state.depot.owned_by(corp))
-    return corp, trains and site_graph(trial, corp).route_available
+    left = game.state.corps[corp].unplaced_tokens - isinstance(action, PlaceToken)
+    return corp, trains and site_graph(trial, corp).route_available, left
 
 
 def _spent(action: Action, corp: str) -> int:
