@@ -41,6 +41,7 @@ from tresham.server.config import ServerConfig
 from tresham.server.errors import ApiError, Conflict, NotFound, Stale, TooMany, Unavailable
 from tresham.server.ids import check_game_id, new_game_id
 from tresham.server.live import Entry, LiveGame, parse_entry, token_hash
+from tresham.server.standing import Standing
 from tresham.server.storage import (
     ChatLine,
     GameRecord,
@@ -93,6 +94,7 @@ class Registry:
             config.webhook_timeout, config.webhook_attempts, config.webhook_backoff, targets
         )
         self.bots = BotDriver(self._acting_bot, self._bot_move, self._bot_pause)
+        self.standing = Standing(storage)
         self._loading: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -334,17 +336,46 @@ class Registry:
         await self._committing(live, work)
 
     async def _committing(self, live: LiveGame, work: Callable[[], str | None]) -> None:
-        turn_to = await self.read(live, work, catch_up=False)
+        """Run `work` (it appends an entry, or sets orders), then let the standing orders of
+        whoever acts next act (server/standing.py); tell whose turn it is."""
+
+        def run() -> str | None:
+            index = live.index
+            turn_to = work()
+
+            def commit(player: str, action: Action, order: str) -> None:
+                self._commit(live, player, action, order)
+
+            if self.standing.follow(live, commit, appended=live.index > index):
+                turn_to = live.game.acting_player()
+            return turn_to
+
+        turn_to = await self.read(live, run, catch_up=False)
         if turn_to is not None:
             self._tell_turn(live, turn_to)
         self.bots.poke(live.record.id)
 
-    def _commit(self, live: LiveGame, player: str, entry: Entry) -> str | None:
-        """Store and apply one entry (worker thread, lock held); returns who acts next if
-        that changed (None: it did not, or the game is over)."""
+    async def set_orders(self, live: LiveGame, player: str, raw: Any) -> dict[str, Any]:
+        """Replace the standing orders of `player`'s seat (they may act at once); returns
+        what the seat is shown of them. Raises RuleError (nothing changed)."""
+
+        def work() -> str | None:
+            self._catch_up(live)
+            self.standing.replace(live, player, raw)
+            return None
+
+        await self._committing(live, work)
+        return await self.read(live, lambda: self.standing.view(live, player))
+
+    def _commit(
+        self, live: LiveGame, player: str, entry: Entry, order: str | None = None
+    ) -> str | None:
+        """Store and apply one entry (worker thread, lock held), made by `player`'s seat
+        or, `order` given, by that seat's standing order of that kind; returns who acts
+        next if that changed (None: it did not, or the game is over)."""
         live.check_seat(player, entry)
         before = live.game.acting_player()
-        row = LogRow(live.index, entry.to_json(), player)
+        row = LogRow(live.index, entry.to_json(), player, order)
         applied = False
 
         def apply() -> bool:
