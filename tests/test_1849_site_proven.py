@@ -20,11 +20,12 @@ SITE = {"rule_set": "18xx.games"}
 
 
 def _bankrupt_last_to_operate(
-    options: dict[str, Any] | None, rules_version: int | None = None
+    options: dict[str, Any] | None, rules_version: int | None = None, *, alone: bool = False
 ) -> Game:
-    """OR 1.1 with CTL the last corporation to operate (IFT has operated): trainless with a
-    route and no cash, the cheapest train a 6H; Bob sells 20% of CTL, still falls short, and
-    CTL goes bankrupt, which ends the round. Bob is left with no stock."""
+    """OR 1.1 with CTL the last corporation to operate (IFT has operated; `alone`: CTL is
+    the round's only corporation): trainless with a route and no cash, the cheapest train a
+    6H; Bob sells 20% of CTL, still falls short, and CTL goes bankrupt, which ends its turn.
+    Bob is left with no stock."""
     g = two_corps(options, rules_version)
     auto_until(g, in_stock_round)
     give_certs(g, "CTL", "Bob", 3)
@@ -32,7 +33,7 @@ def _bankrupt_last_to_operate(
     auto_until(g, at("CTL:trains"))
     rnd = g.state.round
     assert isinstance(rnd, OperatingRound)
-    others = [c for c in rnd.order if c != "CTL"]
+    others = [] if alone else [c for c in rnd.order if c != "CTL"]
     rnd.order = [*others, "CTL"]  # the others have operated: CTL is the round's last turn
     rnd.index = len(others)
     rnd.done = list(others)
@@ -43,10 +44,12 @@ def _bankrupt_last_to_operate(
 
 
 # 1849 §Trouble: "A president left with no stock quits on L. 0, or takes a L. 500 loan";
-# ruling S9: on 18xx.games the choice is a step of the operating round, so a bankruptcy that
-# ends the round leaves it to the next operating round in which a corporation operates.
+# ruling S9: on 18xx.games the choice is a step of the operating round, which ends once no
+# corporation of the round is left open (the site's any_to_act?), so a bankruptcy of its
+# last open corporation leaves the choice to the next operating round in which a
+# corporation operates.
 def test_site_rule_set_asks_the_loan_choice_in_the_next_operating_round() -> None:
-    g = _bankrupt_last_to_operate(SITE)
+    g = _bankrupt_last_to_operate(SITE, alone=True)
     assert where(g) == "stock" and state_of(g).loan_later == ["Bob"]
     auto_until(g, lambda g: isinstance(g.state.round, OperatingRound))
     assert where(g) == "loan" and g.active_entity() == "Bob"
@@ -55,8 +58,17 @@ def test_site_rule_set_asks_the_loan_choice_in_the_next_operating_round() -> Non
     assert g.player("Bob").loans == 1
 
 
-def test_summary_rule_set_asks_the_loan_choice_at_once() -> None:
-    g = _bankrupt_last_to_operate(None)
+# Ruling S9 (rules version 5): a corporation of the round still open (IFT, which has
+# operated) keeps the round going, and the site asks at once.
+def test_site_rule_set_asks_at_once_while_a_corporation_of_the_round_is_open() -> None:
+    g = _bankrupt_last_to_operate(SITE)
+    assert where(g) == "loan" and g.active_entity() == "Bob"
+    assert state_of(g).loan_later == []
+
+
+@pytest.mark.parametrize("alone", [False, True])
+def test_summary_rule_set_asks_the_loan_choice_at_once(alone: bool) -> None:
+    g = _bankrupt_last_to_operate(None, alone=alone)
     assert where(g) == "loan" and g.active_entity() == "Bob"
     assert state_of(g).loan_later == []
 
@@ -65,6 +77,12 @@ def test_summary_rule_set_asks_the_loan_choice_at_once() -> None:
 def test_saves_before_version_3_ask_at_once_in_the_site_rule_set(version: int) -> None:
     g = _bankrupt_last_to_operate(SITE, version)
     assert where(g) == "loan" and g.active_entity() == "Bob"
+
+
+@pytest.mark.parametrize("version", [3, 4])
+def test_saves_of_versions_3_and_4_wait_after_the_last_to_operate(version: int) -> None:
+    g = _bankrupt_last_to_operate(SITE, version)
+    assert where(g) == "stock" and state_of(g).loan_later == ["Bob"]
 
 
 def _bob_sells_ctl(options: dict[str, Any] | None) -> list[tuple[int, bool]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,7 @@ from tresham.io.site_import import import_export
 from tresham.io.site_writer import ExportFailure, export_game
 
 BOUNDED = 150
+ALL_OPTIONS = {"electric_dreams": True, "bonds": True, "acquiring_station_tokens": True}
 ORACLE = SHARED / "oracle"
 _missing = oracle_missing(ORACLE)
 needs_oracle = pytest.mark.skipif(
@@ -57,11 +59,22 @@ def test_the_export_has_the_sites_shape() -> None:
         assert isinstance(a["entity"], int) == (a["entity_type"] == "player")
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_the_export_imports_back_to_the_same_game(seed: int) -> None:
-    game = play_random(3, seed, {}, BOUNDED)
+@pytest.mark.parametrize(("seed", "options"), [(1, {}), (2, {}), (10, ALL_OPTIONS)])
+def test_the_export_imports_back_to_the_same_game(seed: int, options: dict[str, Any]) -> None:
+    game = play_random(3, seed, options, BOUNDED)
     result = import_export(export_game(game))
     assert result.game.state_hash() == game.state_hash()
+
+
+def test_the_token_buying_step_passes_by_itself_with_no_token_in_reach() -> None:
+    # The site's BuyToken step passes by itself where no other corporation's token is in
+    # reach (its auto_actions): the export records that pass under the action before it, as
+    # the site does, never as a pass of the corporation's (which would end another step).
+    export = export_game(play_random(3, 10, ALL_OPTIONS, BOUNDED))
+    autos = [x for a in export["actions"] for x in a.get("auto_actions", [])]
+    assert autos
+    assert all(x["type"] == "pass" and x["entity_type"] == "corporation" for x in autos)
+    assert all("id" not in x for x in autos)
 
 
 def test_cli_writes_the_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -82,8 +95,22 @@ def test_cli_refuses_a_summary_game(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 @needs_oracle
-@pytest.mark.parametrize(("players", "seed"), [(3, 1), (3, 2), (4, 2), (5, 2), (5, 3)])
-def test_the_sites_engine_replays_the_game_with_every_state_equal(players: int, seed: int) -> None:
-    verdict = differential(players, seed, {}, ORACLE, actions=BOUNDED)
+@pytest.mark.parametrize(
+    ("players", "seed", "options"),
+    [
+        (3, 1, {}),
+        (3, 2, {}),
+        (4, 2, {}),
+        (5, 2, {}),
+        (5, 3, {}),
+        # the token-buying step's own passes (auto actions) and the site's walk (S11)
+        (3, 10, ALL_OPTIONS),
+        (4, 1, {"acquiring_station_tokens": True}),
+    ],
+)
+def test_the_sites_engine_replays_the_game_with_every_state_equal(
+    players: int, seed: int, options: dict[str, Any]
+) -> None:
+    verdict = differential(players, seed, options, ORACLE, actions=BOUNDED)
     assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
     assert verdict.lines_equal == verdict.site_actions > 100

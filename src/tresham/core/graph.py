@@ -16,7 +16,7 @@ but not be passed through; an offboard is never passed through.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -37,6 +37,8 @@ from tresham.core.track import OVERLAY_BASE, TRACK_GRAPH, MapState, NodeKey
 
 PathKey = tuple[str, int]
 """A path on the map: (hex coordinate, path index on the hex's current tile)."""
+Network = Callable[["MapState", str], frozenset[int]]
+"""A title's own walk of a corporation's network: the path ids it holds on a map."""
 
 RULE_CONNECT = "Tile lay: connected to the network"
 RULE_TOKEN_REACH = "Station token: reachable city"
@@ -384,13 +386,15 @@ def new_track_problem(
     rotation: int,
     *,
     start: NodeKey | None = None,
+    network: Network | None = None,
 ) -> TrackError | None:
     """The usual 18xx restriction on what a lay must do (18xx.games' "semi-restrictive"
     rule): a tile laid where there was track must add track the corporation can use, as part
     of a route from one of its tokens, or change the value of a city or town its network
     reaches. Laying on a hex without track is never refused here. ``None`` when the lay does
-    either."""
-    if usable_new_track(state, corporation, coord, tile_id, rotation, start=start):
+    either. `network`: the title's own walk of the corporation's network, where it is not
+    :func:`reach` (:func:`usable_new_track`)."""
+    if usable_new_track(state, corporation, coord, tile_id, rotation, start=start, network=network):
         return None
     return TrackError(
         f"tile {tile_id} at rotation {rotation} on {coord} adds no track {corporation} can use "
@@ -408,10 +412,14 @@ def usable_new_track(
     rotation: int,
     *,
     start: NodeKey | None = None,
+    network: Network | None = None,
 ) -> bool:
     """Whether, once the tile is laid, the corporation's network (:func:`reach`) includes a
     path of the new tile that is new (no old path has its ends and gauge), or an old one whose
     towns' or cities' value changes.
+
+    With `network` (a title's own walk: the path ids it holds on a map), the lay is tried on
+    a copy of the map and the new tile's paths are judged by that walk.
 
     Answered from the network before the lay: the first new path a walk meets after the lay
     is entered across a border from track already running towards the hex, or from a node of
@@ -426,6 +434,17 @@ def usable_new_track(
     old_keys: dict[tuple[object, ...], list[int]] = {}
     for i, p in enumerate(old_paths):
         old_keys.setdefault(_path_ends(old, p), []).append(i)
+    if network is not None:
+        trial = state.copy()
+        trial.lay_tile(coord, tile_id, rotation, check=False)
+        held, trial_graph = network(trial, corporation), track_graph(trial)
+        for j, p in enumerate(new_paths):
+            if trial_graph.pid[(coord, j)] not in held:
+                continue
+            olds = old_keys.get(_path_ends(new, p))
+            if olds is None or _values(new, p) != _values(old, old_paths[olds[0]]):
+                return True
+        return False
     candidates: list[int] = []
     graph = track_graph(state)
     net = reach(state, corporation, start)

@@ -52,8 +52,14 @@ NO_END = "no end"
 #: (``Engine::Game::Base#process_action``): its limit, not a difference.
 SITE_DNF = "site did not finish (turn 100)"
 DNF_WORDS = "game_end_reason: :dnf"
+#: The site's engine fails inside itself (an error other than its refusal of an action,
+#: ``Engine::GameError`` or ``Engine::GameIsOver``, e.g. a ``NoMethodError``). Not counted as
+#: the site's: such a failure can follow an action the site would not have offered.
+SITE_CRASH = "site engine fault"
 #: Verdicts that are the site's, never tresham's.
 SITE_CAUSES = (SITE_DNF,)
+#: tresham's end where no one can act any more (the title's ``no_play_possible``).
+NO_PLAY = "no_play"
 
 
 def oracle_missing(oracle: Path = ORACLE) -> str | None:
@@ -185,11 +191,15 @@ def differential(
     replay = site_replay(export, oracle)
     by_id = {a["id"]: a for a in export["actions"]}
     refused = _engine_error(replay.output)
+    full_length = len(export["actions"])
     if DNF_WORDS in replay.output and refused is None and replay.states:
         last = replay.states[-1]["id"]  # compare up to the site's end
         export = {**export, "actions": [a for a in export["actions"] if a["id"] <= last]}
         export.pop("result", None)
         export["status"] = "active"
+        # the site's "finished" there is its limit, not an end by the rules (e.g. a game with
+        # no corporation left, which tresham ends once no one can act): compared as running
+        replay.states[-1] = {**replay.states[-1], "finished": False}
         verdict.verdict = SITE_DNF
     try:
         result = import_export(export, states=replay.states)
@@ -208,7 +218,7 @@ def differential(
     except ImportFailure as exc:
         lines = len(replay.states)
         if refused is not None and lines < len(export["actions"]):
-            verdict.verdict = SITE_REFUSES
+            verdict.verdict = SITE_REFUSES if "Engine::Game" in refused[1] else SITE_CRASH
             verdict.action_id = refused[0]
             verdict.action = by_id.get(refused[0])
             verdict.site_words = refused[1]
@@ -223,11 +233,24 @@ def differential(
         return verdict
     verdict.lines_equal = result.state_lines_compared or 0
     if verdict.verdict == SITE_DNF:
+        if _same_dead_end(game, export, replay, full_length):
+            verdict.verdict = EQUAL  # the same end, which the site names "did not finish"
+            verdict.extra["site_end"] = "dnf"
         return verdict
     if replay.status != 0 and game.state.finished:
         verdict.verdict = RESULT_DIFFERS
         verdict.site_words = replay.output[-2000:]
     return verdict
+
+
+def _same_dead_end(game: Game, export: dict[str, Any], replay: SiteReplay, length: int) -> bool:
+    """Whether a game the site ends as "did not finish" ended the same way in tresham: the
+    site replayed the whole log (every state line equal), tresham ended it because no one can
+    act any more (``no_play``: no corporation operates and no player can buy or start one; the
+    site plays such empty rounds on until its turn limit), and the results are equal."""
+    return (
+        replay.status == 0 and len(export["actions"]) == length and game.state.end_reason == NO_PLAY
+    )
 
 
 def _engine_error(output: str) -> tuple[int, str] | None:

@@ -54,10 +54,12 @@ from tresham.io.site_export import (
     read_export,
 )
 from tresham.io.site_states import (
+    MAX_SKIPPED_PASSES,
     Divergence,
     aligned_game,
     first_difference,
     our_view,
+    passes_by_itself,
     site_active,
     site_view,
 )
@@ -134,6 +136,11 @@ class SiteAdapter(Protocol):
     def skips_pass(self, ctx: SiteContext, action: dict[str, Any]) -> bool:
         """Whether a site pass (an auto action is marked ``AUTO``) is of a step tresham does
         not play at this point, so it changes nothing."""
+        ...
+
+    def site_behind(self, game: Game, line: dict[str, Any]) -> bool:
+        """Whether the site's states line stands at a step of the turn that tresham has
+        already moved past (tresham is the site's pass at that step ahead)."""
         ...
 
     def followed(self, ctx: SiteContext, action: dict[str, Any]) -> None:
@@ -396,6 +403,7 @@ class StateCheck:
         self.names = names_by_id(export)
         self.ids = {name: pid for pid, name in self.names.items()}
         self.penalty = adapter.penalty
+        self.site_behind = adapter.site_behind
         for n, entry in enumerate(entries):
             if n >= len(states):
                 raise ImportFailure(
@@ -421,17 +429,35 @@ class StateCheck:
         """Compare after the actions of `line` (an index of the effective log). When tresham
         took a later site action together with this one (`ahead`: that action's line, e.g.
         AFG's home token with its par), the fields that later action changes on the site are
-        compared at its own line."""
-        state = self.states[line]
-        waiting = site_active(state, self.names)
+        compared at its own line. Where the site's next action is a pass only the site asks
+        of the entity it waits for, tresham may be that pass ahead: its state is then the
+        site's after the pass (at once where tresham waits for someone else; else where the
+        line differs and stands at a step tresham has moved past)."""
+        waiting = site_active(self.states[line], self.names)
         game = aligned_game(self.game, waiting)
         behind = game.active_entity() not in waiting or _no_run(self.entries[line + 1 :])
-        if behind and self.site_only_pass(line, waiting):
-            # the site waits for a pass tresham does not ask: tresham is that pass ahead, so
-            # its state is the site's after the pass
-            state = self.states[line + 1]
-            waiting = site_active(state, self.names)
-            game = aligned_game(self.game, waiting)
+        site_pass = self.site_only_pass(line, waiting)
+        first = None if behind and site_pass else self._difference(line, line, ahead)
+        if first is None and not (behind and site_pass):
+            result.state_lines_compared = (result.state_lines_compared or 0) + 1
+            return
+        if site_pass and (behind or self.site_behind(game, self.states[line])):
+            # tresham is the site's pass ahead: compare with the line after it
+            later = self._difference(line, line + 1, ahead)
+            if later is None:
+                result.state_lines_compared = (result.state_lines_compared or 0) + 1
+                return
+            first = first or later
+        assert first is not None
+        result.first_divergence = first
+        raise StateDivergence(first, str(self.entries[line]["type"]), result)
+
+    def _difference(self, line: int, at: int, ahead: int) -> Divergence | None:
+        """The first difference between tresham's state and the site's line `at` (for the
+        action of `line`), or None."""
+        state = self.states[at]
+        waiting = site_active(state, self.names)
+        game = aligned_game(self.game, waiting)
         site = site_view(state)
         ours = our_view(game, self.ids, self.penalty)
         # who acts next: one of the entities the site waits for
@@ -444,12 +470,9 @@ class StateCheck:
             later = site_view(self.states[ahead])
             skip = {k for k, v in site.items() if later.get(k) != v}
         key = first_difference(site, ours, skip)
-        if key is not None:
-            aid = int(self.states[line]["id"])
-            div = Divergence(aid, key, site[key], ours.get(key))
-            result.first_divergence = div
-            raise StateDivergence(div, str(self.entries[line]["type"]), result)
-        result.state_lines_compared = (result.state_lines_compared or 0) + 1
+        if key is None:
+            return None
+        return Divergence(int(self.states[line]["id"]), key, site[key], ours.get(key))
 
     def site_only_pass(self, line: int, waiting: set[str]) -> bool:
         """Whether the site's next action is a pass by the entity it waits for, at a step
@@ -500,24 +523,27 @@ def _site_pass(ctx: SiteContext, action: dict[str, Any]) -> None:
 
 def _apply_aligned(game: Game, action: Action) -> None:
     """Apply `action`; if tresham rejects it while waiting at a step of its own, pass that
-    step (and the next ones) as long as doing so makes the action legal. If nothing does,
-    the error raised is the action's own once it is its entity's turn."""
+    step (and the next ones) as long as doing so makes the action legal (a few, besides the
+    passes of stock-round players who can only pass, which the site makes by itself). If
+    nothing does, the error raised is the action's own once it is its entity's turn."""
     try:
         game.apply(action)
         return
     except RuleError as first:
         error = first
     trial = game.clone()
-    passes = 0
-    while passes < MAX_ALIGNING_PASSES:
+    passes = own = 0  # own: passes of players the site passes by itself (not counted)
+    while passes - own < MAX_ALIGNING_PASSES and passes < MAX_SKIPPED_PASSES:
         active = trial.active_entity()
         if active is None:
             break
+        by_itself = passes_by_itself(trial)
         try:
             trial.apply(Pass(active))
         except RuleError:
             break
         passes += 1
+        own += by_itself
         try:
             trial.apply(action)
         except NotYourTurnError:

@@ -28,8 +28,9 @@ if TYPE_CHECKING:
     from tresham.core.game import Game
 
 #: The most passes a copy of the game makes to reach the site's active entity (STATES.md:
-#: the site skips by itself an entity that can only pass).
-MAX_SKIPPED_PASSES = 6
+#: the site skips by itself an entity that can only pass, also through whole rounds while no
+#: player can act).
+MAX_SKIPPED_PASSES = 60
 #: Train owners that mean "in the bank's pool" and "not sold yet".
 POOL_OWNER = "pool"
 
@@ -206,19 +207,38 @@ def site_active(line: dict[str, Any], names: dict[str, str]) -> set[str]:
 def aligned_game(game: Game, active: set[str]) -> Game:
     """The game to compare with a site line whose active entities are `active`: the game
     itself, or, when it waits for someone else who can only pass, a copy that made those
-    passes and so reached one of the site's entities (STATES.md, "Comparing")."""
-    if not active or game.state.finished or game.active_entity() in active:
+    passes and so reached one of the site's entities (STATES.md, "Comparing"). A player who
+    can only pass in a stock round is not the one the site waits for (it passes them by
+    itself, round after round while no one can act): the copy passes them too, to the first
+    of the site's entities who can act; where none comes, the first of them reached (the
+    site's stalled stock round names one who can only pass)."""
+    if not active or game.state.finished:
         return game
+    if game.active_entity() in active and not passes_by_itself(game):
+        return game
+    first = game if game.active_entity() in active else None
     trial = game.clone()
     for _ in range(MAX_SKIPPED_PASSES):
         entity = trial.active_entity()
-        if entity is None or entity in active:
-            break
+        if entity in active:
+            if not passes_by_itself(trial):
+                return trial
+            if first is None:
+                first = trial.clone()
         legal = trial.legal_actions()
-        if not legal or not all(isinstance(a, Pass) for a in legal):
+        if entity is None or not legal or not all(isinstance(a, Pass) for a in legal):
             break
         try:
             trial.apply(Pass(entity))
         except RuleError:
             break
-    return trial if trial.active_entity() in active else game
+    return game if first is None else first
+
+
+def passes_by_itself(game: Game) -> bool:
+    """Whether the site passes the active entity by itself: a player in a stock round with
+    nothing to do but pass ("has no valid actions and passes")."""
+    if not isinstance(game.state.round, StockRound):
+        return False
+    legal = game.legal_actions()
+    return bool(legal) and all(isinstance(a, Pass) for a in legal)

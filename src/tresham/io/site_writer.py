@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from tresham.core.actions import Action
 from tresham.core.errors import RuleError
@@ -23,6 +23,9 @@ from tresham.titles.registry import get_title
 WRITERS = {"1849": "tresham.titles.t1849.site_writer"}
 
 SiteAction = dict[str, Any]
+#: A title writer's mark on a site action the site takes by itself (an auto action): it is
+#: written in the ``auto_actions`` of the action before it, as the site records it.
+AUTO: Final = "auto"
 
 
 class ExportFailure(Exception):
@@ -94,9 +97,12 @@ def export_game(game: Game, game_id: int | str = 0) -> dict[str, Any]:
     """The export of `game` (finished or not)."""
     writer = writer_for(game.title.name)
     players = [{"id": i + 1, "name": name} for i, name in enumerate(game.player_names)]
-    actions = []
-    for n, raw in enumerate(site_actions(game), start=1):
-        actions.append({"id": n, **raw})
+    actions: list[SiteAction] = []
+    for raw in site_actions(game):
+        if raw.pop(AUTO, False) and actions:
+            actions[-1].setdefault("auto_actions", []).append(raw)
+        else:
+            actions.append({"id": len(actions) + 1, **raw})
     out: dict[str, Any] = {
         "id": game_id,
         "title": game.title.name,

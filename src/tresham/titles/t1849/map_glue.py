@@ -12,7 +12,8 @@ from tresham.core.rules_protocols import TrainSpec
 from tresham.core.track import MapState
 from tresham.routes import RouteSolution, solve
 from tresham.routes.runs import action_revenue, runs_action
-from tresham.titles.t1849.rule_set import SITE_BROWN_FROM, site_rules
+from tresham.titles.t1849.rule_set import SITE_BROWN_FROM, site_engine, site_rules
+from tresham.titles.t1849.site_graph import site_paths
 from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board, tile_colors_for_phase
 from tresham.titles.t1849.track_rules import new_map as fresh_map
@@ -56,9 +57,24 @@ def home_city(state: MapState, coord: str, sym: str) -> int | None:
     return None
 
 
-def place_token(state: MapState, coord: str, city: int, sym: str) -> None:
-    """Put `sym`'s token in a city."""
-    state.place_token(sym, coord, city)
+def place_token(state: MapState, coord: str, city: int, sym: str, *, site: bool = False) -> None:
+    """Put `sym`'s token in a city: the first empty slot; with `site` (the "18xx.games" rule
+    set from rules version 5), the slot the site gives it (:func:`site_slot`)."""
+    state.place_token(sym, coord, city, site_slot(state, coord, city, sym) if site else None)
+
+
+def site_slot(state: MapState, coord: str, city: int, sym: str) -> int | None:
+    """The slot 18xx.games gives a token (``City#get_slot``): a city's first slots are kept
+    for the homes reserved there, in the order reserved; a corporation with a reservation
+    takes its own, another the first empty slot that no reservation keeps (None: none such,
+    the first empty slot then)."""
+    slots = state.slots(coord, city)
+    reserving = [c for c, keys in state.reservations.items() if (coord, city) in keys]
+    if sym in reserving:
+        mine = reserving.index(sym)
+        return mine if mine < len(slots) and slots[mine] is None else None
+    free = [i for i, held in enumerate(slots) if held is None and i >= len(reserving)]
+    return free[0] if free else None
 
 
 def remove_tokens(state: MapState, sym: str) -> None:
@@ -92,6 +108,7 @@ def rules_for(game: Game, corp: str, sms: bool = False) -> TrackRules1849:
         cnm_ports=own.cnm_port,
         sms_active=sms,
         new_track_rule=game.rules_version >= DEALS_VERSION,
+        network=site_paths if site_engine(game) else None,
     )
 
 

@@ -10,6 +10,7 @@ from tresham.core.actions import LayTile, PlaceToken, RunRoutes
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
 from tresham.titles.t1849 import map_glue
+from tresham.titles.t1849.rule_set import site_engine
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -60,7 +61,7 @@ class Operating1849:
         ]
 
     def place_token(self, game: Game, rnd: OperatingRound, corp: str, action: PlaceToken) -> None:
-        map_glue.place_token(game.state.map, action.hex, action.city, corp)
+        map_glue.place_token(game.state.map, action.hex, action.city, corp, site=site_engine(game))
         game.state.corps[corp].placed.append((action.hex, action.city))
         _title(game)._check_afg(game)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.errors import RuleError
-from tresham.titles.t1849.versions import SITE_PROVEN_VERSION
+from tresham.titles.t1849.versions import SITE_ENGINE_VERSION, SITE_PROVEN_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -49,6 +49,12 @@ def site_proven(game: Game) -> bool:
     """Whether the game plays the "18xx.games" rule set as proven against the site's engine
     (from rules version `SITE_PROVEN_VERSION`; earlier saves replay as they were played)."""
     return site_rules(game.options) and game.rules_version >= SITE_PROVEN_VERSION
+
+
+def site_engine(game: Game) -> bool:
+    """Whether the game plays the "18xx.games" rule set with the second round of fixes from
+    the site's engine (from rules version `SITE_ENGINE_VERSION`)."""
+    return site_rules(game.options) and game.rules_version >= SITE_ENGINE_VERSION
 
 
 def operating_steps(options: dict[str, Any]) -> tuple[str, ...]:

@@ -34,7 +34,13 @@ from tresham.core.title import Title, title_data
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.titles.t1849 import map_glue, rule_set, variants
 from tresham.titles.t1849.market_rules import Movement1849
-from tresham.titles.t1849.rule_set import RULE_SETS, operating_steps, site_proven, site_rules
+from tresham.titles.t1849.rule_set import (
+    RULE_SETS,
+    operating_steps,
+    site_engine,
+    site_proven,
+    site_rules,
+)
 from tresham.titles.t1849.state import State1849, state_of
 from tresham.titles.t1849.steps import STEP_OBJECTS, anytime_actions
 from tresham.titles.t1849.variant_steps import (
@@ -44,7 +50,7 @@ from tresham.titles.t1849.variant_steps import (
     debt_process,
 )
 from tresham.titles.t1849.variant_steps import action_words as variant_action_words
-from tresham.titles.t1849.versions import DEALS_VERSION, DEBT_ISSUE_VERSION
+from tresham.titles.t1849.versions import DEALS_VERSION, SITE_ENGINE_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -74,9 +80,9 @@ class Title1849(Title):
 
     name = "1849"
     player_range = (3, 5)
-    rules_version = DEBT_ISSUE_VERSION
+    rules_version = SITE_ENGINE_VERSION
     # 1: before deals needed both sides; 2: before issue 39; 3: before ruling V11
-    older_rules = frozenset({1, 2, 3})
+    older_rules = frozenset({1, 2, 3, 4})
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}
@@ -569,7 +575,7 @@ class Title1849(Title):
         if city is None:
             game.log(f"{sym} finds no free slot in {corp.home}")
             return
-        map_glue.place_token(game.state.map, corp.home, city, sym)
+        map_glue.place_token(game.state.map, corp.home, city, sym, site=site_engine(game))
         corp.placed.append((corp.home, city))
 
     def _place_missing_home_tokens(self, game: Game) -> None:

@@ -22,6 +22,7 @@ has as options. Translation, where 1849 on the site differs in form from tresham
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import Action, Choose, Par, RunRoutes, UseCompany
@@ -43,7 +44,8 @@ from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, 
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import LOAN_PENALTY, SWAP_ONE_20, SWAP_TWO_10
 from tresham.titles.t1849.site_shares import SiteShares
-from tresham.titles.t1849.variant_steps import DEBT, BuyTokenStep
+from tresham.titles.t1849.steps import SMS_HEXES
+from tresham.titles.t1849.variant_steps import DEBT, BuyTokenStep, tokens_in_reach
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -60,10 +62,29 @@ SITE_OPTIONS: Final = {
 LOAN_CHOICES: Final = {"Take L.500 loan": "loan", "Leave game": "leave"}
 SMS_CLOSE: Final = "Close SMS"
 SMS_DECLINE: Final = "Pass"
+#: Site actions that may come between "Close SMS" and the lay or token it is used for (besides
+#: the corporation's passes and private purchases).
+SMS_BETWEEN: Final = ("assign", "message")
 E_TOKEN_CHOICE: Final = "Buy E-Token for "
 #: memo keys: the site's certificates, and the share action being applied
 SHARES: Final = "shares"
 MOVE: Final = "share move"
+#: The site's operating steps (class names) by tresham's step names.
+SITE_STEP_NAMES: Final = {
+    "Track": "track",
+    "Token": "token",
+    "Route": "routes",
+    "Dividend": "dividend",
+    "BuyToken": "buy_token",
+    "BuyEToken": "e_token",
+    "BuyTrain": "trains",
+    "IssueShares": "issue",
+    "BondInterestPayment": "interest",
+    "Bond": "bond",
+    "BuyCompany": "companies",
+}
+#: memo key: by operating turn, the site's steps passed in it (of `SITE_ONLY`)
+SITE_STEPS: Final = "site steps"
 #: the memo's mark for lists given up
 LOST: Final = "lost"
 
@@ -87,18 +108,48 @@ class Adapter1849:
         return LOAN_PENALTY * game.player(player).loans
 
     def skips_pass(self, ctx: SiteContext, action: dict[str, Any]) -> bool:
-        """A corporation's auto pass is the site's token-buying step passing by itself: it
-        changes nothing unless tresham waits in its own token-buying step."""
-        if not action.get(AUTO) or action.get("entity_type") != "corporation":
+        """A pass of a site step where tresham has none changes nothing: a corporation's
+        auto pass (the token-buying step passing by itself where no token is in reach) unless
+        tresham waits in its own token-buying step, and the first pass a corporation makes in
+        its turn past tresham's step where the site's waits though tresham shows none: the
+        token-buying step while a token is in reach (before the green phase, or with no cash:
+        ``variant_steps.tokens_in_reach``), the train step where the site counts an E-train
+        it cannot buy (:func:`site_train_step_open`)."""
+        if action.get("entity_type") != "corporation":
             return False
-        rnd = ctx.game.state.round
-        waiting = (
-            isinstance(rnd, OperatingRound)
-            and not ctx.game.state.pending
-            and not rnd.finished(ctx.game)
-            and rnd.steps[rnd.step] == BuyTokenStep.name
-        )
-        return not waiting
+        game, corp = ctx.game, str(action.get("entity"))
+        rnd = game.state.round
+        if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.finished(game):
+            return bool(action.get(AUTO))
+        turn = (id(rnd), rnd.index)
+        passed: set[str] = ctx.memo.setdefault(SITE_STEPS, {}).setdefault(turn, set())
+        here = rnd.steps[rnd.step]
+        if action.get(AUTO):  # the token-buying step's own pass: tresham's, if it waits there
+            if here != BuyTokenStep.name:
+                return True
+            passed.add(here)
+            return False
+        if here in SITE_ONLY:  # tresham's own step: the pass is tresham's
+            passed.add(here)
+            return False
+        if rnd.corp() != corp:
+            return False
+        for step, site_waits in SITE_ONLY.items():
+            if step not in rnd.steps or step in passed or rnd.step < rnd.steps.index(step):
+                continue
+            if site_waits(game, corp):
+                passed.add(step)
+                return True
+        return False
+
+    def site_behind(self, game: Game, line: dict[str, Any]) -> bool:
+        """Whether the site's line stands at a step of the operating turn before tresham's
+        (its step classes by tresham's step names, `SITE_STEP_NAMES`)."""
+        rnd = game.state.round
+        if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.finished(game):
+            return False
+        ours = SITE_STEP_NAMES.get(str(line.get("step", "")).rpartition("::")[2])
+        return ours in rnd.steps and rnd.steps.index(ours) < rnd.step
 
     def followed(self, ctx: SiteContext, action: dict[str, Any]) -> None:
         """Move the site's certificates: those the action named, then the site's own moves.
@@ -198,8 +249,7 @@ class Adapter1849:
         entity = ctx.entity(action)
         choice = str(action["choice"])
         if choice == SMS_CLOSE:
-            target = self._claim_hex(ctx, entity, ("lay_tile", "place_token"), claim=False)
-            return [UseCompany(entity, "SMS", target)]
+            return [UseCompany(entity, "SMS", self._sms_hex(ctx, entity))]
         if choice == SMS_DECLINE:
             return []
         if choice.startswith(E_TOKEN_CHOICE):
@@ -210,18 +260,28 @@ class Adapter1849:
             return [Choose(entity, choice)]
         raise ImportFailure(f"field choice: tresham cannot translate {choice!r}")
 
-    def _claim_hex(
-        self, ctx: SiteContext, entity: str, kinds: tuple[str, ...], *, claim: bool = True
-    ) -> str:
-        """The hex of `entity`'s next lay or token among the following site actions (claimed,
-        so not translated again, if `claim`)."""
+    def _sms_hex(self, ctx: SiteContext, corp: str) -> str:
+        """The hex SMS is used for: that of the corporation's lay or token in the Track and
+        Token steps that follow the site's "Close SMS" (only passes, private purchases and
+        CNM's assignment between). Where it lays and places nothing, the site's SMS names no
+        hex and any does for tresham: the first coastal city."""
+        for _, later in ctx.upcoming():
+            kind, by = later["type"], str(later.get("entity"))
+            if kind in ("lay_tile", "place_token") and by == corp:
+                if kind == "lay_tile":
+                    return str(later["hex"])
+                return site_city(ctx, str(later["city"]))[0]
+            if not ((kind in ("pass", "buy_company") and by == corp) or kind in SMS_BETWEEN):
+                break
+        return SMS_HEXES[0]
+
+    def _claim_hex(self, ctx: SiteContext, entity: str, kinds: tuple[str, ...]) -> str:
+        """The hex of `entity`'s next token among the following site actions (claimed, so not
+        translated again)."""
         for i, later in ctx.upcoming():
             if later["type"] not in kinds or str(later.get("entity")) != entity:
                 continue
-            if later["type"] == "lay_tile":
-                return str(later["hex"])
-            if claim:
-                ctx.claimed.add(i)
+            ctx.claimed.add(i)
             return site_city(ctx, str(later["city"]))[0]
         raise ImportFailure(f"no following {' or '.join(kinds)} by {entity} names the hex")
 
@@ -276,3 +336,24 @@ def _shares(ctx: SiteContext) -> SiteShares | None:
 
 
 ADAPTER: Final = Adapter1849()
+
+
+def site_train_step_open(game: Game, corp: str, cash: int | None = None) -> bool:
+    """Whether the site's train step waits for `corp` (its ``can_buy_train?``): room for a
+    train and `cash` (default: its treasury) for the cheapest one the site's ``Depot#min_price``
+    counts, which includes an E-train it may not buy without an E-token (where that is all
+    it could afford, tresham shows no step and the site waits for a pass)."""
+    s = game.state
+    c = s.corps[corp]
+    if len(c.trains) >= game.phase.limit(c.kind):
+        return False
+    prices = [s.depot.types[t.kind].price for t in s.depot.purchasable(set(s.phases_reached))]
+    return bool(prices) and min(prices) <= (c.cash if cash is None else cash)
+
+
+#: The site steps that may wait for a pass where tresham shows no step, by tresham's step
+#: name, with the test of whether the site waits there.
+SITE_ONLY: Final[dict[str, Callable[[Game, str], bool]]] = {
+    BuyTokenStep.name: lambda game, corp: bool(tokens_in_reach(game, corp)),
+    "trains": site_train_step_open,
+}

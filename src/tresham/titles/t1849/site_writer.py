@@ -43,20 +43,23 @@ from tresham.core.graph import track_graph
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
 from tresham.core.shares import POOL, treasury
-from tresham.io.site_writer import ExportFailure, SiteAction, WriteContext
+from tresham.io.site_writer import AUTO, ExportFailure, SiteAction, WriteContext
 from tresham.routes.network import Network, network_of
 from tresham.routes.runs import Run, run_revenue
 from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, PayDebt, RepayBond
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import SWAP_ONE_20, SWAP_TWO_10
+from tresham.titles.t1849.site_graph import site_graph
 from tresham.titles.t1849.site_import import (
     E_TOKEN_CHOICE,
     LOAN_CHOICES,
     SITE_OPTIONS,
     SMS_CLOSE,
+    site_train_step_open,
 )
 from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.variant_steps import tokens_in_reach
 from tresham.titles.t1849.variants import BUY_TOKENS
 
 OPTION_RULES: Final = {option: rule for rule, option in SITE_OPTIONS.items()}
@@ -77,6 +80,7 @@ STAYS: Final = ("buy_token", "companies")
 FREE_SLOT: Final = "free_slot"
 SMS_ASKED: Final = "sms_asked"
 SMS_USED: Final = "sms_used"
+ROUTE_OPEN: Final = "route_open"
 MOVE: Final = "move"
 COPIES: Final = "copies"
 
@@ -97,6 +101,7 @@ class Writer1849:
     def before(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         ctx.memo[TURN] = _turn(ctx.game)
         ctx.memo[CASH] = {sym: c.cash for sym, c in ctx.game.state.corps.items()}
+        ctx.memo[ROUTE_OPEN] = _route_open(ctx.game, action)
         return _sms_question(ctx, action) + self._action(ctx, action)
 
     def _action(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
@@ -288,8 +293,9 @@ def _wake(ctx: WriteContext, action: Action) -> list[SiteAction]:
 
 def _sms_question(ctx: WriteContext, action: Action) -> list[SiteAction]:
     """The site asks a corporation that owns SMS, before its first lay or token of the turn,
-    whether it closes SMS; tresham's corporation just uses it. The first action of such a
-    corporation's turn is preceded by the site's "Pass" where it is not SMS's use."""
+    whether it closes SMS; tresham's corporation just uses it. The corporation's first action
+    at its track step while it owns SMS (also right after buying it) is preceded by the site's
+    "Pass" where it is not SMS's use."""
     game = ctx.game
     rnd = game.state.round
     if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.index >= len(rnd.order):
@@ -297,10 +303,12 @@ def _sms_question(ctx: WriteContext, action: Action) -> list[SiteAction]:
     corp = rnd.corp()
     if action.entity != corp or ctx.memo.get(SMS_ASKED) == (id(rnd), rnd.index):
         return []
-    ctx.memo[SMS_ASKED] = (id(rnd), rnd.index)
     sms = game.state.companies.get("SMS")
     if sms is None or sms.owner != corp or sms.closed:
-        return []
+        return []  # it may buy SMS first and be asked then
+    ctx.memo[SMS_ASKED] = (id(rnd), rnd.index)
+    if rnd.steps[rnd.step] != "track":
+        return []  # past its track step: the site asks no more
     if isinstance(action, UseCompany) and action.company == "SMS":
         ctx.memo[SMS_USED] = (id(rnd), rnd.index)
         return []
@@ -332,8 +340,18 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
         stops.append(at)
         at = (i, k + 1)
     out = []
+    route_open = ctx.memo.pop(ROUTE_OPEN, None)
     for i, k in stops:
         corp = order[i] if i < len(order) else None
+        mine = route_open is not None and route_open[0] == corp and corp is not None
+        if mine and steps[k] in ("token", "routes"):  # as the site saw them (it may close)
+            assert route_open is not None and corp is not None
+            if steps[k] == "routes" and route_open[1]:
+                out.append(_no_run(corp))
+            sms = ctx.memo.get(SMS_USED) == (rid, i)
+            if steps[k] == "token" and sms and route_open[2] > 0:
+                out.append({"type": "pass", "entity": corp, "entity_type": "corporation"})
+            continue
         if corp is None or corp not in game.state.corps or not game.state.corps[corp].floated:
             continue  # closed in the meantime
         sms = ctx.memo.get(SMS_USED) == (rid, i)
@@ -341,11 +359,40 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
         if now is None or now[0] != rid:  # the round ended: its cash then, before any income
             cash = ctx.memo.get(CASH, {}).get(corp, cash) - _spent(action, corp)
         if _site_waits(game, corp, steps[k], sms, cash):
-            kind = "run_routes" if steps[k] == "routes" else "pass"
-            out.append({"type": kind, "entity": corp, "entity_type": "corporation"})
-            if kind == "run_routes":
-                out[-1]["routes"] = []
+            if steps[k] == "routes":
+                out.append(_no_run(corp))
+                continue
+            out.append({"type": "pass", "entity": corp, "entity_type": "corporation"})
+            if steps[k] == "buy_token" and not tokens_in_reach(game, corp):
+                out[-1][AUTO] = True  # the site's step passes by itself
     return out
+
+
+def _no_run(corp: str) -> SiteAction:
+    """The site's empty run where its Route step is open and tresham found no run."""
+    return {"type": "run_routes", "entity": corp, "entity_type": "corporation", "routes": []}
+
+
+def _route_open(game: Game, action: Action) -> tuple[str, bool, int] | None:
+    """For the operating corporation's lay, token or pass: whether the site's Route step opens
+    once it is taken (a train, and two stops met by the site's walk), and the tokens it has
+    left to place, read before tresham plays on past them (it may close at its dividend)."""
+    rnd = game.state.round
+    if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.finished(game):
+        return None
+    corp = rnd.corp()
+    if action.entity != corp or not isinstance(action, LayTile | PlaceToken | Pass):
+        return None
+    trial = game.state.map
+    if isinstance(action, LayTile):
+        trial = trial.copy()
+        trial.lay_tile(action.hex, action.tile, action.rotation, check=False)
+    elif isinstance(action, PlaceToken):
+        trial = trial.copy()
+        trial.place_token(corp, action.hex, action.city)
+    trains = bool(game.state.depot.owned_by(corp))
+    left = game.state.corps[corp].unplaced_tokens - isinstance(action, PlaceToken)
+    return corp, trains and site_graph(trial, corp).route_available, left
 
 
 def _spent(action: Action, corp: str) -> int:
@@ -363,12 +410,14 @@ def _site_waits(game: Game, corp: str, step: str, sms_used: bool, cash: int) -> 
         return sms_used and game.state.corps[corp].unplaced_tokens > 0
     if step == "companies":
         return _companies_step_waits(game, corp, cash)
-    if step == "routes":  # the site's Route step is open where two stops are connected
+    if step == "routes":  # the site's Route step is open where its walk meets two stops
         return (
             bool(game.state.depot.owned_by(corp))
-            and len(network_of(game.state.map, corp).stops) > 1
+            and site_graph(game.state.map, corp).route_available
         )
-    if step == "buy_token":
+    if step == "trains":  # the site counts an E-train it may not buy (no E-token)
+        return site_train_step_open(game, corp, cash)
+    if step == "buy_token":  # an auto pass where no token is in reach (`_turn_end_passes`)
         return bool(game.options.get(BUY_TOKENS))
     return False
 
@@ -475,10 +524,12 @@ def _sold(model: SiteShares, seller: str, action: SellShares) -> list[str]:
     if pres in held:
         if percent == 10:
             return [pres]
-        rest = plain[: (percent - model.percent[pres]) // 10]
-        out = [pres, *rest]
-        if sum(model.percent[c] for c in out) == percent:
-            return out
+        for with_last in (lasts if action.last else [], []):
+            first = [pres, *with_last]
+            rest = plain[: (percent - sum(model.percent[c] for c in first)) // 10]
+            out = [*first, *rest]
+            if sum(model.percent[c] for c in out) == percent:
+                return out
     raise ExportFailure(f"no certificates make {percent}% for {action.describe()}")
 
 

@@ -37,7 +37,7 @@ from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool, tr
 from tresham.core.trains import Train
 from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.operating import OPERATING
-from tresham.titles.t1849.rule_set import site_proven
+from tresham.titles.t1849.rule_set import site_engine, site_proven
 from tresham.titles.t1849.state import state_of
 
 if TYPE_CHECKING:
@@ -82,10 +82,27 @@ def issue(game: Game, corp: str, percent: int) -> None:
 
 def emergency_sale(game: Game, pres: str, sale: SellShares) -> None:
     """The president sells to the pool to raise money for the corporation; the price drops a
-    row per 10% (1849 §Trouble)."""
+    row per 10% (1849 §Trouble). In the "18xx.games" rule set (from rules version 5) the
+    corporations still to operate in the round then go in their new market order (ruling
+    S13)."""
     sell_to_pool(game, pres, sale.corporation, sale.percent, sale.last)
     game.log(f"{pres} sells {sale.percent}% of {sale.corporation} (emergency)")
     _title(game).move_price(game, sale.corporation, "down", sale.percent // 10)
+    rnd = game.state.round
+    if site_engine(game) and isinstance(rnd, OperatingRound):
+        reorder_the_rest(game, rnd)
+
+
+def reorder_the_rest(game: Game, rnd: OperatingRound) -> None:
+    """Ruling S13 (the site's ``Round::Operating#recalculate_order`` after an emergency
+    sale): the corporations after the one operating go in market order, higher price first
+    (a shared space by its stacking order); those closed meanwhile drop out."""
+    s = game.state
+    later = [c for c in rnd.order[rnd.index + 1 :] if c in s.market and not s.corps[c].closed]
+    order = s.market.operating_order(later)
+    if order != rnd.order[rnd.index + 1 :]:
+        game.log(f"Operating order now: {', '.join(order)}")
+    rnd.order[rnd.index + 1 :] = order
 
 
 def president_sales(game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
@@ -296,14 +313,16 @@ class TrainStep(Step):
 def ask_loan(game: Game, pres: str) -> None:
     """A president left with no stock after a bankruptcy chooses: quit, or take a L.500 loan
     (1849 §Trouble). In the "18xx.games" rule set only in an operating round (ruling S9):
-    where the bankrupt corporation was the last to operate, the choice waits for the next
-    operating round (the player takes part in the stock round between with nothing)."""
+    where the round has no corporation left open (from rules version 5; before it, where the
+    bankrupt corporation was the last to operate), the round ends and the choice waits for
+    the next operating round (the player takes part in the stock round between with
+    nothing)."""
     s = game.state
     if s.shares.held(pres):
         return
     rnd = s.round
     if site_proven(game) and isinstance(rnd, OperatingRound):
-        later = rnd.order[rnd.index + 1 :]
+        later = rnd.order if site_engine(game) else rnd.order[rnd.index + 1 :]
         if all(s.corps[c].closed or not s.corps[c].floated for c in later):
             state_of(game).loan_later.append(pres)
             return

@@ -38,7 +38,7 @@ from typing import Any, Final
 
 from tresham.core.board import BoardDef
 from tresham.core.errors import RouteError, TrackError
-from tresham.core.graph import new_track_problem
+from tresham.core.graph import Network, new_track_problem
 from tresham.core.rules_protocols import LayContext, Stop, TrainSpec
 from tresham.core.tiles import (
     CITY,
@@ -95,7 +95,8 @@ class TrackRules1849:
     corporation owning SIGI, if any. ``cnm_ports``: corporation → port hex it was assigned by
     CNM. ``sms_active``: the SMS private's lay is being made (gauge test waived).
     ``new_track_rule``: a lay must add track the corporation can use, or change a city's
-    value (ruling R29; not in saves of rules version 1).
+    value (ruling R29; not in saves of rules version 1). ``network``: the walk that says
+    which track it can use, where it is not tresham's reach (the site's, ruling S11).
     """
 
     def __init__(
@@ -109,6 +110,7 @@ class TrackRules1849:
         cnm_ports: Mapping[str, str] | None = None,
         sms_active: bool = False,
         new_track_rule: bool = False,
+        network: Network | None = None,
     ) -> None:
         if phase not in PHASES:
             raise ValueError(f"unknown 1849 phase {phase!r}")
@@ -120,6 +122,7 @@ class TrackRules1849:
         self.cnm_ports = dict(cnm_ports or {})
         self.sms_active = sms_active
         self.new_track_rule = new_track_rule
+        self.network = network
 
     # -- tile lays ------------------------------------------------------------------------
     @property
@@ -149,7 +152,12 @@ class TrackRules1849:
         err = None if ctx.own_token else self._gauge_problem(ctx)
         if err is None and self.new_track_rule:
             err = new_track_problem(
-                ctx.state, ctx.corporation, ctx.coord, ctx.new_tile.id, ctx.rotation
+                ctx.state,
+                ctx.corporation,
+                ctx.coord,
+                ctx.new_tile.id,
+                ctx.rotation,
+                network=self.network,
             )
         return err
 

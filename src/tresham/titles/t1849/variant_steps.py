@@ -28,7 +28,8 @@ from tresham.titles.t1849.actions import (
     PayDebt,
     RepayBond,
 )
-from tresham.titles.t1849.rule_set import site_rules
+from tresham.titles.t1849.rule_set import site_engine, site_rules
+from tresham.titles.t1849.site_graph import site_graph
 from tresham.titles.t1849.steps import (
     POOL_CAP,
     ask_loan,
@@ -52,17 +53,25 @@ def _title(game: Game) -> Title1849:
 
 # ====================================================================== station tokens
 def offered_tokens(game: Game, corp: str) -> list[tuple[str, int, str]]:
-    """(hex, city, seller) of the tokens the token-buying step shows `corp` (the site's
-    ``any_buyable_tokens_placed?``): from phase 6H, with L.1, another corporation's token
-    other than its home token, in a city `corp` reaches, on a tile where it has no token."""
-    s = game.state
+    """(hex, city, seller) of the tokens the token-buying step shows `corp`: from phase 6H,
+    with L.1, those in reach (:func:`tokens_in_reach`)."""
     if not variants.enabled(game, variants.BUY_TOKENS) or not variants.reached(
         game, variants.TOKENS_FROM
     ):
         return []
-    if s.corps[corp].cash < 1:
+    if game.state.corps[corp].cash < 1:
         return []
-    net = reach(s.map, corp).nodes
+    return tokens_in_reach(game, corp)
+
+
+def tokens_in_reach(game: Game, corp: str) -> list[tuple[str, int, str]]:
+    """(hex, city, seller) of the other corporations' tokens other than their home tokens, in
+    a city `corp` reaches, on a tile where it has no token (the site's
+    ``any_buyable_tokens_placed?``, whatever the phase and cash: while there is one, the
+    site's step waits for an answer; with none it passes by itself). In the "18xx.games" rule
+    set from rules version 5, the cities the site's own walk meets (ruling S11)."""
+    s = game.state
+    net = site_graph(s.map, corp).nodes if site_engine(game) else reach(s.map, corp).nodes
     out: list[tuple[str, int, str]] = []
     for (coord, node), held in sorted(s.map.tokens.items()):
         if (coord, node) not in net or s.map.has_token(corp, coord):

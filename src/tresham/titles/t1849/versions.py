@@ -18,3 +18,9 @@ SITE_PROVEN_VERSION: Final = 3
 #: V11: the site's EmergencyMoneyRaising offers the corporation no bundle); the summary's rule
 #: set still lets it (V7).
 DEBT_ISSUE_VERSION: Final = 4
+
+#: The "18xx.games" rule set's second round of fixes from the differential test against the
+#: site's engine (issue 39): the loan choice is deferred only when no corporation of the
+#: operating round is left open (ruling S9 as the site's ``any_to_act?``), and the other
+#: site rules found then (rulings S11-). The summary's rule set is unchanged.
+SITE_ENGINE_VERSION: Final = 5

@@ -1,0 +1,159 @@
+"""1849 as the "18xx.games" rule set plays it where the differential test against the site's
+own engine found tresham different a second time (issue 39; rulings S11-S12, rules version
+5), each from a constructed position, in both rule sets (and in the site's rule set's older
+saves): the summary's rule set keeps tresham's own walk and slots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from test_1849_paragraphs import (
+    at,
+    auto_until,
+    give_certs,
+    op_round,
+    opening,
+    scrap,
+    two_corps,
+    where,
+)
+from tresham.core.actions import Par, Pass, SellShares
+from tresham.core.game import Game
+from tresham.core.graph import RULE_NEW_TRACK, reach, tile_lay_problem, track_graph
+from tresham.core.rounds.operating import OperatingRound
+from tresham.core.track import MapState
+from tresham.titles.t1849 import map_glue
+from tresham.titles.t1849.site_graph import site_graph, site_paths
+from tresham.titles.t1849.track_rules import TrackRules1849, new_map
+
+SITE = {"rule_set": "18xx.games"}
+SITE_WALK = TrackRules1849(phase="6H", new_track_rule=True, network=site_paths)
+OWN_WALK = TrackRules1849(phase="6H", new_track_rule=True)
+
+
+def loop_through_i11() -> MapState:
+    """IFT's home Catania (H12) runs out across edge 1 into the preprinted I11 (edges 4-2),
+    on into H10 (tile 31 at rotation 5: 5-4 and 5-1) and round through G11 (tile 7 at
+    rotation 0) back towards I11's north edge."""
+    s = new_map()
+    s.place_token("IFT", "H12", 0)
+    s.lay_tile("H10", "31", 5, check=False)
+    s.lay_tile("G11", "7", 0, check=False)
+    return s
+
+
+# Ruling R29 on 18xx.games (S11): a path counts as usable only if the site's walk meets it, and
+# that walk crosses no hex edge twice. Tile 29 at rotation 2 on I11 keeps 4-2 and adds 3-2,
+# which IFT reaches only by coming round the loop into I11's edge 3 and out across edge 2
+# again, the border with H10 it crossed on the way out: the site refuses the lay ("Must use
+# new track or change city value"), tresham's own walk (no reversing) takes it.
+def test_the_site_walk_refuses_a_new_path_behind_a_border_crossed_twice() -> None:
+    s = loop_through_i11()
+    err = tile_lay_problem(s, "IFT", "I11", "29", 2, SITE_WALK)
+    assert err is not None and err.rule == RULE_NEW_TRACK
+    assert tile_lay_problem(s, "IFT", "I11", "29", 2, OWN_WALK) is None
+    trial = s.copy()
+    trial.lay_tile("I11", "29", 2, check=False)
+    new = track_graph(trial).pid[("I11", 1)]  # the added 3-2
+    assert new in reach(trial, "IFT").paths and new not in site_graph(trial, "IFT").paths
+
+
+def test_the_site_walk_opens_the_route_step_at_two_stops() -> None:
+    # without a loop both walks agree; the Route step opens once the walk from Catania meets
+    # a second stop (a town on H10: tile 3 at rotation 5), not before
+    s = new_map()
+    s.place_token("IFT", "H12", 0)
+    assert not site_graph(s, "IFT").route_available
+    s.lay_tile("H10", "3", 5, check=False)
+    walk = site_graph(s, "IFT")
+    assert walk.route_available and walk.nodes == {("H12", 0), ("H10", 0)}
+    assert walk.paths == reach(s, "IFT").paths
+
+
+@pytest.mark.parametrize(
+    ("options", "version", "site_walk"),
+    [(SITE, None, True), (SITE, 4, False), (None, None, False)],
+)
+def test_the_site_walk_is_the_site_rule_sets_from_version_5(
+    options: dict[str, Any] | None, version: int | None, site_walk: bool
+) -> None:
+    g = two_corps(options, version)
+    rules = map_glue.rules_for(g, "CTL")
+    assert (rules.network is site_paths) == site_walk
+
+
+def j6_reserved_for_sfa() -> MapState:
+    """Girgenti (J6) upgraded to tile 666 (two slots), its first kept for SFA's home."""
+    s = new_map()
+    s.lay_tile("J6", "666", 2, check=False)
+    s.reserve("SFA", "J6", 0)
+    return s
+
+
+# Ruling S12: on 18xx.games a token takes the first empty slot no home reservation keeps
+# (``City#get_slot``), a reserving corporation its own; tresham's own map the first empty one.
+def test_the_site_keeps_a_reserved_slot_for_the_home_token() -> None:
+    s = j6_reserved_for_sfa()
+    map_glue.place_token(s, "J6", 0, "AFG", site=True)
+    assert s.slots("J6", 0) == (None, "AFG")
+    map_glue.place_token(s, "J6", 0, "SFA", site=True)
+    assert s.slots("J6", 0) == ("SFA", "AFG")
+
+
+def test_tresham_takes_the_first_empty_slot_otherwise() -> None:
+    s = j6_reserved_for_sfa()
+    map_glue.place_token(s, "J6", 0, "AFG")
+    assert s.slots("J6", 0) == ("AFG", None)
+
+
+def _emergency_sale_of_ift(
+    options: dict[str, Any] | None, rules_version: int | None = None
+) -> Game:
+    """OR 1.2: CTL (Bob, at 90) operates first, then IFT, SFA and AFG, stacked in that order
+    on one space; CTL has no train and no cash, Bob no money but 20% of IFT, and he sells 10%
+    of it, which drops IFT below SFA and AFG."""
+    g = opening(1, options, rules_version)
+    g.apply(Par("Cid", "IFT", 68))
+    g.apply(Pass("Cid"))
+    g.apply(Par("Ann", "SFA", 68))
+    g.apply(Pass("Ann"))
+    g.apply(Par("Bob", "AFG", 68, "H8"))
+    g.apply(Pass("Bob"))
+    auto_until(g, lambda g: isinstance(g.state.round, OperatingRound))
+    first = g.state.round
+    auto_until(
+        g, lambda g: g.state.round is not first and isinstance(g.state.round, OperatingRound)
+    )
+    assert op_round(g).order == ["CTL", "IFT", "SFA", "AFG"]
+    auto_until(g, at("CTL:trains"))
+    ctl = g.state.corps["CTL"]
+    scrap(g, *ctl.trains)
+    ctl.trains.clear()
+    ctl.cash = 0
+    g.player("Bob").cash = 0
+    give_certs(g, "IFT", "Bob", 2)
+    g.apply(SellShares("CTL", "IFT", 10))
+    market = g.state.market
+    assert market.price("IFT") < market.price("SFA") == market.price("AFG")
+    assert where(g) == "CTL:trains"
+    return g
+
+
+# Ruling S13 (the site's recalculate_order after an emergency sale; the summary is silent):
+# the corporations still to operate go in their new market order, IFT now last.
+def test_site_rule_set_reorders_the_rest_after_an_emergency_sale() -> None:
+    assert op_round(_emergency_sale_of_ift(SITE)).order == ["CTL", "SFA", "AFG", "IFT"]
+
+
+@pytest.mark.parametrize(("options", "version"), [(None, None), (SITE, 4)])
+def test_the_round_keeps_its_order_otherwise(
+    options: dict[str, Any] | None, version: int | None
+) -> None:
+    assert op_round(_emergency_sale_of_ift(options, version)).order == [
+        "CTL",
+        "IFT",
+        "SFA",
+        "AFG",
+    ]
