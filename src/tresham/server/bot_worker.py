@@ -16,7 +16,8 @@ turn again. The log's unique (game, index) key makes the move land once whatever
 two workers that both think (one hung past its lease) store one move, the other gets Stale.
 
 A worker waits for work on PostgreSQL's ``LISTEN`` (:data:`claims.BOT_CHANNEL`), on a pipe
-from the server that started it (SQLite), or by looking every `poll` seconds; it looks every
+from the server that started it (it then says ``ready`` on its standard output once it can
+take turns), or by looking every `poll` seconds; it looks every
 `poll` seconds in any case, for claims whose lease ran out. It runs at a lower priority
 (`nice`) than the server, so that a person's move never waits for a bot's thinking. Any
 number of workers, on any machines sharing one PostgreSQL database, share the work.
@@ -323,6 +324,12 @@ def run_worker(
         report=report_line if report else None,
     )
     print(f"tresham bot worker: database {storage.describe()}", file=sys.stderr, flush=True)
+    if wake_fd is not None:  # started by a server, which waits until its workers are ready
+        from tresham.titles.registry import get_title, titles
+
+        for name in titles():
+            get_title(name)
+        print("ready", flush=True)
     stop = threading.Event()
 
     def stopping(_signum: int, _frame: object) -> None:

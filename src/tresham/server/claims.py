@@ -145,7 +145,7 @@ def queue_turn(storage: Storage, game_id: str, index: int, player: str, level: s
             index_elements=[table.c.game_id], set_=changed, where=table.c.idx != lite.excluded.idx
         )
     with storage.write_lock, storage.engine.begin() as conn:
-        queued = conn.execute(statement).rowcount > 0
+        queued = conn.execute(statement.returning(table.c.game_id)).first() is not None
         if queued and storage.is_postgres:
             conn.execute(
                 text("SELECT pg_notify(:channel, :payload)"),

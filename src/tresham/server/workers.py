@@ -28,6 +28,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -43,6 +44,8 @@ log = logging.getLogger("tresham.server.workers")
 PATIENCE = 2.0
 #: How often the local pool looks for workers that died.
 SUPERVISE_EVERY = 0.5
+#: How long the server waits at its start for its local workers to be ready (seconds).
+READY_WAIT = 60.0
 
 
 class LocalPool:
@@ -66,6 +69,7 @@ class LocalPool:
         self.hold = hold
         self.procs: list[subprocess.Popen[str]] = []
         self._wakes: list[int] = []
+        self._ready: list[threading.Event] = []
         self._task: asyncio.Task[None] | None = None
         self._on_news: Callable[[str, int], None] = lambda _game, _index: None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -76,7 +80,15 @@ class LocalPool:
         self._loop = asyncio.get_running_loop()
         for slot in range(self.count):
             self.procs.append(self._spawn(slot))
+        await asyncio.to_thread(self._wait_ready)
         self._task = self._loop.create_task(self._supervise())
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + READY_WAIT
+        for ready in self._ready:
+            if not ready.wait(max(0.0, deadline - time.monotonic())):
+                log.warning("a bot worker is not ready after %g s; going on", READY_WAIT)
+                return
 
     def _spawn(self, slot: int) -> subprocess.Popen[str]:
         read, write = os.pipe()
@@ -100,14 +112,19 @@ class LocalPool:
             self._wakes[slot] = write
         else:
             self._wakes.append(write)
-        threading.Thread(target=self._read, args=(proc,), daemon=True).start()
+        ready = threading.Event()
+        self._ready.append(ready)
+        threading.Thread(target=self._read, args=(proc, ready), daemon=True).start()
         return proc
 
-    def _read(self, proc: subprocess.Popen[str]) -> None:
+    def _read(self, proc: subprocess.Popen[str], ready: threading.Event) -> None:
         """Pass a worker's news to the server (its own thread)."""
         assert proc.stdout is not None
         loop = self._loop
         for line in proc.stdout:
+            if line.strip() == "ready":
+                ready.set()
+                continue
             word, _, rest = line.strip().partition(" ")
             game_id, _, index = rest.partition(" ")
             if word == "moved" and index.isdigit() and loop is not None:
