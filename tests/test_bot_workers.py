@@ -24,7 +24,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from conftest_server import ROOT, PgCluster, ServerProcess
+from conftest_server import ROOT, PgCluster, Receiver, ServerProcess, auth
 from tresham.core.actions import action_from_json
 from tresham.io.save import from_save, new_game
 from tresham.server import claims
@@ -302,3 +302,39 @@ def test_a_game_of_bots_only_nobody_watches_pauses_with_workers(
                 time.sleep(0.05)
     finally:
         storage.close()
+
+
+def test_a_workers_move_that_gives_a_person_the_turn_calls_the_webhook(
+    sqlite_url: str, tmp_path: Path, processes: list[Any]
+) -> None:
+    """The bots of Bob and Cid think in a worker; when their moves give Ann the turn, the
+    game's webhook hears of it (once per turn) from the server that queued the turn."""
+    server = ServerProcess(sqlite_url, tmp_path, {"TRESHAM_BOT_WORKERS": "1"}).start()
+    processes.append(server)
+    receiver = Receiver()
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            bots = [{"player": p, "level": "easy"} for p in ("Bob", "Cid")]
+            body = {"title": "1849", "players": PLAYERS, "seed": 3, "bots": bots}
+            body["webhook"] = receiver.url
+            made = client.post("/api/games", json=body).json()
+            game_id, token = made["id"], made["seats"][0]["token"]
+            first = receiver.next_call(timeout=30)["tresham"]
+            assert (first["player"], first["index"]) == ("Ann", 0)
+            legal = client.get(f"/api/games/{game_id}/legal", headers=auth(token)).json()
+            action = next(a for a in legal["actions"] if a["type"] != "pass")
+            posted = client.post(
+                f"/api/games/{game_id}/actions",
+                json={"index": 0, "action": action},
+                headers=auth(token),
+            )
+            assert posted.status_code == 200, posted.text
+            turn = receiver.next_call(timeout=30)["tresham"]
+            assert turn["player"] == "Ann" and turn["index"] > 1, "after the bots' moves"
+            state = client.get(f"/api/games/{game_id}").json()
+            assert state["acting_player"] == "Ann" and state["index"] == turn["index"]
+            log = client.get(f"/api/games/{game_id}/log").json()["entries"]
+            assert {e["seat"] for e in log[1:]} <= {"Bob", "Cid"}
+            assert receiver.calls.empty(), "one call for the turn"
+    finally:
+        receiver.close()

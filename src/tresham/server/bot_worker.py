@@ -80,9 +80,14 @@ class Sleep:
         time.sleep(timeout)
 
 
+class ServerGone(Exception):
+    """The server that started this worker has gone (its end of the wake pipe closed)."""
+
+
 class PipeWake:
     """Waits on a pipe the server that started this worker writes a byte to after it queues
-    a turn."""
+    a turn. When the server goes (killed, too), the pipe closes, and the worker stops:
+    :class:`ServerGone`."""
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
@@ -90,8 +95,9 @@ class PipeWake:
 
     def drain(self) -> None:
         with contextlib.suppress(BlockingIOError):
-            while os.read(self.fd, 4096):
-                pass
+            while True:
+                if not os.read(self.fd, 4096):
+                    raise ServerGone("the server that started this worker has gone")
 
     def wait(self, timeout: float) -> None:
         select.select([self.fd], [], [], timeout)
@@ -338,7 +344,7 @@ def run_worker(
     signal.signal(signal.SIGTERM, stopping)
     try:
         BotWorker(storage, options, wake).run(stop)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, ServerGone):
         pass
     finally:
         storage.close()

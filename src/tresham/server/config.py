@@ -113,8 +113,9 @@ class ServerConfig:
     turns wait for ``tresham bot-worker`` processes elsewhere, PostgreSQL only); None: bots
     think in the server's own threads, as before workers (``TRESHAM_BOT_WORKERS=threads``;
     what in-process tests use). `bot_lease`: seconds a worker's claim on a turn lasts unless
-    renewed (a dead worker's turn is taken again after at most this). `bot_hold`: a test
-    hook, see ``server/bot_worker.py``.
+    renewed (a dead worker's turn is taken again after at most this). `bot_nice`: how much
+    lower the local workers' priority is than the server's. `bot_hold`: a test hook, see
+    ``server/bot_worker.py``.
     """
 
     database_url: str
@@ -143,6 +144,7 @@ class ServerConfig:
     bot_idle: float = 60.0
     bot_workers: int | None = None
     bot_lease: float = 10.0
+    bot_nice: int = 10
     bot_hold: str | None = None
 
     @classmethod
@@ -152,7 +154,8 @@ class ServerConfig:
         comma-separated list, ``TRESHAM_LOG_LEVEL``, ``TRESHAM_ACCESS_LOG``: 1 for on,
         ``TRESHAM_CREATE_LIMIT``, ``TRESHAM_CREATE_LIMIT_ALL``, ``TRESHAM_BOT_GAMES``,
         ``TRESHAM_BOT_GAMES_PER_CLIENT``, ``TRESHAM_BOT_IDLE``, ``TRESHAM_BOT_WORKERS``: a
-        number, default 2, or ``threads``, ``TRESHAM_BOT_LEASE``, ``TRESHAM_BOT_HOLD``)."""
+        number, default 2, or ``threads``, ``TRESHAM_BOT_LEASE``, ``TRESHAM_BOT_NICE``,
+        ``TRESHAM_BOT_HOLD``)."""
         return cls(
             database_url=resolve_database_url(database_url),
             bot_delay=_env_float("TRESHAM_BOT_DELAY", 0.5),
@@ -169,5 +172,6 @@ class ServerConfig:
             bot_idle=_env_float("TRESHAM_BOT_IDLE", 60.0),
             bot_workers=_bot_workers("TRESHAM_BOT_WORKERS"),
             bot_lease=_env_float("TRESHAM_BOT_LEASE", 10.0),
+            bot_nice=int(_env_float("TRESHAM_BOT_NICE", 10)),
             bot_hold=os.environ.get("TRESHAM_BOT_HOLD") or None,
         )

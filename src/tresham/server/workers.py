@@ -51,7 +51,8 @@ READY_WAIT = 60.0
 class LocalPool:
     """`count` ``tresham bot-worker`` processes on this machine, started again when they die.
     `report`: they tell of each move on their standard output (SQLite), passed to `on_news`;
-    `hold`: the test hook of the first worker started (``bot_worker.py``)."""
+    `nice`: their lower priority; `hold`: the test hook of the first worker started
+    (``bot_worker.py``)."""
 
     def __init__(
         self,
@@ -60,12 +61,14 @@ class LocalPool:
         *,
         lease: float,
         report: bool,
+        nice: int = 10,
         hold: str | None = None,
     ) -> None:
         self.db_url = db_url
         self.count = count
         self.lease = lease
         self.report = report
+        self.nice = nice
         self.hold = hold
         self.procs: list[subprocess.Popen[str]] = []
         self._wakes: list[int] = []
@@ -94,7 +97,7 @@ class LocalPool:
         read, write = os.pipe()
         os.set_blocking(write, False)
         command = [sys.executable, "-m", "tresham.cli", "bot-worker", "--db", self.db_url]
-        command += ["--lease", str(self.lease), "--wake-fd", str(read)]
+        command += ["--lease", str(self.lease), "--nice", str(self.nice), "--wake-fd", str(read)]
         if self.report:
             command.append("--report")
         if self.hold is not None and slot == 0:
@@ -186,6 +189,7 @@ class WorkerBots:
                 config.bot_workers,
                 lease=config.bot_lease,
                 report=not registry.storage.is_postgres,
+                nice=config.bot_nice,
                 hold=config.bot_hold,
             )
         self._events: dict[str, asyncio.Event] = {}
