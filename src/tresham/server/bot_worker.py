@@ -15,12 +15,13 @@ worker that dies mid-thought stops renewing it, and once it runs out any worker 
 turn again. The log's unique (game, index) key makes the move land once whatever happens:
 two workers that both think (one hung past its lease) store one move, the other gets Stale.
 
-A worker waits for work on PostgreSQL's ``LISTEN`` (:data:`claims.BOT_CHANNEL`), on a pipe
-from the server that started it (it then says ``ready`` on its standard output once it can
-take turns), or by looking every `poll` seconds; it looks every
-`poll` seconds in any case, for claims whose lease ran out. It runs at a lower priority
-(`nice`) than the server, so that a person's move never waits for a bot's thinking. Any
-number of workers, on any machines sharing one PostgreSQL database, share the work.
+A worker waits for work on PostgreSQL's ``LISTEN`` (:data:`claims.BOT_CHANNEL`), on SQLite
+on a pipe from the server that started it, or by looking every `poll` seconds; it looks every
+`poll` seconds in any case, for claims whose lease ran out. A worker started by a server (the
+pipe) says ``ready`` on its standard output once it can take turns, and stops when the server
+goes (the pipe closes). It runs at a lower priority (`nice`) than the server, so that a
+person's move never waits for a bot's thinking. Any number of workers, on any machines
+sharing one PostgreSQL database, share the work.
 
 `hold` is a hook for tests: the worker's first turn is thought through and then held, its
 claim renewed, never stored, until the worker is killed; the worker writes ``"<pid> <game id>
@@ -105,10 +106,12 @@ class PipeWake:
 
 class PgWake:
     """Waits for ``NOTIFY`` on the bot channel (a connection of its own; lost, it is made
-    again at the next wait, which sleeps meanwhile)."""
+    again at the next wait, which sleeps meanwhile). A worker started by a server still
+    watches its pipe (`parent`), to stop when the server goes."""
 
-    def __init__(self, conninfo: str) -> None:
+    def __init__(self, conninfo: str, parent: PipeWake | None = None) -> None:
         self.conninfo = conninfo
+        self.parent = parent
         self.conn: Any = None
         self._connect()
 
@@ -140,6 +143,8 @@ class PgWake:
             self.conn = None
 
     def drain(self) -> None:
+        if self.parent is not None:
+            self.parent.drain()
         self._notes(0.0, None)
 
     def wait(self, timeout: float) -> None:
@@ -316,13 +321,8 @@ def run_worker(
     if nice:
         with contextlib.suppress(OSError):
             os.nice(nice)
-    wake: Wake
-    if wake_fd is not None:
-        wake = PipeWake(wake_fd)
-    elif storage.is_postgres:
-        wake = PgWake(storage.conninfo())
-    else:
-        wake = Sleep()
+    parent = None if wake_fd is None else PipeWake(wake_fd)
+    wake: Wake = PgWake(storage.conninfo(), parent) if storage.is_postgres else parent or Sleep()
     options = Options(
         lease=lease,
         poll=min(poll, lease / 2),

@@ -32,7 +32,6 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,7 +59,8 @@ bot_turns_table = Table(
     Column("failed", Text, nullable=True),
 )
 
-_made: weakref.WeakSet[Storage] = weakref.WeakSet()
+#: The databases (their URLs) this process has seen the table in.
+_made: set[str] = set()
 _made_lock = threading.Lock()
 
 
@@ -85,8 +85,9 @@ def new_owner() -> str:
 def ensure_table(storage: Storage) -> None:
     """Create the table where the database lacks it (PostgreSQL processes starting at once
     take turns on the schema lock, as the storage's own tables do)."""
+    key = storage.url.render_as_string(hide_password=False)
     with _made_lock:
-        if storage in _made:
+        if key in _made:
             return
         if storage.is_postgres:
             with storage.engine.begin() as conn:
@@ -101,7 +102,7 @@ def ensure_table(storage: Storage) -> None:
                     if attempt == 4:
                         raise
                     time.sleep(0.05 * (attempt + 1))
-        _made.add(storage)
+        _made.add(key)
 
 
 def _now(storage: Storage) -> str:
