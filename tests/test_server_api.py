@@ -150,6 +150,7 @@ def test_legal_actions_are_the_acting_seats_only(client: TestClient) -> None:
         "index": 0,
         "actions": [],
         "choices": [],
+        "ranges": [],
         "step": "",
         "routes": None,
     }

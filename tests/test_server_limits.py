@@ -96,7 +96,7 @@ def test_a_game_of_bots_only_pauses_until_someone_looks(sqlite_url: str) -> None
         ).json()
         game_id = made["id"]
         time.sleep(1.0)  # nobody looks: the bots pause within 0.5 s
-        paused = index_of(client, game_id)
+        paused = settled(client, game_id)  # (a move already thinking then may still land)
         assert paused > 0
         time.sleep(0.5)
         assert index_of(client, game_id) == paused, "no move while nobody watches"
@@ -116,6 +116,17 @@ def test_a_game_of_bots_only_pauses_until_someone_looks(sqlite_url: str) -> None
             before = index_of(client, game_id)
             time.sleep(0.3)
             assert index_of(client, game_id) > before or client_finished(client, game_id)
+
+
+def settled(client: TestClient, game_id: str, still: float = 0.4, limit: float = 5.0) -> int:
+    """The game's index once it has not changed for `still` seconds (within `limit`)."""
+    deadline = time.monotonic() + limit
+    index, since = index_of(client, game_id), time.monotonic()
+    while time.monotonic() - since < still and time.monotonic() < deadline:
+        time.sleep(0.02)
+        if (now := index_of(client, game_id)) != index:
+            index, since = now, time.monotonic()
+    return index
 
 
 def client_finished(client: TestClient, game_id: str) -> bool:

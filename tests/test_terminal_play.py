@@ -15,6 +15,7 @@ import pytest
 from rich.console import Console
 
 from offer_position import PROPOSAL, before_the_offer
+from terminal_script import scripted
 from tresham import terminal
 from tresham.bots.players import get_bot
 from tresham.bots.random_bot import choose
@@ -29,24 +30,8 @@ def test_a_terminal_game_plays_to_its_end(
     title: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    screen = io.StringIO()
     rng = random.Random(5)
-    tables: list[terminal.Terminal] = []
-    original = terminal.Terminal.__init__
-
-    def quiet_init(
-        self: terminal.Terminal, game: object, console: object = None, bots: object = None
-    ) -> None:
-        original(self, game, Console(file=screen, width=100_000), bots)  # type: ignore[arg-type]
-        tables.append(self)
-
-    def typed(self: Console, prompt: str = "") -> str:
-        game = tables[-1].game
-        return str(game.legal_actions().index(choose(game, rng)))
-
-    monkeypatch.setattr(terminal.Terminal, "__init__", quiet_init)
-    monkeypatch.setattr(Console, "input", typed)
-    monkeypatch.setattr(terminal.Terminal, "show", lambda self: None)
+    screen = scripted(monkeypatch, lambda game: str(game.legal_actions().index(choose(game, rng))))
     assert main(["play", title, "--players", "4", "--seed", "3"]) == 0
     result = json.loads(screen.getvalue().strip().splitlines()[-1])
     assert result["finished"] is True

@@ -22,8 +22,10 @@ from tresham.core.actions import (
     RunRoutes,
     SellShares,
 )
+from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
+from tresham.server.bots import bot_action
 from tresham.sim import new_game
 from tresham.words import Words, end_words
 
@@ -202,7 +204,28 @@ def test_1854_counts_in_gulden_and_names_its_steps() -> None:
     assert costs and all(" G" in e and "L." not in e for e in costs)
 
 
-def test_end_reasons_in_words() -> None:
-    """A game's end, said as players would: "a share price reached the end of the market"."""
-    assert end_words("stock_market") == "a share price reached the end of the market"
+def test_end_reasons_are_one_enumeration_in_words() -> None:
+    """A game's end, said as players would ("a share price reached the end of the market"),
+    for every reason the engine gives; the values are the strings saves and 18xx.games
+    exports carry, so a reason read back from one is the same member."""
+    assert end_words(EndReason.STOCK_MARKET) == "a share price reached the end of the market"
     assert end_words(None) == ""
+    for reason in EndReason:
+        assert reason.words and "_" not in reason.words
+        assert EndReason(str(reason.value)) is reason
+    assert {r.value for r in EndReason} == {
+        "bank",
+        "stock_market",
+        "bankrupt",
+        "no_play",
+        "endgame",
+    }
+
+
+def test_the_log_says_why_a_game_ended_in_words() -> None:
+    game = new_game("1849", ["Ann", "Bob", "Cid"], 3)
+    while not game.state.finished:
+        game.apply(bot_action(game, len(game.actions), "easy"))
+    reason = game.state.end_reason
+    assert isinstance(reason, EndReason)
+    assert game.state.events[-1] == f"Game over: {reason.words}"

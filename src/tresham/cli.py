@@ -133,9 +133,30 @@ def cmd_play(args: argparse.Namespace) -> int:
         bots = bot_levels(args.bots, game.player_names)
         DEFAULT_SAVES.mkdir(exist_ok=True)
         path = DEFAULT_SAVES / f"{args.title}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    from rich.markup import escape
+
+    from tresham.orders import OrderBook, OrderKind
+
     term = Terminal(game, bots=bots)
     term.console.print(f"Saving after every action to [bold]{path}[/bold]")
+    book = OrderBook()
+    acted = False  # an action was just made: standing orders may act (never after an undo)
+    made: dict[int, tuple[str, OrderKind]] = {}  # the actions orders made, by number
+
+    def by_order(player: str, action: Action, kind: OrderKind) -> None:
+        term.show_bot_move(player, action, "(standing order)")
+        game.apply(action)
+        save(game, path)
+        made[len(game.actions)] = (player, kind)
+
     while not game.state.finished:
+        if acted:
+            acted = False
+            if book.follow(game, by_order, None):
+                acted = True
+            for told in book.ended_lines():
+                term.console.print(f"[yellow]{escape(told)}[/yellow]")
+            continue
         player = game.acting_player()
         level = bots.get(player) if player is not None else None
         if player is not None and level is not None:
@@ -143,6 +164,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             term.show_bot_move(player, action)
             game.apply(action)
             save(game, path)
+            book.traded(game, player, action)
+            acted = True
             continue
         term.show()
         actions = game.legal_actions()
@@ -154,19 +177,32 @@ def cmd_play(args: argparse.Namespace) -> int:
         if line in ("q", "quit"):
             return 0
         if line in ("u", "undo", "r", "redo"):
+            count = len(game.actions)
             try:
                 _take_back(game, bots, undo=line in ("u", "undo"))
                 save(game, path)
             except RuleError as exc:
                 term.console.print(f"[red]{exc}[/red]")
+            for number in range(len(game.actions) + 1, count + 1):
+                if number in made:  # an order's move taken back: the order goes
+                    book.taken_back(game, *made.pop(number))
+            for told in book.ended_lines():
+                term.console.print(f"[yellow]{escape(told)}[/yellow]")
             continue
         parts = line.split()
+        if parts[:1] == ["o"] and player is not None:
+            text, acted = order_command(game, book, player, parts[1:])
+            term.console.print(escape(text))
+            continue
         try:
             choice = actions[int(parts[0])]
             if len(parts) > 1:
                 choice = _with_amount(choice, int(parts[1]))
             game.apply(choice)
             save(game, path)
+            if player is not None:
+                book.traded(game, player, choice)
+            acted = True
         except (ValueError, IndexError):
             term.console.print("[red]type the number of an action (and an amount)[/red]")
         except RuleError as exc:
@@ -174,6 +210,40 @@ def cmd_play(args: argparse.Namespace) -> int:
     term.show()
     term.console.print(json.dumps(result_json(game)))
     return 0
+
+
+ORDER_HELP = (
+    "standing orders: o (list yours), o auto-pass, o pass-round, o pass-privates, "
+    "o buy-until CORP PERCENT, o cancel (all of yours)"
+)
+
+
+def order_command(game: Game, book: Any, player: str, words: list[str]) -> tuple[str, bool]:
+    """A terminal line ``o ...`` of `player`'s (tresham/orders.py): list, set or cancel
+    their standing orders; returns what to print and whether the orders may act now (one
+    just set may, at once)."""
+    from tresham.orders import SeatOrders, make_order
+
+    mine = book.seats.setdefault(player, SeatOrders())
+    if not words:
+        listed = "; ".join(o.words(game) for o in mine.orders) or "none"
+        return f"{player}'s standing orders: {listed}. {ORDER_HELP}", False
+    if words == ["cancel"]:
+        for order in list(mine.orders):
+            book.end(game, player, order, f"cancelled by {player}")
+        book.changed.discard(player)
+        return f"{player}'s standing orders are cancelled", False
+    raw: dict[str, Any] = {"kind": words[0]}
+    if words[0] == "buy-until" and len(words) == 3 and words[2].rstrip("%").isdigit():
+        raw.update(corporation=words[1].upper(), percent=int(words[2].rstrip("%")))
+    try:
+        order = make_order(game, raw)
+    except RuleError as exc:
+        return f"{exc} ({ORDER_HELP})", False
+    if any((o.kind, o.corporation) == (order.kind, order.corporation) for o in mine.orders):
+        return f"{player} already holds that order", False
+    mine.orders.append(order)
+    return f"{player}'s standing order: {order.words(game)}", True
 
 
 def _options(title: str, pairs: list[str] | None) -> dict[str, Any]:

@@ -114,10 +114,11 @@ class Terminal:
         for line in s.events[-8:]:
             c.print(f"[dim]{line}[/dim]")
 
-    def show_bot_move(self, player: str, action: Action) -> None:
-        """One line for a bot's move (before it is applied): who makes it (and its level),
-        and what it does, in the words the table uses (tresham/words.py)."""
-        text = Words(self.game).text(action)
+    def show_bot_move(self, player: str, action: Action, note: str = "") -> None:
+        """One line for a move made without a key pressed (before it is applied): a bot's
+        or a standing order's (`note`); who makes it (a bot's level), and what it does, in
+        the words the table uses (tresham/words.py)."""
+        text = Words(self.game).text(action) + (f" {note}" if note else "")
         self.console.print(f"[cyan]{escape(self.who(player))}:[/cyan] {escape(text)}")
 
     def show_actions(self, actions: list[Action]) -> None:
@@ -137,7 +138,7 @@ class Terminal:
         )
         self.console.print(
             f"[bold]{who}[/bold] to act ({player}){f': {step}' if step else ''}. "
-            f"Type a number (and an amount for bids/prices), {undo}, q=quit."
+            f"Type a number (and an amount for bids/prices), {undo}, o=standing orders, q=quit."
         )
         for i, choice in enumerate(words.choices(actions)):
             effects = (

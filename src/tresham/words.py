@@ -37,6 +37,7 @@ from tresham.core.actions import (
     SellShares,
     UseCompany,
 )
+from tresham.core.end import EndReason
 from tresham.core.errors import RuleError
 from tresham.core.rounds.auction import WaterfallAuction
 from tresham.core.rounds.operating import OperatingRound
@@ -70,18 +71,6 @@ CHOICE_WORDS: dict[str, str] = {
     "leave": "Leave the game (sell everything, keep no seat)",
     "accept": "Accept",
     "decline": "Decline",
-}
-
-#: The end of a game in words, by the engine's reason.
-END_WORDS: dict[str, str] = {
-    "bank": "the bank ran out of money",
-    "bank_broken": "the bank ran out of money",
-    "stock_market": "a share price reached the end of the market",
-    "bankruptcy": "a player went bankrupt",
-    "final_train": "the last train was bought",
-    "final_phase": "the last phase was reached",
-    "all_closed": "every corporation closed",
-    "custom": "the rules ended it",
 }
 
 #: How many lay choices (hex and tile) get their consequences worked out at most.
@@ -133,11 +122,9 @@ def bank_words(cash: int, broken: bool, money: Callable[[int], str]) -> str:
     return money(cash) + (" (broken)" if broken else "")
 
 
-def end_words(reason: str | None) -> str:
+def end_words(reason: EndReason | None) -> str:
     """Why a game ended, in words ("" while it goes on)."""
-    if not reason:
-        return ""
-    return END_WORDS.get(reason, reason.replace("_", " "))
+    return "" if reason is None else reason.words
 
 
 class Words:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from tresham.core.actions import Action
 from tresham.core.bank import Bank
 from tresham.core.deals import Offer
+from tresham.core.end import EndReason
 from tresham.core.entities import Company, Corporation, Player
 from tresham.core.errors import NotYourTurnError, RuleError
 from tresham.core.game_spec import SetupError, check_game
@@ -73,7 +74,7 @@ class GameState:
     #: A deal waiting for the seller's answer (``core/deals.py``).
     offer: Offer | None = None
     finished: bool = False
-    end_reason: str | None = None
+    end_reason: EndReason | None = None
     end_trigger: str | None = None
     events: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)

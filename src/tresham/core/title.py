@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from tresham.core import deals
 from tresham.core.actions import Action, BuyShares, Par, SellShares
 from tresham.core.display import FactTable, MapMarker
+from tresham.core.end import EndReason
 from tresham.core.errors import RuleError
 from tresham.core.game_spec import RNG_OPTION, OptionSpec
 from tresham.core.trains import Phase
@@ -238,6 +239,12 @@ class Title:
         common wording serves."""
         return None
 
+    def price_range(self, game: Game, action: Action) -> tuple[int, int] | None:
+        """The prices the acting side may name for a listed `action` instead of the one it
+        is listed at (both ends legal, and every price between), where the title lists one
+        price of a range; None: the listing shows the range, or there is none."""
+        return None
+
     # -------------------------------------------------------------- prompts
     def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
         """Legal answers to a pending prompt."""
@@ -342,13 +349,13 @@ class Title:
         """Finish the game if an end condition is met now; returns whether it ended."""
         return False
 
-    def finish(self, game: Game, reason: str) -> None:
-        """End the game now, for `reason` (e.g. "bank", "bankrupt")."""
+    def finish(self, game: Game, reason: EndReason) -> None:
+        """End the game now, for `reason`."""
         s = game.state
         if not s.finished:
             s.finished = True
             s.end_reason = reason
-            game.log(f"Game over ({reason})")
+            game.log(f"Game over: {reason.words}")
 
     def counters(self, game: Game) -> dict[str, int]:
         """Title-specific tallies of a game for simulation summaries (e.g. events drawn)."""
@@ -391,7 +398,7 @@ class Title:
             and isinstance(s.round, OperatingRound)
             and s.or_in_set >= s.ors_in_set
         ):
-            self.finish(game, "bank")
+            self.finish(game, EndReason.BANK)
         return s.finished
 
     def scores(self, game: Game) -> dict[str, int]:

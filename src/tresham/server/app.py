@@ -48,6 +48,7 @@ from tresham.server.bodies import (
     Listing,
     PostChat,
     PostEntry,
+    SeatOrders,
     SeatWebhook,
     invalid,
     json_body,
@@ -350,7 +351,8 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         game_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         """The legal actions of the seat (none when it is not the seat's turn), each in words
-        with its consequences (`choices`, one per action: see tresham/words.py), the step of
+        with its consequences (`choices`, one per action: see tresham/words.py), the prices
+        one may name for it instead of its own (`ranges`: [lowest, highest] or null), the step of
         the turn they belong to (`step`), and what the proposed runs earn when running
         trains is one of them (`routes`, else null)."""
         srv = server()
@@ -366,6 +368,7 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
                 "index": live.index,
                 "actions": [a.to_json() for a in actions],
                 "choices": [c.to_dict() for c in words.choices(actions)],
+                "ranges": [live.game.title.price_range(live.game, a) for a in actions],
                 "step": words.step()[0] if actions else "",
                 "routes": proposed_runs(live.game, actions),
             }
@@ -522,6 +525,33 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
         turn (Discord and Slack incoming webhooks read its message)."""
         body = validate(SeatWebhook, parse_json(await request.body()))
         return await server().seats.set_webhook(game_id, authorization, body.url)
+
+    @app.get("/api/games/{game_id}/seat/orders")
+    async def seat_orders(
+        game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The standing orders of the seat whose token the request carries (only that seat
+        sees them), with the last few that ended and why."""
+        srv = server()
+        live = await srv.registry.get(game_id)
+        player = _seat(live, authorization).player
+        return await srv.registry.read(live, lambda: srv.registry.standing.view(live, player))
+
+    @app.put(
+        "/api/games/{game_id}/seat/orders",
+        openapi_extra=json_body(SeatOrders, "the seat's standing orders ([]: none)"),
+    )
+    async def set_seat_orders(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Replace the standing orders of the seat whose token the request carries: they
+        act as the seat's own actions (logged "(standing order)") whenever they apply, from
+        now on; [] cancels them."""
+        srv = server()
+        live = await srv.registry.get(game_id)
+        player = _seat(live, authorization).player
+        body = validate(SeatOrders, parse_json(await request.body()))
+        return await srv.registry.set_orders(live, player, body.orders)
 
     @app.get("/api/games/{game_id}/history")
     async def history(game_id: str) -> dict[str, Any]:

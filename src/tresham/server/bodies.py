@@ -149,6 +149,15 @@ class SeatWebhook(BaseModel):
     url: str | None
 
 
+class SeatOrders(BaseModel):
+    """`PUT /api/games/{id}/seat/orders` (a seat): the seat's standing orders, each
+    `{"kind": "auto-pass" | "pass-round" | "pass-privates"}` or `{"kind": "buy-until",
+    "corporation", "percent"}`; [] cancels them all."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    orders: list[dict[str, Any]]
+
+
 def _game_id(text: str) -> str:
     if not is_game_id(text):
         raise PydanticCustomError("game_id", "not a game's id (letters, digits, - and _)")

@@ -34,13 +34,16 @@ def catch_up(storage: Storage, live: LiveGame) -> None:
         raise
 
 
-def commit_entry(storage: Storage, live: LiveGame, player: str, entry: Entry) -> str | None:
-    """Store and apply one entry posted by `player`'s seat (the game's lock held, in a worker
-    thread or a worker process); returns who acts next if that changed (None: it did not, or
-    the game is over). Raises Forbidden, RuleError, Stale or Unavailable (nothing stored)."""
+def commit_entry(
+    storage: Storage, live: LiveGame, player: str, entry: Entry, order: str | None = None
+) -> str | None:
+    """Store and apply one entry made by `player`'s seat or, `order` given, by that seat's
+    standing order of that kind (the game's lock held, in a worker thread or a worker
+    process); returns who acts next if that changed (None: it did not, or the game is
+    over). Raises Forbidden, RuleError, Stale or Unavailable (nothing stored)."""
     live.check_seat(player, entry)
     before = live.game.acting_player()
-    row = LogRow(live.index, entry.to_json(), player)
+    row = LogRow(live.index, entry.to_json(), player, order)
     applied = False
 
     def apply() -> bool:

@@ -154,6 +154,9 @@ class LiveGame:
         self.rows: list[LogRow] = []
         self.actors: list[str | None] = []
         self.undone_actors: list[str | None] = []
+        #: The log rows of the actions in force, and of those undone (last undone last).
+        self.action_rows: list[LogRow] = []
+        self.undone_rows: list[LogRow] = []
         self.chronicle = Chronicle.begin(game)
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
@@ -207,6 +210,8 @@ class LiveGame:
         other.rows = list(self.rows)
         other.actors = list(self.actors)
         other.undone_actors = list(self.undone_actors)
+        other.action_rows = list(self.action_rows)
+        other.undone_rows = list(self.undone_rows)
         other.chronicle = self.chronicle.copy()
         other.published = other.index
         return other
@@ -250,20 +255,24 @@ class LiveGame:
             if entry.kind == "undo":
                 self.game.undo()
                 self.undone_actors.append(self.actors.pop())
+                self.undone_rows.append(self.action_rows.pop())
             else:
                 self.game.redo()
                 self.actors.append(self.undone_actors.pop())
+                self.action_rows.append(self.undone_rows.pop())
         else:
             self.game.apply(entry)
             self.actors.append(row.seat)
             self.undone_actors.clear()
+            self.action_rows.append(row)
+            self.undone_rows.clear()
         self.chronicle.after(self.game, before)
         self.rows.append(row)
 
     def log_entries(self, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
         """The log entries from `start` (to `stop`), as the API gives them: ``{"index",
-        "entry", "seat", "round", "events"}`` (the round it was made in, the event lines it
-        produced)."""
+        "entry", "seat", "round", "events", "order"}`` (the round it was made in, the event
+        lines it produced, the kind of the seat's standing order that made it or null)."""
         chronicle = self.chronicle
         return [
             {
@@ -272,6 +281,7 @@ class LiveGame:
                 "seat": row.seat,
                 "round": chronicle.rounds[row.index],
                 "events": list(chronicle.events[row.index]),
+                "order": row.order,
             }
             for row in self.rows[start:stop]
         ]

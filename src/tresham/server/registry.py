@@ -42,6 +42,7 @@ from tresham.server.config import ServerConfig
 from tresham.server.errors import ApiError, Conflict, NotFound, Stale, TooMany
 from tresham.server.ids import check_game_id, new_game_id
 from tresham.server.live import Entry, LiveGame, parse_entry, token_hash
+from tresham.server.standing import Standing
 from tresham.server.storage import (
     ChatLine,
     GameRecord,
@@ -97,6 +98,7 @@ class Registry:
         self.workers = WorkerBots(self) if config.bot_workers is not None else None
         move = self._bot_move if self.workers is None else self.workers.move
         self.bots = BotDriver(self._acting_bot, move, self._bot_pause)
+        self.standing = Standing(storage)
         self._loading: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -340,14 +342,63 @@ class Registry:
         await self._committing(live, work)
 
     async def _committing(self, live: LiveGame, work: Callable[[], str | None]) -> None:
-        turn_to = await self.read(live, work, catch_up=False)
+        """Run `work` (it appends an entry, or sets orders), then let the standing orders of
+        whoever acts next act (server/standing.py); tell whose turn it is."""
+
+        def run() -> str | None:
+            index = live.index
+            turn_to = work()
+
+            def commit(player: str, action: Action, order: str) -> None:
+                self._commit(live, player, action, order)
+
+            if self.standing.follow(live, commit, appended=live.index > index):
+                turn_to = live.game.acting_player()
+            return turn_to
+
+        turn_to = await self.read(live, run, catch_up=False)
         if turn_to is not None:
             self._tell_turn(live, turn_to)
         self.bots.poke(live.record.id)
 
-    def _commit(self, live: LiveGame, player: str, entry: Entry) -> str | None:
-        """Store and apply one entry (worker thread, lock held): ``server/commit.py``."""
-        return commit_entry(self.storage, live, player, entry)
+    async def set_orders(self, live: LiveGame, player: str, raw: Any) -> dict[str, Any]:
+        """Replace the standing orders of `player`'s seat (they may act at once); returns
+        what the seat is shown of them. Raises RuleError (nothing changed)."""
+
+        def work() -> str | None:
+            self._catch_up(live)
+            self.standing.replace(live, player, raw)
+            return None
+
+        await self._committing(live, work)
+        return await self.read(live, lambda: self.standing.view(live, player))
+
+    async def follow_orders(self, live: LiveGame, index: int) -> None:
+        """A bot worker's move was appended at log `index` (``server/workers.py``): let the
+        standing orders of whoever acts next act, as after a move made here (unless the log
+        went on meanwhile), and tell whose turn it is."""
+
+        def run() -> str | None:
+            self._catch_up(live)
+            if live.index != index + 1:
+                return None
+
+            def commit(player: str, action: Action, order: str) -> None:
+                self._commit(live, player, action, order)
+
+            self.standing.follow(live, commit, appended=True)
+            return live.game.acting_player()
+
+        turn_to = await self.read(live, run, catch_up=False)
+        if turn_to is not None:
+            self._tell_turn(live, turn_to)
+
+    def _commit(
+        self, live: LiveGame, player: str, entry: Entry, order: str | None = None
+    ) -> str | None:
+        """Store and apply one entry (worker thread, lock held), made by `player`'s seat
+        or, `order` given, by that seat's standing order of that kind: ``server/commit.py``."""
+        return commit_entry(self.storage, live, player, entry, order)
 
     def _bot_pause(self, game_id: str) -> tuple[int, float]:
         """The game's log index, and how long a bot waits before it moves: the undo grace

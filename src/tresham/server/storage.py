@@ -109,6 +109,8 @@ seats_table = Table(
     Column("bot", Boolean, nullable=False),
     Column("bot_level", String(32), nullable=True),
     Column("webhook", Text, nullable=True),
+    # the seat's standing orders and the latest of those that ended (JSON; orders.py)
+    Column("orders", Text, nullable=True),
 )
 
 #: A name sits once at a game (what stops two racing joins taking one name).
@@ -134,6 +136,8 @@ log_table = Table(
     Column("entry", Text, nullable=False),
     Column("seat", Text, nullable=True),
     Column("created", Float, nullable=False),
+    # the kind of the seat's standing order that made the entry (None: the seat did)
+    Column("standing_order", String(32), nullable=True),
 )
 
 
@@ -147,6 +151,8 @@ ADDED_COLUMNS: tuple[Column[Any], ...] = (
     games_table.c.host_hash,
     games_table.c.spectator_chat,
     seats_table.c.webhook,
+    seats_table.c.orders,
+    log_table.c.standing_order,
 )
 
 #: Indexes added since the first version of the tables (made when a database lacks them).
@@ -248,12 +254,14 @@ class ChatLine:
 
 @dataclass(frozen=True)
 class LogRow:
-    """One log entry: its index, the entry (a save-format action, or an undo/redo) and the
-    player whose seat posted it (None for imported entries)."""
+    """One log entry: its index, the entry (a save-format action, or an undo/redo), the
+    player whose seat posted it (None for imported entries) and, when one of that seat's
+    standing orders made it, the order's kind."""
 
     index: int
     entry: dict[str, Any]
     seat: str | None = None
+    order: str | None = None
 
 
 @dataclass
@@ -497,6 +505,7 @@ class Storage:
             "entry": json.dumps(row.entry, sort_keys=True),
             "seat": row.seat,
             "created": now,
+            "standing_order": row.order,
         }
 
     @staticmethod
@@ -639,6 +648,29 @@ class Storage:
             ).scalar()
         return None if url is None else str(url)
 
+    # ------------------------------------------------------------------ standing orders
+    def set_seat_orders(self, game_id: str, player: str, orders: dict[str, Any]) -> None:
+        """Store the standing orders of `player`'s seat (``{"orders", "ended"}``, as
+        ``server/standing.py`` keeps them). Raises SeatRefused ("no seat")."""
+        with self._write_lock, self.engine.begin() as conn:
+            changed = conn.execute(
+                update(seats_table)
+                .where(seats_table.c.game_id == game_id, seats_table.c.player == player)
+                .values(orders=json.dumps(orders, sort_keys=True))
+            )
+            if changed.rowcount == 0:
+                raise SeatRefused("no seat")
+
+    def seat_orders(self, game_id: str) -> dict[str, dict[str, Any]]:
+        """The standing orders of the game's seats that hold any, by player."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(seats_table.c.player, seats_table.c.orders).where(
+                    seats_table.c.game_id == game_id, seats_table.c.orders.is_not(None)
+                )
+            ).all()
+        return {str(r.player): json.loads(r.orders) for r in rows}
+
     def turn_webhooks(self, game_id: str, player: str) -> list[str]:
         """Whom to tell that it is `player`'s turn: the game's webhook and the seat's (each
         URL once)."""
@@ -732,11 +764,16 @@ class Storage:
         """The game's log entries from index `start` on, in order."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(log_table.c.idx, log_table.c.entry, log_table.c.seat)
+                select(
+                    log_table.c.idx,
+                    log_table.c.entry,
+                    log_table.c.seat,
+                    log_table.c.standing_order,
+                )
                 .where(log_table.c.game_id == game_id, log_table.c.idx >= start)
                 .order_by(log_table.c.idx)
             ).all()
-        return [LogRow(r.idx, json.loads(r.entry), r.seat) for r in rows]
+        return [LogRow(r.idx, json.loads(r.entry), r.seat, r.standing_order) for r in rows]
 
     def log_length(self, game_id: str) -> int:
         """How many entries the game's log has."""

@@ -13,7 +13,8 @@ turn, and hears of their moves from their standard output. A local worker that d
 again; the turn it held is claimed again once its lease runs out.
 
 The server that queued a turn (the first to queue it, if several server processes share the
-game) tells the webhooks when the bot's move gives the turn to a person. A queued move that
+game) does what a server does after a move it made: the standing orders of whoever acts next
+act (``server/standing.py``), and the webhooks hear when the turn is a person's. A queued move that
 does not arrive within :data:`PATIENCE` seconds makes the server read the log (news may have
 been missed) and queue again (a no-op while the turn is queued), so nothing waits forever on a
 lost notification.
@@ -243,9 +244,7 @@ class WorkerBots:
             self._events.pop(game_id, None)
         if _index(live) > index and self._queued.get(game_id) == index:
             del self._queued[game_id]
-            acting = live.snapshot.get("acting_player")
-            if isinstance(acting, str):
-                registry._tell_turn(live, acting)
+            await registry.follow_orders(live, index)
 
 
 def _index(live: LiveGame) -> int:

@@ -89,6 +89,13 @@ async function refresh() {
 
 /** The words of a legal action (sent with it by the server: tresham/words.py): `text`, and
  * the `effects` it would have. */
+/** The prices one may name for a listed action instead of its own ([lowest, highest]), or
+ * null: the server's `ranges`. */
+function rangeOf(a) {
+  const i = legal.actions.indexOf(a);
+  return (legal.ranges && legal.ranges[i]) || null;
+}
+
 function wordsOf(a) {
   const i = legal.actions.indexOf(a);
   return (legal.choices && legal.choices[i]) || { text: describe(a, state.offer), effects: [] };
@@ -167,14 +174,15 @@ function miniTile(tileId, rotation) {
 
 // ------------------------------------------------------------------ the actions panel
 function amountRow(label, group, make, buttonText, id, preferred = null) {
-  const prices = group.map((a) => a.price);
+  const range = group.length === 1 ? rangeOf(group[0]) : null; // one listed price of a range
+  const prices = range || group.map((a) => a.price);
   const lo = Math.min(...prices);
   const hi = Math.max(...prices);
   const value = preferred === null ? lo : Math.min(hi, Math.max(lo, preferred));
   const input = el("input", { type: "number", min: lo, max: prices.length > 1 ? hi : null, value, class: "amount", "aria-label": `${label}: amount` });
-  const range = prices.length > 1 ? `${money(lo)}–${money(hi)}` : `from ${money(lo)}`;
+  const span = prices.length > 1 ? `${money(lo)}–${money(hi)}` : `from ${money(lo)}`;
   return el("div", { class: "action-row", "data-group": id },
-    el("span", {}, `${label} (${range})`), input,
+    el("span", {}, `${label} (${span})`), input,
     el("button", { onclick: () => post(make(Number(input.value))) }, buttonText));
 }
 
@@ -249,7 +257,7 @@ function renderActions(lays) {
       // starts at face value, within the legal range
       for (const [key, all] of groupBy(group, (a) => (a.company ? a.company : `${trainOwner(a.train)}|${trainName(a.train)}|${a.variant || ""}`))) {
         const options = all.filter((a) => a.train === all[0].train);
-        if (options.length === 1) rest.push(options[0]);
+        if (options.length === 1 && !rangeOf(options[0])) rest.push(options[0]);
         else box.append(amountRow(wordsOf(options[0]).text.replace(/ for [^ ]+$/, ""), options, (price) => ({ ...options[0], price }), "Buy", key, faceValue(options[0])));
       }
     } else {
@@ -726,6 +734,7 @@ function logEntry(e, target) {
   } else {
     head = `${a.entity}: ${describe(a)}`;
   }
+  if (e.order) head = `${head} (standing order)`;
   const current = viewAt === null ? n === gameLog.entries.length : n === viewAt;
   const item = el("li", { value: n, class: `entry entry-${a.type}${current ? " current" : ""}`, "data-entry": e.index },
     atLink(n, el("span", { class: "entry-head" }, head)));
@@ -1055,6 +1064,7 @@ async function adoptSeatFromLink() {
     const { player } = await api(`/api/games/${encodeURIComponent(gameId)}/seat`, { token });
     seats[player] = token;
     saveSeats(gameId, seats);
+    document.dispatchEvent(new CustomEvent("tresham:seats", { detail: player })); // orders.js
   } catch (err) {
     setMessage(err.message, true);
   }

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import Action, BuyCompany, BuyShares, Choose, Par, SellShares
 from tresham.core.bank import Bank, seat_players
+from tresham.core.end import EndReason
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
 from tresham.core.game_spec import OptionSpec
@@ -261,7 +262,7 @@ class Title1849(Title):
             s.priority = rnd.next_priority(game)
             self.end_of_stock_round(game)
             if self.no_play_possible(game):
-                self.finish(game, "no_play")
+                self.finish(game, EndReason.NO_PLAY)
                 return rnd
             self.begin_operating_set(game)
             return self._new_operating_round(game)
@@ -692,6 +693,14 @@ class Title1849(Title):
             )
         return True
 
+    def price_range(self, game: Game, action: Action) -> tuple[int, int] | None:
+        """A private bought from its owner: L.1 to twice face value, within the buyer's
+        treasury (RD §5.11, ruling R27); the listing names its highest price."""
+        if not isinstance(action, BuyCompany):
+            return None
+        comp = game.state.companies[action.company]
+        return (1, min(2 * comp.value, game.state.corps[action.entity].cash))
+
     def anytime_process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         """Apply a private purchase or a private's power."""
         from tresham.titles.t1849.steps import process_anytime
@@ -709,7 +718,7 @@ class Title1849(Title):
         if not c.closed:
             c.operated += 1
         if state_of(game).end_after == corp:
-            self.finish(game, "stock_market")
+            self.finish(game, EndReason.STOCK_MARKET)
 
     # ================================================================ phases
     def on_train_bought(self, game: Game, kind: str) -> None:
@@ -835,7 +844,7 @@ class Title1849(Title):
                     c.closed = True
                     game.log(f"{c.sym} closes: its owner left the game")
         if sum(1 for q in s.players if not q.bankrupt) <= 1:
-            self.finish(game, "bankrupt")
+            self.finish(game, EndReason.BANKRUPT)
 
     def departed_hold_nothing(self, game: Game) -> bool:
         """Ruling R26: whether a player who left the game holds nothing and scores nothing

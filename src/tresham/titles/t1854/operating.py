@@ -27,6 +27,7 @@ from tresham.core.actions import (
     RunRoutes,
     SellShares,
 )
+from tresham.core.end import EndReason
 from tresham.core.errors import RuleError, TrackError
 from tresham.core.graph import check_tile_lay, legal_tile_lays, reachable_stops, token_slots
 from tresham.core.rounds.operating import OperatingRound, Step
@@ -490,7 +491,7 @@ class TrainStep1854(Step):
         if isinstance(action, Bankrupt):
             game.player(pres).bankrupt = True
             game.log(f"{pres} cannot raise the money for {corp}'s train and is bankrupt")
-            title.finish(game, "bankrupt")
+            title.finish(game, EndReason.BANKRUPT)
             return True
         assert isinstance(action, BuyTrain)
         seller = s.depot.trains[action.train].owner

@@ -32,6 +32,7 @@ from tresham.core.actions import Action, Bid, BuyShares, DiscardTrain, Par, Sell
 from tresham.core.bank import Bank, seat_players
 from tresham.core.board import BoardDef
 from tresham.core.display import FactTable
+from tresham.core.end import EndReason
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
 from tresham.core.market import Market, MarketState
@@ -868,7 +869,7 @@ class Title1854(Title):
         if s.finished:
             return True
         if round_over and state_of(game).endgame and isinstance(s.round, OperatingRound):
-            self.finish(game, ENDGAME)
+            self.finish(game, EndReason.ENDGAME)
             return True
         return self.bank_break_end(game, round_over)
 

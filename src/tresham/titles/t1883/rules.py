@@ -33,6 +33,7 @@ from tresham.core.actions import (
 from tresham.core.bank import Bank, seat_players
 from tresham.core.board import BoardDef
 from tresham.core.display import FactTable, MapMarker
+from tresham.core.end import EndReason
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
 from tresham.core.game_spec import OptionSpec
@@ -348,7 +349,7 @@ class Title1883(Title):
             s.priority = rnd.next_priority(game)
             self.end_of_stock_round(game)
             if self.nothing_can_happen(game):
-                self.finish(game, "no_play")
+                self.finish(game, EndReason.NO_PLAY)
                 return rnd
             self.begin_operating_set(game)
             return self._new_operating_round(game)
@@ -840,7 +841,7 @@ class Title1883(Title):
         if "close" in zones:
             self.close_corporation(game, sym)
         elif SARSA_MAX in zones and s.corps[sym].kind == "bus":
-            self.finish(game, "stock_market")
+            self.finish(game, EndReason.STOCK_MARKET)
 
     def on_train_bought(self, game: Game, kind: str) -> None:
         """4.0 / 9.0: the first train of a type starts its phase and rusts older trains; the
@@ -966,7 +967,7 @@ class Title1883(Title):
             if comp.owner == player:
                 comp.closed = True
         if sum(1 for q in s.players if not q.bankrupt) <= 1:
-            self.finish(game, "bankrupt")
+            self.finish(game, EndReason.BANKRUPT)
 
     def _presidency_order(self, game: Game, old: str, candidates: dict[str, int]) -> list[str]:
         """The order in which `candidates` take a presidency `old` loses on a tie: from the
