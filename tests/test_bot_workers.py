@@ -9,8 +9,10 @@ pauses."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -338,3 +340,47 @@ def test_a_workers_move_that_gives_a_person_the_turn_calls_the_webhook(
             assert receiver.calls.empty(), "one call for the turn"
     finally:
         receiver.close()
+
+
+def test_a_standing_order_acts_after_a_workers_bot_move(
+    sqlite_url: str, tmp_path: Path, processes: list[Any]
+) -> None:
+    """Ann's auto-pass order takes her only-pass turns; the bots of Bob and Cid think in a
+    worker, and an order acts right after one of their moves (the server that queued the
+    turn runs the orders, as after a move made in it)."""
+    server = ServerProcess(sqlite_url, tmp_path, {"TRESHAM_BOT_WORKERS": "1"}).start()
+    processes.append(server)
+    rng = random.Random(1)
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        bots = [{"player": p, "level": "random"} for p in ("Bob", "Cid")]
+        body = {"title": "1849", "players": PLAYERS, "seed": 7, "bots": bots}
+        made = client.post("/api/games", json=body).json()
+        game_id, token = made["id"], made["seats"][0]["token"]
+        orders = {"orders": [{"kind": "auto-pass"}]}
+        set_orders = client.put(
+            f"/api/games/{game_id}/seat/orders", json=orders, headers=auth(token)
+        )
+        assert set_orders.status_code == 200, set_orders.text
+        deadline = time.monotonic() + 90
+        while True:
+            log = client.get(f"/api/games/{game_id}/log").json()["entries"]
+            after_bot = [
+                e
+                for prev, e in itertools.pairwise(log)
+                if e["order"] == "auto-pass" and prev["seat"] in ("Bob", "Cid")
+            ]
+            if after_bot:
+                break
+            assert time.monotonic() < deadline, "no order acted after a bot's move"
+            state = client.get(f"/api/games/{game_id}").json()
+            if state["acting_player"] == "Ann":
+                legal = client.get(f"/api/games/{game_id}/legal", headers=auth(token)).json()
+                if legal["actions"]:
+                    client.post(
+                        f"/api/games/{game_id}/actions",
+                        json={"index": legal["index"], "action": rng.choice(legal["actions"])},
+                        headers=auth(token),
+                    )
+            else:
+                time.sleep(0.02)
+        assert all(e["seat"] == "Ann" and e["entry"]["type"] == "pass" for e in after_bot)
