@@ -618,6 +618,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, args.db)
 
 
+def cmd_bot_worker(args: argparse.Namespace) -> int:
+    """Take bot turns from the server's database and move for them."""
+    from tresham.server.bot_worker import run_worker
+
+    return run_worker(
+        args.db,
+        lease=args.lease,
+        poll=args.poll,
+        nice=args.nice,
+        hold=args.hold,
+        wake_fd=args.wake_fd,
+        report=args.report,
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `tresham`."""
     parser = argparse.ArgumentParser(prog="tresham", description=__doc__)
@@ -745,6 +760,37 @@ def build_parser() -> argparse.ArgumentParser:
         "folder); e.g. postgresql://user@host/dbname",
     )
     srv.set_defaults(func=cmd_serve)
+
+    worker = sub.add_parser(
+        "bot-worker",
+        help="take bot turns from the server's database and move for them (any number, on "
+        "any machines sharing a PostgreSQL database)",
+    )
+    worker.add_argument(
+        "--db", help="database URL (default: $TRESHAM_DATABASE_URL, else the SQLite file)"
+    )
+    worker.add_argument(
+        "--lease",
+        type=float,
+        default=10.0,
+        help="seconds a claim on a turn lasts unless renewed (a dead worker's turn is taken "
+        "again after at most this)",
+    )
+    worker.add_argument(
+        "--poll", type=float, default=1.0, help="look for turns at least this often (seconds)"
+    )
+    worker.add_argument(
+        "--nice", type=int, default=10, help="run at this lower priority than the server"
+    )
+    worker.add_argument(
+        "--hold",
+        metavar="FILE",
+        help="a test hook: think the first turn through, then hold it until killed, writing "
+        "'PID GAME INDEX' to FILE",
+    )
+    worker.add_argument("--wake-fd", type=int, help=argparse.SUPPRESS)
+    worker.add_argument("--report", action="store_true", help=argparse.SUPPRESS)
+    worker.set_defaults(func=cmd_bot_worker)
     return parser
 
 

@@ -6,7 +6,9 @@ so any server process picks the same move. A bot's move goes through the same pa
 person's (the log, the rules, the broadcast). The driver keeps at most one task per game; it
 waits before each move so people can follow: ``delay`` seconds, or longer when a person has
 just acted and may still take it back (the registry's `pause` says how long), and it moves
-only if nothing happened while it waited (else it looks again).
+only if nothing happened while it waited (else it looks again). Its `move` thinks in the
+server's threads (``TRESHAM_BOT_WORKERS=threads``) or, by default, queues the turn for a worker
+process and waits for the move (``server/workers.py``).
 """
 
 from __future__ import annotations

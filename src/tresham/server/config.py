@@ -57,6 +57,23 @@ def _log_level(name: str) -> str:
     return level
 
 
+#: How many bot worker processes `tresham serve` starts unless told.
+DEFAULT_BOT_WORKERS = 2
+
+
+def _bot_workers(name: str) -> int | None:
+    """A number of bot workers (0 or more), or ``threads`` (None: bots think in the
+    server's threads)."""
+    raw = os.environ.get(name, "").strip().lower()
+    if raw == "":
+        return DEFAULT_BOT_WORKERS
+    if raw == "threads":
+        return None
+    if not raw.isdigit():
+        raise ValueError(f"{name} must be a number of workers or 'threads', not {raw!r}")
+    return int(raw)
+
+
 def _allowed(name: str) -> tuple[str, ...]:
     entries = tuple(x.strip() for x in os.environ.get(name, "").split(",") if x.strip())
     try:
@@ -91,7 +108,14 @@ class ServerConfig:
     in `create_window` seconds. `bot_games_per_client` and `bot_games`: how many games whose
     every seat is a bot may be running (not paused) for one address, and in all, when one
     more is made; `bot_idle`: seconds after which a game of bots only that nobody watches (no
-    websocket, no request about it) is paused, until someone looks again.
+    websocket, no request about it) is paused, until someone looks again. `bot_workers`: how
+    many bot worker processes the server starts (``server/workers.py``; 0: none here, the
+    turns wait for ``tresham bot-worker`` processes elsewhere, PostgreSQL only); None: bots
+    think in the server's own threads, as before workers (``TRESHAM_BOT_WORKERS=threads``;
+    what in-process tests use). `bot_lease`: seconds a worker's claim on a turn lasts unless
+    renewed (a dead worker's turn is taken again after at most this). `bot_nice`: how much
+    lower the local workers' priority is than the server's. `bot_hold`: a test hook, see
+    ``server/bot_worker.py``.
     """
 
     database_url: str
@@ -118,6 +142,10 @@ class ServerConfig:
     bot_games_per_client: int = 2
     bot_games: int = 8
     bot_idle: float = 60.0
+    bot_workers: int | None = None
+    bot_lease: float = 10.0
+    bot_nice: int = 10
+    bot_hold: str | None = None
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> ServerConfig:
@@ -125,7 +153,9 @@ class ServerConfig:
         ``TRESHAM_PUBLIC_URL``, ``TRESHAM_WORKER_THREADS``, ``TRESHAM_WEBHOOK_ALLOW``: a
         comma-separated list, ``TRESHAM_LOG_LEVEL``, ``TRESHAM_ACCESS_LOG``: 1 for on,
         ``TRESHAM_CREATE_LIMIT``, ``TRESHAM_CREATE_LIMIT_ALL``, ``TRESHAM_BOT_GAMES``,
-        ``TRESHAM_BOT_GAMES_PER_CLIENT``, ``TRESHAM_BOT_IDLE``)."""
+        ``TRESHAM_BOT_GAMES_PER_CLIENT``, ``TRESHAM_BOT_IDLE``, ``TRESHAM_BOT_WORKERS``: a
+        number, default 2, or ``threads``, ``TRESHAM_BOT_LEASE``, ``TRESHAM_BOT_NICE``,
+        ``TRESHAM_BOT_HOLD``)."""
         return cls(
             database_url=resolve_database_url(database_url),
             bot_delay=_env_float("TRESHAM_BOT_DELAY", 0.5),
@@ -140,4 +170,8 @@ class ServerConfig:
             bot_games_per_client=int(_env_float("TRESHAM_BOT_GAMES_PER_CLIENT", 2)),
             bot_games=int(_env_float("TRESHAM_BOT_GAMES", 8)),
             bot_idle=_env_float("TRESHAM_BOT_IDLE", 60.0),
+            bot_workers=_bot_workers("TRESHAM_BOT_WORKERS"),
+            bot_lease=_env_float("TRESHAM_BOT_LEASE", 10.0),
+            bot_nice=int(_env_float("TRESHAM_BOT_NICE", 10)),
+            bot_hold=os.environ.get("TRESHAM_BOT_HOLD") or None,
         )

@@ -34,11 +34,12 @@ from typing import Any, TypeVar
 
 from tresham.bots.players import DEFAULT_LEVEL
 from tresham.core.actions import Action
-from tresham.core.errors import RuleError, quote
+from tresham.core.errors import quote
 from tresham.core.game import Game
 from tresham.server.bots import BotDriver, bot_action
+from tresham.server.commit import catch_up, commit_entry
 from tresham.server.config import ServerConfig
-from tresham.server.errors import ApiError, Conflict, NotFound, Stale, TooMany, Unavailable
+from tresham.server.errors import ApiError, Conflict, NotFound, Stale, TooMany
 from tresham.server.ids import check_game_id, new_game_id
 from tresham.server.live import Entry, LiveGame, parse_entry, token_hash
 from tresham.server.standing import Standing
@@ -46,14 +47,13 @@ from tresham.server.storage import (
     ChatLine,
     GameRecord,
     Hosting,
-    IndexTaken,
-    LogRow,
     SeatRecord,
     Storage,
 )
 from tresham.server.targets import AllowList, Targets, system_resolver
 from tresham.server.view import public_state
 from tresham.server.webhooks import WebhookSender, turn_message
+from tresham.server.workers import WorkerBots
 
 log = logging.getLogger("tresham.server")
 
@@ -93,7 +93,11 @@ class Registry:
         self.webhooks = WebhookSender(
             config.webhook_timeout, config.webhook_attempts, config.webhook_backoff, targets
         )
-        self.bots = BotDriver(self._acting_bot, self._bot_move, self._bot_pause)
+        #: Where bots think: worker processes (``server/workers.py``), or None: the
+        #: server's own threads (``bot_workers`` None).
+        self.workers = WorkerBots(self) if config.bot_workers is not None else None
+        move = self._bot_move if self.workers is None else self.workers.move
+        self.bots = BotDriver(self._acting_bot, move, self._bot_pause)
         self.standing = Standing(storage)
         self._loading: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -102,8 +106,10 @@ class Registry:
         self._executor = ThreadPoolExecutor(config.worker_threads, thread_name_prefix="tresham")
 
     async def close(self) -> None:
-        """Stop bots, refreshes and webhook calls."""
+        """Stop bots, their workers, refreshes and webhook calls."""
         await self.bots.close()
+        if self.workers is not None:
+            await self.workers.close()
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
@@ -177,7 +183,10 @@ class Registry:
                 excess -= 1
 
     async def resume_bots(self) -> None:
-        """Load the unfinished games with bots (after a start), so their bots play on."""
+        """Start the bot workers (if bots think in them) and load the unfinished games
+        with bots (after a start), so their bots play on."""
+        if self.workers is not None:
+            await self.workers.start()
         for game_id in await self.run(self.storage.games_with_bots):
             try:
                 await self.get(game_id, look=False)
@@ -262,16 +271,13 @@ class Registry:
                 return await self.run(run)
             finally:
                 live.publish()
+                if self.workers is not None:
+                    self.workers.changed(live)
                 if live.broken:
                     self.games.pop(live.record.id, None)
 
     def _catch_up(self, live: LiveGame) -> None:
-        rows = self.storage.entries(live.record.id, live.index)
-        try:
-            live.apply_rows(rows)
-        except ApiError:
-            live.broken = True
-            raise
+        catch_up(self.storage, live)
 
     def on_news(self, game_id: str, index: int) -> None:
         """Another process appended to a game's log (up to `index`): catch up if the game
@@ -374,42 +380,32 @@ class Registry:
         self.bots.poke(live.record.id)
         return await self.read(live, lambda: self.standing.view(live, player))
 
+    async def follow_orders(self, live: LiveGame, index: int) -> None:
+        """A bot worker's move was appended at log `index` (``server/workers.py``): let the
+        standing orders of whoever acts next act, as after a move made here (unless the log
+        went on meanwhile), and tell whose turn it is."""
+
+        def run() -> str | None:
+            self._catch_up(live)
+            if live.index != index + 1:
+                return None
+
+            def commit(player: str, action: Action, order: str) -> None:
+                self._commit(live, player, action, order)
+
+            self.standing.follow(live, commit, appended=True)
+            return live.game.acting_player()
+
+        turn_to = await self.read(live, run, catch_up=False)
+        if turn_to is not None:
+            self._tell_turn(live, turn_to)
+
     def _commit(
         self, live: LiveGame, player: str, entry: Entry, order: str | None = None
     ) -> str | None:
         """Store and apply one entry (worker thread, lock held), made by `player`'s seat
-        or, `order` given, by that seat's standing order of that kind; returns who acts
-        next if that changed (None: it did not, or the game is over)."""
-        live.check_seat(player, entry)
-        before = live.game.acting_player()
-        row = LogRow(live.index, entry.to_json(), player, order)
-        applied = False
-
-        def apply() -> bool:
-            nonlocal applied
-            finished = live.apply_posted(row, entry)
-            applied = True
-            return finished
-
-        try:
-            self.storage.append(live.record.id, row, apply)
-        except IndexTaken:
-            self._catch_up(live)
-            raise Stale(
-                f"someone acted first: the game is at index {live.index}",
-                "index",
-                index=live.index,
-            ) from None
-        except (RuleError, ApiError):
-            raise
-        except Exception as exc:
-            if applied:
-                live.broken = True
-            log.error("game %s: storing entry %d failed: %r", live.record.id, row.index, exc)
-            raise Unavailable("the database failed; nothing was changed", "storage") from None
-        live.refresh_snapshot()
-        after = live.game.acting_player()
-        return after if after != before else None
+        or, `order` given, by that seat's standing order of that kind: ``server/commit.py``."""
+        return commit_entry(self.storage, live, player, entry, order)
 
     def _bot_pause(self, game_id: str) -> tuple[int, float]:
         """The game's log index, and how long a bot waits before it moves: the undo grace

@@ -474,6 +474,12 @@ class Storage:
         plain = self.url.set(drivername="postgresql")
         return plain.render_as_string(hide_password=False)
 
+    @property
+    def write_lock(self) -> contextlib.AbstractContextManager[object]:
+        """What this process's writes take turns on (SQLite; nothing on PostgreSQL), for
+        writers of tables kept beside this module's (``server/claims.py``)."""
+        return self._write_lock
+
     def close(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()

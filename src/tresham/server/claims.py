@@ -1,0 +1,252 @@
+"""Bot turns waiting for a worker, and the workers' claims on them (``tresham_bot_turns``).
+
+When a bot is to act in a game and the server has waited its delay, the server *queues* the
+turn: one row per game (a game has one acting player), naming the log index the move is for,
+the bot's player and its level. A worker process (``server/bot_worker.py``) *claims* a turn:
+it takes a lease on it (its own random owner tag, until a deadline) and renews the lease while
+it thinks; a turn whose lease ran out (its worker died, or hangs) is claimed again by any
+worker. When the move is stored, or the turn turns out stale (someone acted first, a take-back
+changed the index), its worker *finishes* it: the row goes, if it is still that worker's. The
+log's unique (game, index) key is what makes a move land once, whatever the workers do: a
+claim only saves work.
+
+PostgreSQL: a claim is ``SELECT … FOR UPDATE SKIP LOCKED`` (workers on any machine never wait
+for each other's claims), times are the database's clock (workers' clocks may differ), and a
+queued turn is announced with ``NOTIFY`` on :data:`BOT_CHANNEL` (payload ``"<game id>
+<index>"``) in the same transaction, which the workers ``LISTEN`` for. SQLite: a claim is one
+``UPDATE … RETURNING`` (SQLite has one writer, so the statement is atomic), times are the
+local clock (its workers share the machine), and the server wakes its local workers itself.
+
+Queueing is idempotent: queueing the turn that is queued already (same index) changes
+nothing, so a server may queue again while it waits; queueing another index replaces the row
+and its claim. A turn claimed :data:`MAX_ATTEMPTS` times without an end (each of its workers
+died thinking) is marked failed and no longer claimed, as is one whose bot raised; the next
+turn queued for the game replaces it.
+
+The table is new (additive): :func:`ensure_table` creates it where it is missing, once per
+process and database.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Column, Float, Integer, String, Table, Text, text
+from sqlalchemy.dialects import postgresql, sqlite
+
+from tresham.server.storage import SCHEMA_LOCK, Storage, metadata
+
+#: The channel on which queued bot turns are announced (PostgreSQL).
+BOT_CHANNEL = "tresham_bots"
+#: How often a turn may be claimed before it is given up as failed.
+MAX_ATTEMPTS = 5
+
+bot_turns_table = Table(
+    "tresham_bot_turns",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("idx", Integer, nullable=False),
+    Column("player", Text, nullable=False),
+    Column("level", String(64), nullable=False),
+    Column("queued", Float, nullable=False),
+    Column("owner", String(64), nullable=True),
+    Column("lease_until", Float, nullable=True),
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("failed", Text, nullable=True),
+)
+
+#: The databases (their URLs) this process has seen the table in.
+_made: set[str] = set()
+_made_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A worker's claim on the bot turn of game `game_id` at log index `index`: `player`'s
+    bot of `level` is to act; `owner` is the claim's own tag; `attempts` counts this one."""
+
+    game_id: str
+    index: int
+    player: str
+    level: str
+    owner: str
+    attempts: int
+
+
+def new_owner() -> str:
+    """A tag for one claim (unique: no two claims share one)."""
+    return secrets.token_hex(8)
+
+
+def ensure_table(storage: Storage) -> None:
+    """Create the table where the database lacks it (PostgreSQL processes starting at once
+    take turns on the schema lock, as the storage's own tables do)."""
+    key = storage.url.render_as_string(hide_password=False)
+    with _made_lock:
+        if key in _made:
+            return
+        if storage.is_postgres:
+            with storage.engine.begin() as conn:
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+                metadata.create_all(conn, tables=[bot_turns_table])
+        else:
+            for attempt in range(5):
+                try:
+                    metadata.create_all(storage.engine, tables=[bot_turns_table])
+                    break
+                except Exception:  # made meanwhile by another process: look again
+                    if attempt == 4:
+                        raise
+                    time.sleep(0.05 * (attempt + 1))
+        _made.add(key)
+
+
+def _now(storage: Storage) -> str:
+    """SQL for the clock of leases: the database's on PostgreSQL, the local one on SQLite."""
+    if storage.is_postgres:
+        return "EXTRACT(EPOCH FROM clock_timestamp())"
+    return ":local_now"
+
+
+def _params(storage: Storage, **values: Any) -> dict[str, Any]:
+    if not storage.is_postgres:
+        values["local_now"] = time.time()
+    return values
+
+
+def queue_turn(storage: Storage, game_id: str, index: int, player: str, level: str) -> bool:
+    """Queue the bot turn of `game_id` at log `index` (a no-op if that turn is queued
+    already); returns whether it was queued now (and so announced)."""
+    ensure_table(storage)
+    values = {
+        "game_id": game_id,
+        "idx": index,
+        "player": player,
+        "level": level,
+        "queued": time.time(),
+        "owner": None,
+        "lease_until": None,
+        "attempts": 0,
+        "failed": None,
+    }
+    table = bot_turns_table
+    changed = {k: v for k, v in values.items() if k != "game_id"}
+    if storage.is_postgres:
+        pg = postgresql.insert(table).values(values)
+        statement: Any = pg.on_conflict_do_update(
+            index_elements=[table.c.game_id], set_=changed, where=table.c.idx != pg.excluded.idx
+        )
+    else:
+        lite = sqlite.insert(table).values(values)
+        statement = lite.on_conflict_do_update(
+            index_elements=[table.c.game_id], set_=changed, where=table.c.idx != lite.excluded.idx
+        )
+    with storage.write_lock, storage.engine.begin() as conn:
+        queued = conn.execute(statement.returning(table.c.game_id)).first() is not None
+        if queued and storage.is_postgres:
+            conn.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": BOT_CHANNEL, "payload": f"{game_id} {index}"},
+            )
+    return queued
+
+
+def claim(storage: Storage, lease: float) -> Claim | None:
+    """Claim the oldest queued turn nobody holds (none claimed, or its lease run out) for
+    `lease` seconds; None if there is none. A turn claimed too often is marked failed
+    instead, and the next one looked for."""
+    ensure_table(storage)
+    now = _now(storage)
+    free = f"failed IS NULL AND (lease_until IS NULL OR lease_until < {now})"
+    if storage.is_postgres:
+        sql = (
+            "WITH c AS (SELECT game_id FROM tresham_bot_turns WHERE "
+            f"{free} ORDER BY queued LIMIT 1 FOR UPDATE SKIP LOCKED) "
+            f"UPDATE tresham_bot_turns t SET owner = :owner, lease_until = {now} + :lease, "
+            "attempts = t.attempts + 1 FROM c WHERE t.game_id = c.game_id "
+            "RETURNING t.game_id, t.idx, t.player, t.level, t.attempts"
+        )
+    else:
+        sql = (
+            f"UPDATE tresham_bot_turns SET owner = :owner, lease_until = {now} + :lease, "
+            "attempts = attempts + 1 WHERE game_id = (SELECT game_id FROM tresham_bot_turns "
+            f"WHERE {free} ORDER BY queued LIMIT 1) "
+            "RETURNING game_id, idx, player, level, attempts"
+        )
+    while True:
+        owner = new_owner()
+        with storage.write_lock, storage.engine.begin() as conn:
+            row = conn.execute(text(sql), _params(storage, owner=owner, lease=lease)).first()
+        if row is None:
+            return None
+        found = Claim(row.game_id, row.idx, row.player, row.level, owner, row.attempts)
+        if found.attempts <= MAX_ATTEMPTS:
+            return found
+        fail(storage, found, f"claimed {MAX_ATTEMPTS} times without an end")
+
+
+def renew(storage: Storage, held: Claim, lease: float) -> bool:
+    """Extend the claim's lease by `lease` seconds from now; False if it is no longer held
+    (the turn was queued anew, or claimed again after the lease ran out)."""
+    now = _now(storage)
+    with storage.write_lock, storage.engine.begin() as conn:
+        done = conn.execute(
+            text(
+                f"UPDATE tresham_bot_turns SET lease_until = {now} + :lease "
+                "WHERE game_id = :game_id AND owner = :owner"
+            ),
+            _params(storage, lease=lease, game_id=held.game_id, owner=held.owner),
+        )
+    return done.rowcount > 0
+
+
+def finish(storage: Storage, held: Claim) -> None:
+    """The claimed turn is over (moved, or stale): remove it, if the claim still holds it."""
+    with storage.write_lock, storage.engine.begin() as conn:
+        conn.execute(
+            text("DELETE FROM tresham_bot_turns WHERE game_id = :game_id AND owner = :owner"),
+            {"game_id": held.game_id, "owner": held.owner},
+        )
+
+
+def fail(storage: Storage, held: Claim, reason: str) -> None:
+    """The claimed turn cannot be played (its bot raised, or workers died on it): mark it
+    failed, so no worker claims it until the game's next turn is queued."""
+    with storage.write_lock, storage.engine.begin() as conn:
+        conn.execute(
+            text(
+                "UPDATE tresham_bot_turns SET failed = :reason, lease_until = NULL "
+                "WHERE game_id = :game_id AND owner = :owner"
+            ),
+            {"reason": reason[:500], "game_id": held.game_id, "owner": held.owner},
+        )
+
+
+@dataclass(frozen=True)
+class QueuedTurn:
+    """A row of the table, as it is (for tests and diagnostics)."""
+
+    game_id: str
+    index: int
+    player: str
+    level: str
+    owner: str | None
+    attempts: int
+    failed: str | None
+
+
+def queued_turns(storage: Storage) -> list[QueuedTurn]:
+    """Every queued turn, oldest first."""
+    ensure_table(storage)
+    with storage.engine.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT game_id, idx, player, level, owner, attempts, failed "
+                "FROM tresham_bot_turns ORDER BY queued"
+            )
+        ).all()
+    return [QueuedTurn(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows]
