@@ -387,13 +387,9 @@ class Registry:
 
         def run() -> str | None:
             self._catch_up(live)
-            if live.index != index + 1:
-                return None
-
-            def commit(player: str, action: Action, order: str) -> None:
-                self._commit(live, player, action, order)
-
-            self.standing.follow(live, commit, appended=True)
+            acted = self._follow_orders(live)
+            if live.index != index + 1 and not acted:
+                return None  # the log went on: whoever appended there told the turn
             return live.game.acting_player()
 
         turn_to = await self.read(live, run, catch_up=False)
