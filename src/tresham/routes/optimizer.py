@@ -55,11 +55,11 @@ def _enumerate(
     scost = [rules.stop_cost(train, s) for s in network.stop_recs]
     srev = [rules.stop_revenue(train, s) for s in network.stop_recs]
     budget = train.distance
-    adj = [
+    adj: list[list[tuple[int, int, bool, int, int]]] = [
         [
-            (cid, v, fwd, ccost[cid], chains[cid].mask)
+            (cid, v, fwd, seg, chains[cid].mask)
             for cid, v, fwd in lst
-            if ccost[cid] is not None
+            if (seg := ccost[cid]) is not None
         ]
         for lst in network.adj
     ]
@@ -105,7 +105,7 @@ def _enumerate(
                 continue
             if visited >> v & 1 or used & m:
                 continue
-            nc = cost + cc + scost[v]  # type: ignore[operator]
+            nc = cost + cc + scost[v]
             if nc > budget:
                 continue
             backward(
@@ -136,7 +136,7 @@ def _enumerate(
         for cid, v, fwd, cc, m in adj[end]:
             if visited >> v & 1 or used & m:
                 continue
-            nc = cost + cc + scost[v]  # type: ignore[operator]
+            nc = cost + cc + scost[v]
             if nc > budget:
                 continue
             forward(v, t, visited | 1 << v, used | m, nc, [*fstops, v], [*fsteps, (cid, fwd)])

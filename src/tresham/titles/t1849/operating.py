@@ -10,15 +10,11 @@ from tresham.core.actions import LayTile, PlaceToken, RunRoutes
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
 from tresham.titles.t1849 import map_glue
+from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.rule_set import site_engine
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1849.rules import Title1849
-
-
-def _title(game: Game) -> Title1849:
-    return game.title  # type: ignore[return-value]
 
 
 def _sms_hex(rnd: OperatingRound) -> str | None:
@@ -46,7 +42,7 @@ class Operating1849:
 
     def lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> int:
         cost = map_glue.lay(game, corp, action, _sms_hex(rnd))
-        _title(game)._check_afg(game)
+        rules_of(game).check_afg(game)
         return cost
 
     def more_lays(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
@@ -63,7 +59,7 @@ class Operating1849:
     def place_token(self, game: Game, rnd: OperatingRound, corp: str, action: PlaceToken) -> None:
         map_glue.place_token(game.state.map, action.hex, action.city, corp, site=site_engine(game))
         game.state.corps[corp].placed.append((action.hex, action.city))
-        _title(game)._check_afg(game)
+        rules_of(game).check_afg(game)
 
     def best_runs(self, game: Game, corp: str) -> RunRoutes:
         return map_glue.best_runs(game, corp)
@@ -78,7 +74,7 @@ class Operating1849:
         return corp if holder == treasury(corp) else holder
 
     def move_price(self, game: Game, corp: str, direction: str) -> None:
-        _title(game).move_price(game, corp, direction)
+        rules_of(game).move_price(game, corp, direction)
 
     def may_withhold(self, game: Game, corp: str) -> bool:
         return True

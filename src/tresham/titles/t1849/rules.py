@@ -297,7 +297,7 @@ class Title1849(Title):
         own.messina_locked = False
         game.log(f"Stock round {s.stock_round_no}")
         self._place_missing_home_tokens(game)
-        self._check_afg(game)
+        self.check_afg(game)
         return StockRound(game, f"{SUMMARY} §SR")
 
     def _new_operating_round(self, game: Game) -> OperatingRound:
@@ -583,7 +583,7 @@ class Title1849(Title):
             if corp.floated and not corp.closed and not corp.placed:
                 self._place_home_token(game, sym)
 
-    def _check_afg(self, game: Game) -> None:
+    def check_afg(self, game: Game) -> None:
         """AFG waits while all five of its cities are full, and returns last in the order
         (1849 §SR Starting a corporation): as soon as they are full it moves to the end of
         the order, whether or not it was next to start (rule details §5.5)."""
@@ -665,7 +665,7 @@ class Title1849(Title):
         rnd = s.round
         if isinstance(rnd, OperatingRound) and not rnd.finished(game) and rnd.corp() == sym:
             rnd.end_turn_now()
-        self._check_afg(game)
+        self.check_afg(game)
 
     def _printed_home(self, sym: str) -> str | None:
         home: str | None = next(c for c in self.data["corporations"] if c["sym"] == sym)["home"]

@@ -36,22 +36,18 @@ from tresham.core.shares import POOL, Certificate, treasury
 from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool, treasury_certs
 from tresham.core.trains import Train
 from tresham.titles.t1849 import map_glue, variants
+from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.operating import OPERATING
 from tresham.titles.t1849.rule_set import site_engine, site_proven
 from tresham.titles.t1849.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1849.rules import Title1849
 
 OR = "1849 §OR"
 SMS_HEXES = ("B14", "C1", "C5", "E1", "H12", "J6", "M9", "M13")
 CNM_PORTS = ("A5", "a12", "L14", "N8")
 POOL_CAP = 50
-
-
-def _title(game: Game) -> Title1849:
-    return game.title  # type: ignore[return-value]
 
 
 # ====================================================================== issuing
@@ -77,7 +73,7 @@ def issue(game: Game, corp: str, percent: int) -> None:
     value = bundle_price(game, corp, percent)
     game.transfer("bank", corp, value)
     game.log(f"{corp} issues {percent}% for L.{value}")
-    _title(game).move_price(game, corp, "down", percent // 10)
+    rules_of(game).move_price(game, corp, "down", percent // 10)
 
 
 def emergency_sale(game: Game, pres: str, sale: SellShares) -> None:
@@ -87,7 +83,7 @@ def emergency_sale(game: Game, pres: str, sale: SellShares) -> None:
     S13)."""
     sell_to_pool(game, pres, sale.corporation, sale.percent, sale.last)
     game.log(f"{pres} sells {sale.percent}% of {sale.corporation} (emergency)")
-    _title(game).move_price(game, sale.corporation, "down", sale.percent // 10)
+    rules_of(game).move_price(game, sale.corporation, "down", sale.percent // 10)
     rnd = game.state.round
     if site_engine(game) and isinstance(rnd, OperatingRound):
         reorder_the_rest(game, rnd)
@@ -275,7 +271,7 @@ class TrainStep(Step):
 
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         s = game.state
-        title = _title(game)
+        title = rules_of(game)
         if isinstance(action, Pass):
             return True
         if isinstance(action, Bankrupt):

@@ -28,6 +28,7 @@ from tresham.titles.t1849.actions import (
     PayDebt,
     RepayBond,
 )
+from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.rule_set import site_engine, site_rules
 from tresham.titles.t1849.site_graph import site_graph
 from tresham.titles.t1849.steps import (
@@ -42,13 +43,8 @@ from tresham.titles.t1849.versions import DEBT_ISSUE_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
-    from tresham.titles.t1849.rules import Title1849
 
 DEBT: str = "debt"
-
-
-def _title(game: Game) -> Title1849:
-    return game.title  # type: ignore[return-value]
 
 
 # ====================================================================== station tokens
@@ -219,7 +215,7 @@ class BondStep(Step):
         return []
 
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
-        title = _title(game)
+        title = rules_of(game)
         if isinstance(action, IssueBond):
             game.transfer("bank", corp, variants.BOND)
             variants.set_bond(game, corp, True)
@@ -283,7 +279,7 @@ def debt_process(game: Game, corp: str, action: Action) -> None:
     else:
         assert isinstance(action, Bankrupt)
         game.transfer(pres, corp, game.player(pres).cash)
-        _title(game).close_corporation(game, corp)
+        rules_of(game).close_corporation(game, corp)
         ask_loan(game, pres)
         return
     if s.corps[corp].cash < 0:
