@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tresham.bots.random_bot import choose
+from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.io.save import new_game
 from tresham.io.site_export import ImportFailure
@@ -58,8 +59,6 @@ DNF_WORDS = "game_end_reason: :dnf"
 SITE_CRASH = "site engine fault"
 #: Verdicts that are the site's, never tresham's.
 SITE_CAUSES = (SITE_DNF,)
-#: tresham's end where no one can act any more (the title's ``no_play_possible``).
-NO_PLAY = "no_play"
 
 
 def oracle_missing(oracle: Path = ORACLE) -> str | None:
@@ -249,7 +248,9 @@ def _same_dead_end(game: Game, export: dict[str, Any], replay: SiteReplay, lengt
     act any more (``no_play``: no corporation operates and no player can buy or start one; the
     site plays such empty rounds on until its turn limit), and the results are equal."""
     return (
-        replay.status == 0 and len(export["actions"]) == length and game.state.end_reason == NO_PLAY
+        replay.status == 0
+        and len(export["actions"]) == length
+        and game.state.end_reason == EndReason.NO_PLAY
     )
 
 
