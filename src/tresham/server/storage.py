@@ -36,7 +36,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,7 @@ from sqlalchemy import (
     Index,
     Integer,
     MetaData,
+    Row,
     String,
     Table,
     Text,
@@ -727,6 +728,24 @@ class Storage:
             ).scalar()
         return list(dict.fromkeys(str(url) for url in (game, seat) if url))
 
+    # ------------------------------------------------------------------ lines beside the log
+    @staticmethod
+    def _next_number(conn: Connection, table: Table, game_id: str) -> int:
+        """The number the game's next line in `table` (chat, hint notes) gets."""
+        last = conn.execute(
+            select(func.max(table.c.idx)).where(table.c.game_id == game_id)
+        ).scalar_one()
+        return 0 if last is None else int(last) + 1
+
+    def _numbered(self, table: Table, game_id: str, start: int) -> Sequence[Row[Any]]:
+        """The game's lines in `table` from number `start` on, in order."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(table)
+                .where(table.c.game_id == game_id, table.c.idx >= start)
+                .order_by(table.c.idx)
+            ).all()
+
     # ------------------------------------------------------------------ chat
     def add_chat(self, game_id: str, line: ChatLine) -> ChatLine:
         """Add a chat line to a game (its number is the next one; `line.index` is ignored);
@@ -734,10 +753,7 @@ class Storage:
         now = time.time()
         with self._write_lock, self.engine.begin() as conn:
             self._hold(conn, game_id, waiting=False)
-            last = conn.execute(
-                select(func.max(chat_table.c.idx)).where(chat_table.c.game_id == game_id)
-            ).scalar_one()
-            number = 0 if last is None else int(last) + 1
+            number = self._next_number(conn, chat_table, game_id)
             stored = ChatLine(number, line.player, line.text, line.at, line.spectator, now)
             conn.execute(insert(chat_table).values(self._chat_values(game_id, stored, now)))
             if self.is_postgres:
@@ -746,12 +762,7 @@ class Storage:
 
     def chat(self, game_id: str, start: int = 0) -> list[ChatLine]:
         """The game's chat lines from number `start` on, in order."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(chat_table)
-                .where(chat_table.c.game_id == game_id, chat_table.c.idx >= start)
-                .order_by(chat_table.c.idx)
-            ).all()
+        rows = self._numbered(chat_table, game_id, start)
         return [ChatLine(r.idx, r.player, r.text, r.at, bool(r.spectator), r.created) for r in rows]
 
     @staticmethod
@@ -773,12 +784,7 @@ class Storage:
         now = time.time()
         with self._write_lock, self.engine.begin() as conn:
             self._hold(conn, game_id, waiting=False)
-            last = conn.execute(
-                select(func.max(hint_notes_table.c.idx)).where(
-                    hint_notes_table.c.game_id == game_id
-                )
-            ).scalar_one()
-            note = HintNote(0 if last is None else int(last) + 1, player, at, now)
+            note = HintNote(self._next_number(conn, hint_notes_table, game_id), player, at, now)
             conn.execute(
                 insert(hint_notes_table).values(
                     game_id=game_id, idx=note.index, player=player, at=at, created=now
@@ -790,12 +796,7 @@ class Storage:
 
     def hint_notes(self, game_id: str, start: int = 0) -> list[HintNote]:
         """The game's hint notes from number `start` on, in order."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(hint_notes_table)
-                .where(hint_notes_table.c.game_id == game_id, hint_notes_table.c.idx >= start)
-                .order_by(hint_notes_table.c.idx)
-            ).all()
+        rows = self._numbered(hint_notes_table, game_id, start)
         return [HintNote(r.idx, r.player, r.at, r.created) for r in rows]
 
     # ------------------------------------------------------------------ reads
