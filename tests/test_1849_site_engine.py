@@ -21,11 +21,18 @@ from test_1849_paragraphs import (
 )
 from tresham.core.actions import Par, Pass, SellShares
 from tresham.core.game import Game
-from tresham.core.graph import RULE_NEW_TRACK, reach, tile_lay_problem, track_graph
+from tresham.core.graph import (
+    RULE_CONNECT,
+    RULE_NEW_TRACK,
+    legal_tile_lays,
+    reach,
+    tile_lay_problem,
+    track_graph,
+)
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.track import MapState
 from tresham.titles.t1849 import map_glue
-from tresham.titles.t1849.site_graph import site_graph, site_paths
+from tresham.titles.t1849.site_graph import site_graph, site_hexes, site_paths
 from tresham.titles.t1849.track_rules import TrackRules1849, new_map
 
 SITE = {"rule_set": "18xx.games"}
@@ -157,3 +164,50 @@ def test_the_round_keeps_its_order_otherwise(
         "SFA",
         "AFG",
     ]
+
+
+#: A position of a random game (3 players, seed 27, at its 682nd action), cut down to the
+#: tiles that make the difference: ATA's token in Siracusa (M13), its track round the east
+#: coast to E11, whose tile 73 faces D12 only by a path the site's walk never meets.
+ATA_TILES = [
+    ("E11", "73", 4), ("F10", "700", 4), ("G11", "650", 1), ("G7", "694", 0),
+    ("G9", "691", 1), ("H10", "678", 4), ("H6", "31", 0), ("H8", "666", 1),
+    ("I7", "690", 2), ("I9", "685", 0), ("J6", "665", 2), ("K7", "697", 2),
+    ("L10", "708", 1), ("M11", "670", 4), ("M13", "675", 1), ("N12", "26", 4),
+    ("O11", "624", 2),
+]  # fmt: skip
+
+
+def ata_towards_d12() -> MapState:
+    s = new_map(manifest="18xx.games")
+    for coord, tile, rotation in ATA_TILES:
+        s.lay_tile(coord, tile, rotation, check=False)
+    s.place_token("ATA", "M13", 0)
+    return s
+
+
+# Ruling S14: on 18xx.games a corporation builds only in the hexes its own walk connects
+# (`Graph#compute`'s connected_hexes), not wherever tresham's reach arrives: tile 78 at
+# rotation 1 on D12 is refused in the site's rule set from rules version 6, and legal by
+# tresham's reach (the summary's rule set, and saves of version 5).
+def test_the_site_lays_only_in_hexes_its_walk_connects() -> None:
+    s = ata_towards_d12()
+    assert 1 in reach(s, "ATA").connected_edges("D12")
+    assert "D12" not in site_hexes(s, "ATA")
+    err = tile_lay_problem(s, "ATA", "D12", "78", 1, OWN_WALK, connection=site_hexes)
+    assert err is not None and err.rule == RULE_CONNECT
+    assert tile_lay_problem(s, "ATA", "D12", "78", 1, OWN_WALK) is None
+    lays = legal_tile_lays(s, "ATA", OWN_WALK, connection=site_hexes)
+    assert lays and all(t.hex != "D12" for t in lays)
+    assert any(t.hex == "D12" for t in legal_tile_lays(s, "ATA", OWN_WALK))
+
+
+@pytest.mark.parametrize(
+    ("options", "version", "site"),
+    [(SITE, None, True), (SITE, 5, False), (None, None, False)],
+)
+def test_the_site_connection_is_the_site_rule_sets_from_version_6(
+    options: dict[str, Any] | None, version: int | None, site: bool
+) -> None:
+    g = two_corps(options, version)
+    assert (map_glue.connection_for(g) is site_hexes) == site

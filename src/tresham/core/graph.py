@@ -16,7 +16,7 @@ but not be passed through; an offboard is never passed through.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -39,6 +39,10 @@ PathKey = tuple[str, int]
 """A path on the map: (hex coordinate, path index on the hex's current tile)."""
 Network = Callable[["MapState", str], frozenset[int]]
 """A title's own walk of a corporation's network: the path ids it holds on a map."""
+Connection = Callable[["MapState", str], Mapping[str, frozenset[int]]]
+"""A title's own answer to where a corporation may build, where it is not :func:`reach`'s:
+for each hex, the edges by which its network reaches it (all six on a hex holding its token).
+Hexes left out are not connected."""
 
 RULE_CONNECT = "Tile lay: connected to the network"
 RULE_TOKEN_REACH = "Station token: reachable city"
@@ -294,9 +298,16 @@ def lay_context(
     *,
     require_connection: bool = True,
     start: NodeKey | None = None,
+    connection: Connection | None = None,
 ) -> LayContext:
-    """The :class:`LayContext` the title hooks see for a proposed lay."""
+    """The :class:`LayContext` the title hooks see for a proposed lay (the reached edges from
+    `connection` where the title gives one)."""
     net = reach(state, corporation, start)
+    edges = (
+        connection(state, corporation).get(coord, frozenset())
+        if connection is not None
+        else net.edges.get(coord, frozenset())
+    )
     return LayContext(
         state=state,
         corporation=corporation,
@@ -305,7 +316,7 @@ def lay_context(
         old_rotation=state.rotation(coord),
         new_tile=state.catalogue[tile_id],
         rotation=rotation % 6,
-        reach_edges=net.edges.get(coord, frozenset()),
+        reach_edges=edges,
         own_token=coord in net.token_hexes,
         terrain_cost=state.board.hex(coord).terrain_cost,
         connection_required=require_connection,
@@ -322,11 +333,12 @@ def tile_lay_problem(
     *,
     require_connection: bool = True,
     start: NodeKey | None = None,
+    connection: Connection | None = None,
 ) -> TrackError | None:
-    """Why the lay is illegal (generic rules, connection — from ``start`` only when given —,
-    title hooks), or ``None``."""
+    """Why the lay is illegal (generic rules, connection — from ``start`` only when given, by
+    the title's `connection` where it gives one —, title hooks), or ``None``."""
     return _judge_lay(
-        state, corporation, coord, tile_id, rotation, rules, require_connection, start
+        state, corporation, coord, tile_id, rotation, rules, require_connection, start, connection
     )[0]
 
 
@@ -339,6 +351,7 @@ def _judge_lay(
     rules: TrackRules,
     require_connection: bool,
     start: NodeKey | None,
+    connection: Connection | None = None,
 ) -> tuple[TrackError | None, LayContext | None]:
     """The lay's problem, or ``None`` with the context the title's cost hook needs."""
     if coord not in state.board.hexes:
@@ -362,9 +375,14 @@ def _judge_lay(
         rotation,
         require_connection=require_connection,
         start=start,
+        connection=connection,
     )
     if require_connection:
-        conn = reach(state, corporation, start).connected_edges(coord)
+        conn = (
+            connection(state, corporation).get(coord, frozenset())
+            if connection is not None
+            else reach(state, corporation, start).connected_edges(coord)
+        )
         if not ctx.new_tile.exits(ctx.rotation) & conn:
             return TrackError(
                 f"{corporation} does not reach {coord} through any exit of tile {tile_id} "
@@ -542,10 +560,12 @@ def check_tile_lay(
     *,
     require_connection: bool = True,
     start: NodeKey | None = None,
+    connection: Connection | None = None,
 ) -> int:
-    """Raise :class:`TrackError` unless the lay is legal; return its cost."""
+    """Raise :class:`TrackError` unless the lay is legal; return its cost. `connection`: the
+    title's own edges by which the corporation may build, where they are not :func:`reach`'s."""
     err, ctx = _judge_lay(
-        state, corporation, coord, tile_id, rotation, rules, require_connection, start
+        state, corporation, coord, tile_id, rotation, rules, require_connection, start, connection
     )
     if err is not None:
         raise err
@@ -561,16 +581,21 @@ def legal_tile_lays(
     hexes: Iterable[str] | None = None,
     require_connection: bool = True,
     start: NodeKey | None = None,
+    connection: Connection | None = None,
 ) -> list[TileLay]:
     """Every legal ``(hex, tile, rotation, cost)`` for the corporation, one rotation for each
     distinct track layout, sorted. ``hexes`` limits the hexes considered; with
     ``require_connection=False`` the network need not reach the hex (e.g. a private's power);
-    with ``start`` the network is walked from that one token."""
+    with ``start`` the network is walked from that one token; with `connection` the title
+    says by which edges the corporation reaches each hex."""
     net = reach(state, corporation, start)
+    connected = connection(state, corporation) if connection is not None else None
     if hexes is not None:
         candidates = sorted(set(hexes) & set(state.board.hexes))
     elif require_connection:
-        candidates = sorted(set(net.edges) | set(net.token_hexes))
+        candidates = sorted(
+            set(connected) if connected is not None else set(net.edges) | set(net.token_hexes)
+        )
     else:
         candidates = sorted(state.board.hexes)
     colors = rules.tile_colors
@@ -590,7 +615,11 @@ def legal_tile_lays(
         if (want is None or want not in colors) and not charted:
             continue
         old_mask = old.exit_mask(state.rotation(coord))
-        conn = net.connected_edges(coord)
+        conn = (
+            connected.get(coord, frozenset())
+            if connected is not None
+            else net.connected_edges(coord)
+        )
         conn_mask = sum(1 << e for e in conn)
         ok_mask = old_mask | (0b111111 & ~_bad_exit_mask(state, coord))
         if want is None or want not in colors:
@@ -621,6 +650,7 @@ def legal_tile_lays(
                     rot,
                     require_connection=require_connection,
                     start=start,
+                    connection=connection,
                 )
                 if rules.check_lay(ctx) is not None:
                     continue

@@ -6,14 +6,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import LayTile, RunRoutes
-from tresham.core.graph import check_tile_lay, legal_tile_lays, reach
+from tresham.core.graph import Connection, check_tile_lay, legal_tile_lays, reach
 from tresham.core.graph import token_slots as graph_token_slots
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.track import MapState
 from tresham.routes import RouteSolution, solve
 from tresham.routes.runs import action_revenue, runs_action
-from tresham.titles.t1849.rule_set import SITE_BROWN_FROM, site_engine, site_rules
-from tresham.titles.t1849.site_graph import site_paths
+from tresham.titles.t1849.rule_set import (
+    SITE_BROWN_FROM,
+    site_connection,
+    site_engine,
+    site_rules,
+)
+from tresham.titles.t1849.site_graph import site_hexes, site_paths
 from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board, tile_colors_for_phase
 from tresham.titles.t1849.track_rules import new_map as fresh_map
@@ -112,6 +117,12 @@ def rules_for(game: Game, corp: str, sms: bool = False) -> TrackRules1849:
     )
 
 
+def connection_for(game: Game) -> Connection | None:
+    """Where a corporation may build: the site's own walk in the "18xx.games" rule set from
+    rules version 6 (ruling S14), else tresham's reach (``None``)."""
+    return site_hexes if site_connection(game) else None
+
+
 def legal_lays(game: Game, corp: str, sms_hex: str | None) -> list[LayTile]:
     """Every legal tile lay now (only in `sms_hex`, without connection, under SMS)."""
     s = game.state
@@ -120,7 +131,7 @@ def legal_lays(game: Game, corp: str, sms_hex: str | None) -> list[LayTile]:
             s.map, corp, rules_for(game, corp, True), hexes=[sms_hex], require_connection=False
         )
     else:
-        lays = legal_tile_lays(s.map, corp, rules_for(game, corp))
+        lays = legal_tile_lays(s.map, corp, rules_for(game, corp), connection=connection_for(game))
     cash = s.corps[corp].cash
     return [LayTile(corp, t.hex, t.tile, t.rotation) for t in lays if t.cost <= cash]
 
@@ -140,6 +151,7 @@ def check_lay(game: Game, corp: str, action: LayTile, sms_hex: str | None) -> in
         action.rotation,
         rules_for(game, corp, sms_hex is not None),
         require_connection=sms_hex is None,
+        connection=connection_for(game),
     )
     if cost > s.corps[corp].cash:
         from tresham.core.errors import TrackError

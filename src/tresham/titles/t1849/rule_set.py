@@ -11,7 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.errors import RuleError
-from tresham.titles.t1849.versions import SITE_ENGINE_VERSION, SITE_PROVEN_VERSION
+from tresham.titles.t1849.versions import (
+    SITE_CONNECTION_VERSION,
+    SITE_ENGINE_VERSION,
+    SITE_PROVEN_VERSION,
+)
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -55,6 +59,12 @@ def site_engine(game: Game) -> bool:
     """Whether the game plays the "18xx.games" rule set with the second round of fixes from
     the site's engine (from rules version `SITE_ENGINE_VERSION`)."""
     return site_rules(game.options) and game.rules_version >= SITE_ENGINE_VERSION
+
+
+def site_connection(game: Game) -> bool:
+    """Whether the game plays the "18xx.games" rule set with the third round of fixes from the
+    site's engine (from rules version `SITE_CONNECTION_VERSION`)."""
+    return site_rules(game.options) and game.rules_version >= SITE_CONNECTION_VERSION
 
 
 def operating_steps(options: dict[str, Any]) -> tuple[str, ...]:

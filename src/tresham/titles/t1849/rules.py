@@ -50,7 +50,7 @@ from tresham.titles.t1849.variant_steps import (
     debt_process,
 )
 from tresham.titles.t1849.variant_steps import action_words as variant_action_words
-from tresham.titles.t1849.versions import DEALS_VERSION, SITE_ENGINE_VERSION
+from tresham.titles.t1849.versions import DEALS_VERSION, SITE_CONNECTION_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -80,9 +80,10 @@ class Title1849(Title):
 
     name = "1849"
     player_range = (3, 5)
-    rules_version = SITE_ENGINE_VERSION
-    # 1: before deals needed both sides; 2: before issue 39; 3: before ruling V11
-    older_rules = frozenset({1, 2, 3, 4})
+    rules_version = SITE_CONNECTION_VERSION
+    # 1: before deals needed both sides; 2: before issue 39; 3: before ruling V11;
+    # 4: before rulings S9 (corrected)-S13; 5: before rulings S14-
+    older_rules = frozenset({1, 2, 3, 4, 5})
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}

@@ -15,11 +15,14 @@ So a path a route could reach by another way may stay out of the network, when t
 its way in first from a side where it could not go on. What the walk meets is the network:
 the tile lays that must add track to it (ruling R29), the tokens another corporation may buy
 (§14.1), and whether the Route step is open (two stops, or a stop and a port, met from one
-token).
+token), and the hexes where the corporation may build (the site's ``connected_hexes``: every
+edge of a hex holding its token, and each exit of a path the walk met, on both sides of that
+border).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -40,6 +43,7 @@ class SiteGraph:
     paths: frozenset[int]
     nodes: frozenset[NodeKey]
     route_available: bool
+    hexes: Mapping[str, frozenset[int]]
 
 
 def site_graph(state: MapState, corporation: str) -> SiteGraph:
@@ -58,9 +62,37 @@ def site_graph(state: MapState, corporation: str) -> SiteGraph:
         ports = sum(1 for coord, _n in walk.local if state.board.hexes[coord].port)
         stops = len(walk.local) - ports
         route = route or stops > 1 or (stops == 1 and ports > 0)
-    result = SiteGraph(frozenset(walk.paths), frozenset(walk.nodes | set(tokens)), route)
+    result = SiteGraph(
+        frozenset(walk.paths),
+        frozenset(walk.nodes | set(tokens)),
+        route,
+        _connected_hexes(state, graph, walk.paths, tokens),
+    )
     state.set_cached(key, result)
     return result
+
+
+def _connected_hexes(
+    state: MapState, graph: TrackGraph, paths: set[int], tokens: list[NodeKey]
+) -> dict[str, frozenset[int]]:
+    """``Graph#compute``'s ``hexes``: each edge of a token's hex that has a neighbour, and each
+    exit of a walked path, with the facing edge of the neighbour across it."""
+    board = state.board
+    edges: dict[str, set[int]] = {}
+    for coord, _n in tokens:
+        edges.setdefault(coord, set()).update(
+            e for e in range(6) if board.neighbor(coord, e) is not None
+        )
+    for pid in paths:
+        coord = graph.key[pid][0]
+        for e in graph.end_edge[pid]:
+            if e < 0:
+                continue
+            edges.setdefault(coord, set()).add(e)
+            nb = board.neighbor(coord, e)
+            if nb is not None:
+                edges.setdefault(nb, set()).add((e + 3) % 6)
+    return {c: frozenset(es) for c, es in edges.items()}
 
 
 class _Walk:
@@ -136,3 +168,9 @@ class _Walk:
 def site_paths(state: MapState, corporation: str) -> frozenset[int]:
     """The path ids of the site's network (a ``core.graph.Network``)."""
     return site_graph(state, corporation).paths
+
+
+def site_hexes(state: MapState, corporation: str) -> Mapping[str, frozenset[int]]:
+    """The hexes where the site lets the corporation build, with the edges by which its walk
+    reaches each (a ``core.graph.Connection``)."""
+    return site_graph(state, corporation).hexes

@@ -24,3 +24,8 @@ DEBT_ISSUE_VERSION: Final = 4
 #: operating round is left open (ruling S9 as the site's ``any_to_act?``), and the other
 #: site rules found then (rulings S11-). The summary's rule set is unchanged.
 SITE_ENGINE_VERSION: Final = 5
+
+#: The "18xx.games" rule set's third round of fixes from the differential test (issue 39): a
+#: lay's connection judged by the site's own walk (ruling S14), and the other site rules found
+#: then (rulings S15-). The summary's rule set is unchanged.
+SITE_CONNECTION_VERSION: Final = 6
