@@ -304,8 +304,9 @@ def test_medium_starts_a_corporation_where_its_home_is_promising() -> None:
 def test_medium_leaves_a_poor_corporation_to_others() -> None:
     """Girgenti's SFA: `medium` starts it first only for want of any other (someone must start
     a corporation), and, as 1849's place cards offer it alone, starts it while fewer
-    corporations run than there are players (never once as many run): leaving it unstarted froze 19% of `medium`'s 3-player games in the 4H phase with
-    one corporation (``benchmarks/game_shape.py``)."""
+    corporations run than there are players (never once as many run): leaving it unstarted
+    froze 19% of `medium`'s 3-player games in the 4H phase with one corporation
+    (``benchmarks/game_shape.py``)."""
     game = new_game("1849", ["Ann", "Bob", "Cid"], 4)
     sell_privates(game)
     assert state_of(game).order[:2] == ["IFT", "SFA"]
