@@ -302,8 +302,11 @@ def test_medium_starts_a_corporation_where_its_home_is_promising() -> None:
 
 
 def test_medium_leaves_a_poor_corporation_to_others() -> None:
-    """Girgenti's SFA: `medium` never starts it while another corporation runs, and starts it
-    first only for want of any other (someone must start a corporation)."""
+    """Girgenti's SFA: `medium` starts it first only for want of any other (someone must start
+    a corporation), and, as 1849's place cards offer it alone, starts it while fewer
+    corporations run than there are players (never once as many run): leaving it unstarted
+    froze 19% of `medium`'s 3-player games in the 4H phase with one corporation
+    (``benchmarks/game_shape.py``)."""
     game = new_game("1849", ["Ann", "Bob", "Cid"], 4)
     sell_privates(game)
     assert state_of(game).order[:2] == ["IFT", "SFA"]
@@ -311,7 +314,8 @@ def test_medium_leaves_a_poor_corporation_to_others() -> None:
     who = game.acting_player() or ""
     pars = [a for a in game.legal_actions() if isinstance(a, Par)]
     assert pars and {a.corporation for a in pars} == {"SFA"}
-    assert all(heuristic.MEDIUM._score(game, who, a) == heuristic.VETO for a in pars)
+    assert all(heuristic._prospect(game, a) < heuristic.POOR_PROSPECT for a in pars)
+    assert all(heuristic.VETO < heuristic.MEDIUM._score(game, who, a) < 5 for a in pars)
     assert all(heuristic.EASY._score(game, who, a) >= heuristic.SURE for a in pars)
     game = new_game("1849", ["Ann", "Bob", "Cid"], 8)
     sell_privates(game)

@@ -234,8 +234,9 @@ class HeuristicBot:
             if self.lookahead and isinstance(action, Par) and score > VETO:
                 prospect = _prospect(game, action)
                 if prospect < POOR_PROSPECT:
-                    # a poor home: buy into others' (but when none has started, someone must)
-                    return VETO if _running(game) else 1.0
+                    # a poor home: buy into others' (but when none has started, or it is the
+                    # only corporation on offer and too few run, someone must)
+                    return VETO if _running(game) and not _must_start(game, action) else 1.0
                 score += prospect / 5
             if (
                 self.lookahead
@@ -305,6 +306,19 @@ def _par(game: Game, me: str, a: Action) -> float:
 def _running(game: Game) -> bool:
     """Whether any corporation has been started and not closed."""
     return any(c.parred and not c.closed for c in game.state.corps.values())
+
+
+def _must_start(game: Game, a: Par) -> bool:
+    """Whether the corporation `a` starts must be started though its home is poor: no other
+    corporation can be started instead (1849's place cards offer one at a time) and fewer
+    corporations run than there are players (else the game freezes in its first phase with
+    one or two corporations, the trains unbought)."""
+    s = game.state
+    others = any(
+        isinstance(b, Par) and b.corporation != a.corporation for b in game.legal_actions()
+    )
+    running = sum(1 for c in s.corps.values() if c.parred and not c.closed)
+    return not others and running < len(s.players)
 
 
 #: How far from its home (in hexes) a corporation's prospects are counted.

@@ -18,12 +18,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from tresham.bots.players import get_bot
+from tresham.bots.players import Bot, get_bot
 from tresham.core.errors import RuleError
 from tresham.io.save import new_game
 
@@ -81,8 +81,15 @@ class GameResult:
     cpu: dict[str, list[float]] = field(default_factory=dict)
 
 
-def play_game(title: str, bots: list[str], seed: int, game_seed: int) -> GameResult:
-    """Play one game with `bots` in seat order; `seed` drives the bots' own randomness."""
+def play_game(
+    title: str,
+    bots: list[str],
+    seed: int,
+    game_seed: int,
+    players: Mapping[str, Bot] | None = None,
+) -> GameResult:
+    """Play one game with `bots` in seat order; `seed` drives the bots' own randomness.
+    `players` names players of other programs (a benchmark's), looked up before the levels."""
     names = [f"P{i + 1}" for i in range(len(bots))]
     seat_of = dict(zip(names, bots, strict=True))
     game = new_game(title, names, game_seed)
@@ -92,7 +99,8 @@ def play_game(title: str, bots: list[str], seed: int, game_seed: int) -> GameRes
     illegal = crashes = 0
     while not game.state.finished and len(game.actions) < MAX_ACTIONS:
         player = game.acting_player() or names[0]
-        bot = get_bot(seat_of.get(player, "random"))
+        level = seat_of.get(player, "random")
+        bot = (players or {}).get(level) or get_bot(level)
         start, start_cpu = time.perf_counter(), time.process_time()
         try:
             action = bot.choose(game, rng)
