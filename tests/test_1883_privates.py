@@ -124,5 +124,5 @@ def test_cnp_at_the_closing() -> None:
         TITLE.on_train_bought(g, kind)
     assert s.shares.percent(POOL, "SV") == 10
     assert all(c.closed for c in s.companies.values())
-    TITLE._start(g, "A", "SV", 100, paid_by="A")
+    TITLE.start(g, "A", "SV", 100, paid_by="A")
     assert s.corps["SV"].cash == 200 + 100

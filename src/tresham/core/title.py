@@ -258,23 +258,12 @@ class Title:
         default); only those are offered when the owner must give trains back."""
         return True
 
-    def prompt(self, kind: str) -> Prompt | None:
-        """The registered prompt of `kind` (None: the title answers it by
-        ``prompt_actions``/``prompt_process``)."""
-        return self.prompts.get(kind) or COMMON.get(kind)
-
-    def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
-        """Legal answers to a pending prompt that no registered prompt answers."""
-        raise NotImplementedError
-
-    def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
-        """Apply the answer to a pending prompt (it is popped before this is called)."""
-        raise NotImplementedError
-
-    def prompt_validate(self, game: Game, kind: str, entity: str, action: Action) -> None:
-        """Raise RuleError unless `action` answers the prompt legally."""
-        if action not in self.prompt_actions(game, kind, entity):
-            raise RuleError(f"{action.describe()} does not answer the {kind} prompt", kind)
+    def prompt(self, kind: str) -> Prompt:
+        """The registered prompt of `kind`: the title's (``prompts``), else a common one."""
+        prompt = self.prompts.get(kind) or COMMON.get(kind)
+        if prompt is None:
+            raise RuleError(f"{self.name} has no prompt {kind}", kind)
+        return prompt
 
     # -------------------------------------------------------------- dispatch
     def active_entity(self, game: Game) -> str:
@@ -290,10 +279,7 @@ class Title:
         s = game.state
         if s.pending:
             kind, entity = s.pending[0]
-            prompt = self.prompt(kind)
-            if prompt is not None:
-                return prompt.actions(game, entity)
-            return self.prompt_actions(game, kind, entity)
+            return self.prompt(kind).actions(game, entity)
         assert s.round is not None
         return s.round.actions(game)
 
@@ -306,11 +292,7 @@ class Title:
         s = game.state
         if s.pending:
             kind, entity = s.pending[0]
-            prompt = self.prompt(kind)
-            if prompt is not None:
-                prompt.validate(game, entity, action)
-            else:
-                self.prompt_validate(game, kind, entity, action)
+            self.prompt(kind).validate(game, entity, action)
             return
         assert s.round is not None
         s.round.validate(game, action)
@@ -320,11 +302,7 @@ class Title:
         s = game.state
         if s.pending:
             kind, entity = s.pending.pop(0)
-            prompt = self.prompt(kind)
-            if prompt is not None:
-                prompt.process(game, entity, action)
-            else:
-                self.prompt_process(game, kind, entity, action)
+            self.prompt(kind).process(game, entity, action)
             return
         offer = deals.offer_for(game, action)
         if offer is not None:

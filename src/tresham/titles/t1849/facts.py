@@ -29,6 +29,20 @@ class Rules1849(Protocol):
         """A train of `kind` was bought: its phase's effects (1849 §Trains)."""
         ...
 
+    def start_corporation(
+        self, game: Game, player: str, sym: str, price: int, home: str | None, pay: bool
+    ) -> None:
+        """`player` starts `sym` at `price` (1849 §SR; RSA's corporation: the bank pays)."""
+        ...
+
+    def par_prices(self, game: Game) -> list[int]:
+        """The par prices open (1849 §SR)."""
+        ...
+
+    def leave(self, game: Game, player: str) -> None:
+        """A president left with no stock quits on L.0 (1849 §Trouble)."""
+        ...
+
     def check_afg(self, game: Game) -> None:
         """AFG waits, last in the order, while all its home cities are full."""
         ...

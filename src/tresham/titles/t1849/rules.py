@@ -17,7 +17,7 @@ from tresham.core.errors import RuleError
 from tresham.core.game_spec import OptionSpec
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
-from tresham.core.prompts import queue_discards
+from tresham.core.prompts import Prompt, queue_discards
 from tresham.core.rounds.auction import WaterfallAuction
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
@@ -33,6 +33,7 @@ from tresham.core.stock import (
 from tresham.core.title import Title, title_data
 from tresham.core.trains import Depot, Phase, TrainType
 from tresham.titles.t1849 import map_glue, rule_set, variants
+from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.market_rules import Movement1849
 from tresham.titles.t1849.rule_set import (
     RULE_SETS,
@@ -42,12 +43,10 @@ from tresham.titles.t1849.rule_set import (
     site_rules,
 )
 from tresham.titles.t1849.state import State1849, state_of
-from tresham.titles.t1849.steps import STEP_OBJECTS, anytime_actions
+from tresham.titles.t1849.steps import LOAN_PROMPT, STEP_OBJECTS, anytime_actions
 from tresham.titles.t1849.variant_steps import (
-    DEBT,
     VARIANT_STEPS,
-    debt_actions,
-    debt_process,
+    Debt,
 )
 from tresham.titles.t1849.variant_steps import action_words as variant_action_words
 from tresham.titles.t1849.versions import DEALS_VERSION, SITE_CONNECTION_VERSION
@@ -75,6 +74,83 @@ SWAP_ONE_20: Final = "One 20% cert"
 SWAP_TWO_10: Final = "Two 10% certs"
 
 
+#: Prompts: RSA's corporation's par (1849 §Privates), the presidency swap's answer (ruling
+#: R23); a president's loan or leaving is ``steps.LOAN_PROMPT``.
+RSA_PAR: Final = "rsa_par"
+SWAP: Final = "swap"
+
+
+class RsaPar(Prompt):
+    """RSA's owner pars the corporation RSA comes with, at any par price open, and sets AFG's
+    home where that corporation is AFG without one; the treasury is paid by the bank
+    (1849 §Privates)."""
+
+    kind = RSA_PAR
+    rule = RSA_PAR
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        sym = state_of(game).rsa_corp
+        assert sym is not None, "RSA's corporation closed before it started"
+        homes: list[str | None] = [None]
+        if game.state.corps[sym].home is None:
+            homes = [h for h in AFG_HOMES if map_glue.home_slot_free(game.state.map, h)]
+        return [Par(entity, sym, p, h) for p in rules_of(game).par_prices(game) for h in homes]
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
+        assert isinstance(action, Par)
+        rules_of(game).start_corporation(
+            game, entity, action.corporation, action.price, action.home, pay=False
+        )
+
+
+class Loan(Prompt):
+    """A president left with no stock takes a loan or leaves the game (1849 §Trouble)."""
+
+    kind = LOAN_PROMPT
+    rule = LOAN_PROMPT
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        return [Choose(entity, "loan"), Choose(entity, "leave")]
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
+        assert isinstance(action, Choose)
+        p = game.player(entity)
+        if action.choice == "loan":
+            game.transfer("bank", entity, LOAN)
+            p.loans += 1
+            game.log(f"{entity} takes a L.{LOAN} loan")
+        else:
+            rules_of(game).leave(game, entity)
+
+
+class Swap(Prompt):
+    """Ruling R23: the old president keeps the 20% last certificate given for the
+    president's, or takes two 10% certificates instead."""
+
+    kind = SWAP
+    rule = SWAP
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        return [Choose(entity, SWAP_ONE_20), Choose(entity, SWAP_TWO_10)]
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
+        assert isinstance(action, Choose)
+        s = game.state
+        own = state_of(game)
+        sym = own.swap_corp
+        assert sym is not None, "no presidency swap awaits an answer"
+        own.swap_corp = None
+        if action.choice == SWAP_TWO_10:
+            new = s.shares.president[sym]
+            assert new is not None
+            last = next(c for c in s.shares.held(entity, sym) if c.last)
+            tens = [c for c in s.shares.held(new, sym) if not c.president and not c.last]
+            s.shares.move(last.cid, new)
+            for c in tens[:2]:
+                s.shares.move(c.cid, entity)
+            game.log(f"{entity} takes two 10% certificates of {sym} instead of the 20%")
+
+
 class Title1849(Title):
     """1849's data and hooks."""
 
@@ -87,6 +163,7 @@ class Title1849(Title):
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}
+    prompts = {p.kind: p for p in (RsaPar(), Loan(), Swap(), Debt())}
     anytime_types = frozenset({"buy_company", "use_company"})
     declared_options = (
         OptionSpec(
@@ -139,7 +216,7 @@ class Title1849(Title):
         """Ruling R23: what each answer to the swap exchanges, and with whom."""
         s = game.state
         sym = state_of(game).swap_corp
-        if not (s.pending and s.pending[0][0] == "swap" and isinstance(action, Choose)) or not sym:
+        if not (s.pending and s.pending[0][0] == SWAP and isinstance(action, Choose)) or not sym:
             return None
         new = s.shares.president[sym]
         if action.choice == SWAP_ONE_20:
@@ -313,7 +390,7 @@ class Title1849(Title):
         order = s.market.operating_order(floated)
         own = state_of(game)
         if order:  # ruling S9: asked in the next round where a corporation operates
-            s.pending.extend(("loan", p) for p in own.loan_later)
+            s.pending.extend((LOAN_PROMPT, p) for p in own.loan_later)
             own.loan_later = []
         steps = operating_steps(game.options)
         return OperatingRound(game, order, list(steps), f"{SUMMARY} §OR")
@@ -339,7 +416,7 @@ class Title1849(Title):
         """P5 RSA comes with the president's certificate of the first corporation: its
         buyer starts that corporation at once (1849 §Privates)."""
         if company == "RSA":
-            game.state.pending.append(("rsa_par", player))
+            game.state.pending.append((RSA_PAR, player))
 
     def on_auction_all_passed(self, game: Game, rnd: WaterfallAuction) -> None:
         """A full round of passes: privates pay; P1 comes back L.5 cheaper each time, and
@@ -483,7 +560,7 @@ class Title1849(Title):
             and self._swap_possible(game, sym, old, new)
         ):
             state_of(game).swap_corp = sym
-            s.pending.append(("swap", old))
+            s.pending.append((SWAP, old))
 
     def _swap_possible(self, game: Game, sym: str, old: str, new: str) -> bool:
         """Ruling R23 (rule details §3.7): a new president holding the 20% last certificate
@@ -540,9 +617,9 @@ class Title1849(Title):
         """Start a corporation: the president buys the 20% at 2 x par into the treasury; it
         floats; its home token goes down; it pays its token fee (1849 §SR)."""
         sym = action.corporation
-        self._start_corporation(game, player, sym, action.price, action.home, pay=True)
+        self.start_corporation(game, player, sym, action.price, action.home, pay=True)
 
-    def _start_corporation(
+    def start_corporation(
         self, game: Game, player: str, sym: str, price: int, home: str | None, pay: bool
     ) -> None:
         s = game.state
@@ -774,62 +851,7 @@ class Title1849(Title):
         game.log("Messina earthquake: Messina reverts to yellow")
 
     # ================================================================ prompts
-    def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
-        if kind == "rsa_par":
-            sym = state_of(game).rsa_corp
-            assert sym is not None, "RSA's corporation closed before it started"
-            homes: list[str | None] = [None]
-            if game.state.corps[sym].home is None:
-                homes = [h for h in AFG_HOMES if map_glue.home_slot_free(game.state.map, h)]
-            return [Par(entity, sym, p, h) for p in self.par_prices(game) for h in homes]
-        if kind == "loan":
-            return [Choose(entity, "loan"), Choose(entity, "leave")]
-        if kind == "swap":
-            return [Choose(entity, SWAP_ONE_20), Choose(entity, SWAP_TWO_10)]
-        if kind == DEBT:
-            return debt_actions(game, entity)
-        raise RuleError(f"unknown prompt {kind}", SUMMARY)
-
-    def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
-        s = game.state
-        if kind == "rsa_par":
-            assert isinstance(action, Par)
-            self._start_corporation(
-                game, entity, action.corporation, action.price, action.home, pay=False
-            )
-            return
-        if kind == "swap":
-            assert isinstance(action, Choose)
-            own = state_of(game)
-            sym = own.swap_corp
-            assert sym is not None, "no presidency swap awaits an answer"
-            own.swap_corp = None
-            if action.choice == SWAP_TWO_10:
-                new = s.shares.president[sym]
-                assert new is not None
-                last = next(c for c in s.shares.held(entity, sym) if c.last)
-                tens = [c for c in s.shares.held(new, sym) if not c.president and not c.last]
-                s.shares.move(last.cid, new)
-                for c in tens[:2]:
-                    s.shares.move(c.cid, entity)
-                game.log(f"{entity} takes two 10% certificates of {sym} instead of the 20%")
-            return
-        if kind == DEBT:
-            debt_process(game, entity, action)
-            return
-        if kind == "loan":
-            assert isinstance(action, Choose)
-            p = game.player(entity)
-            if action.choice == "loan":
-                game.transfer("bank", entity, LOAN)
-                p.loans += 1
-                game.log(f"{entity} takes a L.{LOAN} loan")
-            else:
-                self._leave(game, entity)
-            return
-        raise RuleError(f"unknown prompt {kind}", SUMMARY)
-
-    def _leave(self, game: Game, player: str) -> None:
+    def leave(self, game: Game, player: str) -> None:
         """A president left with no stock quits on L.0 (1849 §Trouble): the player leaves the
         game holding nothing, and their privates close (ruling R26), so they pay no one and
         cannot be bought. The "18xx.games" rule set, and saves played before

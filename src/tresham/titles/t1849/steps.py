@@ -48,6 +48,8 @@ OR = "1849 §OR"
 SMS_HEXES = ("B14", "C1", "C5", "E1", "H12", "J6", "M9", "M13")
 CNM_PORTS = ("A5", "a12", "L14", "N8")
 POOL_CAP = 50
+#: The prompt of a president left with no stock: a loan, or leaving (1849 §Trouble).
+LOAN_PROMPT = "loan"
 
 
 # ====================================================================== issuing
@@ -322,7 +324,7 @@ def ask_loan(game: Game, pres: str) -> None:
         if all(s.corps[c].closed or not s.corps[c].floated for c in later):
             state_of(game).loan_later.append(pres)
             return
-    s.pending.append(("loan", pres))
+    s.pending.append((LOAN_PROMPT, pres))
 
 
 # ====================================================================== anytime

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from tresham.core.actions import Action, Bankrupt, IssueShares, Pass, SellShares
 from tresham.core.errors import RuleError
 from tresham.core.graph import reach
+from tresham.core.prompts import Prompt
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.shares import POOL
 from tresham.core.stock import bundle_price
@@ -230,10 +231,24 @@ class BondStep(Step):
 
 
 # ====================================================================== the debt prompt
+class Debt(Prompt):
+    """A corporation's unpaid interest (the site's emergency money raising), asked again
+    while it still owes."""
+
+    kind = DEBT
+    rule = DEBT
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        return debt_actions(game, entity)
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
+        debt_process(game, entity, action)
+
+
 def debt_actions(game: Game, corp: str) -> list[Action]:
-    """The ways to cover `corp`'s unpaid interest (the site's emergency money raising): issue
-    a bundle no larger than needed (not on 18xx.games, ruling V11), the president paying it
-    all, the president's sales while they cannot; with none of these, bankruptcy."""
+    """The ways to cover `corp`'s unpaid interest: issue a bundle no larger than needed (not
+    on 18xx.games, ruling V11), the president paying it all, the president's sales while
+    they cannot; with none of these, bankruptcy."""
     s = game.state
     owed = -s.corps[corp].cash
     pres = s.shares.president[corp]

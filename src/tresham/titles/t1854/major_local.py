@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 from tresham.core.actions import Action, LayTile, Pass, PlaceToken
 from tresham.core.entities import Corporation
 from tresham.core.errors import RuleError
+from tresham.core.prompts import Prompt
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import treasury
 from tresham.titles.t1854 import cities, local_railways
@@ -106,19 +107,20 @@ def propose(game: Game, local: str, partner: str) -> bool:
     return False
 
 
-def prompt_actions(game: Game, kind: str, entity: str) -> list[Action]:
-    """The answers to a merger prompt."""
-    if kind == CONSENT:
+class Consent(Prompt):
+    """Ruling ML1: the partner's owner agrees to the proposed merger, or declines (the
+    same pair is not proposed again this Phase 6)."""
+
+    kind = CONSENT
+    rule = CONSENT
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
         offer = state_of(game).mergers.offer
         assert offer is not None
         return [MergeLocals(entity, offer), Pass(entity)]
-    return [*(MergeLocals(entity, p) for p in partners(game, entity)), CloseLocal(entity)]
 
-
-def prompt_process(game: Game, kind: str, entity: str, action: Action) -> None:
-    """Apply the answer to a merger prompt, then settle the next Local Railway in Phase 6."""
-    mergers = state_of(game).mergers
-    if kind == CONSENT:
+    def process(self, game: Game, entity: str, action: Action) -> None:
+        mergers = state_of(game).mergers
         proposer = mergers.offer
         assert proposer is not None
         mergers.offer = None
@@ -129,13 +131,32 @@ def prompt_process(game: Game, kind: str, entity: str, action: Action) -> None:
                 mergers.declined = []
             mergers.declined.append((proposer, entity))
             game.log(f"{entity}'s owner declines the merger with {proposer}")
-    elif isinstance(action, MergeLocals):
-        if not propose(game, entity, action.partner):
-            return  # the partner's owner answers first
-    else:
-        close(game, entity, "its owner closes it (Phase 6)")
-    if mergers.fates is not None:
-        next_fate(game)
+        if mergers.fates is not None:
+            next_fate(game)
+
+
+class Fate(Prompt):
+    """§5.10 Phase 6 (ruling ML2): a Local Railway's owner proposes a merger with a possible
+    partner or closes it; then the next Local Railway is settled."""
+
+    kind = FATE
+    rule = FATE
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        return [*(MergeLocals(entity, p) for p in partners(game, entity)), CloseLocal(entity)]
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
+        if isinstance(action, MergeLocals):
+            if not propose(game, entity, action.partner):
+                return  # the partner's owner answers first
+        else:
+            close(game, entity, "its owner closes it (Phase 6)")
+        if state_of(game).mergers.fates is not None:
+            next_fate(game)
+
+
+#: The merger prompts, registered by the title (``Title.prompts``).
+PROMPTS: Final[tuple[Prompt, ...]] = (Consent(), Fate())
 
 
 def close(game: Game, local: str, why: str) -> None:

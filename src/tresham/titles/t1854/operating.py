@@ -30,6 +30,7 @@ from tresham.core.actions import (
 from tresham.core.end import EndReason
 from tresham.core.errors import RuleError, TrackError
 from tresham.core.graph import check_tile_lay, legal_tile_lays, reachable_stops, token_slots
+from tresham.core.prompts import Prompt
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.rounds.steps import DividendStep, RouteStep, TokenStep, TrackStep, buy_train
 from tresham.core.rules_protocols import TrainSpec
@@ -124,30 +125,36 @@ def needs_permission(game: Game, corp: str, coord: str) -> str | None:
     return _shields(game, game.title.controller(game, corp)).get(coord)
 
 
-def permission_actions(game: Game, guard: str) -> list[Action]:
-    """The guard's Director grants or refuses the permission asked for (ruling T2)."""
-    return [Choose(guard, GRANT), Choose(guard, REFUSE)]
+class Permission(Prompt):
+    """Ruling T2: the guard's Director grants or refuses the permission asked for. Granted,
+    the tile is laid as the asking company's lay of the turn; refused, the company may lay
+    elsewhere (not there again this turn)."""
 
+    kind = PERMISSION
+    rule = PERMISSION
 
-def answer_permission(game: Game, guard: str, action: Action) -> None:
-    """Granted, the tile is laid as the asking company's lay of the turn; refused, the
-    company may lay elsewhere (not there again this turn)."""
-    s = game.state
-    rnd = s.round
-    assert isinstance(rnd, OperatingRound) and isinstance(action, Choose)
-    state = state_of(game)
-    ask = state.shield_request
-    assert ask is not None
-    state.shield_request = None
-    corp = ask.entity
-    if action.choice == GRANT:
-        game.log(f"{guard} permits {corp}'s tile on {ask.hex}")
-        cost = OPERATING.lay(game, rnd, corp, ask)
-        game.log(f"{corp} lays tile {ask.tile} on {ask.hex} (rotation {ask.rotation}) for {cost} G")
-        rnd.turn["laid"] = True
-    else:
-        game.log(f"{guard} refuses {corp} a tile on {ask.hex}")
-        rnd.turn.setdefault("refused", []).append(ask.hex)
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        return [Choose(entity, GRANT), Choose(entity, REFUSE)]
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
+        s = game.state
+        rnd = s.round
+        assert isinstance(rnd, OperatingRound) and isinstance(action, Choose)
+        state = state_of(game)
+        ask = state.shield_request
+        assert ask is not None
+        state.shield_request = None
+        corp = ask.entity
+        if action.choice == GRANT:
+            game.log(f"{entity} permits {corp}'s tile on {ask.hex}")
+            cost = OPERATING.lay(game, rnd, corp, ask)
+            game.log(
+                f"{corp} lays tile {ask.tile} on {ask.hex} (rotation {ask.rotation}) for {cost} G"
+            )
+            rnd.turn["laid"] = True
+        else:
+            game.log(f"{entity} refuses {corp} a tile on {ask.hex}")
+            rnd.turn.setdefault("refused", []).append(ask.hex)
 
 
 def train_specs(game: Game, corp: str) -> list[TrainSpec]:

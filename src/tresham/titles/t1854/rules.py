@@ -167,6 +167,9 @@ class Title1854(Title):
     older_rules = frozenset({1, major_local.MERGERS_VERSION, DEALS_VERSION})
     privates_count_toward_limit = True  # §6.5: "shares and private companies"
     step_objects = operating.STEP_OBJECTS
+    #: §5.3 a shielded hex's guard permits a tile or not (ruling T2); §5.10 a merger
+    #: proposed to a Local Railway's owner, a Local Railway's fate in Phase 6.
+    prompts = {p.kind: p for p in (operating.Permission(), *major_local.PROMPTS)}
 
     def __init__(self, edition: str = ORIGINAL) -> None:
         #: The board's edition (ruling D6): the rulebook's own, or the revised one on which
@@ -819,26 +822,6 @@ class Title1854(Title):
                     comp.closed = True
                     game.log(f"{comp.name} closes (Phase 5)")
         queue_discards(game, self.operating_order(game))
-
-    def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
-        """§5.3: a shielded hex's guard permits a tile or not (ruling T2); §5.10: a merger
-        proposed to a Local Railway's owner, or a Local Railway's fate in
-        Phase 6 (``major_local``)."""
-        if kind in {major_local.CONSENT, major_local.FATE}:
-            return major_local.prompt_actions(game, kind, entity)
-        if kind == operating.PERMISSION:
-            return operating.permission_actions(game, entity)
-        raise RuleError(f"unknown prompt {kind}", OPERATING_ROUND)
-
-    def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
-        """A guard's permission, a merger's consent, a Local Railway's fate."""
-        if kind in {major_local.CONSENT, major_local.FATE}:
-            major_local.prompt_process(game, kind, entity, action)
-            return
-        if kind == operating.PERMISSION:
-            operating.answer_permission(game, entity, action)
-            return
-        raise RuleError(f"unknown prompt {kind}", OPERATING_ROUND)
 
     def route_inputs(self, game: Game, corp: str) -> tuple[list[TrainSpec], TrackRules]:
         """The company's running trains and 1854's route rules (§5.6)."""

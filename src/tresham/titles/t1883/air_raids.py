@@ -13,9 +13,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tresham.core.actions import Action, Choose
+from tresham.core.prompts import Prompt
 from tresham.titles.t1883.facts import DATA
 from tresham.titles.t1883.state import Bomb, state_of
 
@@ -101,15 +102,22 @@ def settle(game: Game) -> None:
             game.log(f"{game.state.map.board.place(coord)}: no effect")
 
 
-def prompt_actions(game: Game, player: str) -> list[Action]:
-    """The roller's choices for the first queued bomb."""
-    coord = _raids(game)[0].coord
-    return [Choose(player, c) for c in choices(game, coord)]
+class AirRaid(Prompt):
+    """The roller's choice for the first queued bomb; then the following bombs."""
+
+    kind = PROMPT
+    rule = PROMPT
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        coord = _raids(game)[0].coord
+        return [Choose(entity, c) for c in choices(game, coord)]
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
+        assert isinstance(action, Choose)
+        coord = _raids(game).pop(0).coord
+        apply(game, coord, action.choice)
+        settle(game)
 
 
-def prompt_process(game: Game, player: str, action: Any) -> None:
-    """Apply the roller's choice, then the following bombs."""
-    assert isinstance(action, Choose)
-    coord = _raids(game).pop(0).coord
-    apply(game, coord, action.choice)
-    settle(game)
+#: The air raids' prompt, registered by the title (``Title.prompts``).
+PROMPTS: tuple[Prompt, ...] = (AirRaid(),)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, Choose
 from tresham.core.graph import reach
+from tresham.core.prompts import Prompt
 from tresham.routes.network import Network, bits_of, network_of
 from tresham.titles.t1883 import events
 from tresham.titles.t1883.facts import DATA, PHASE_FACTS
@@ -200,32 +201,41 @@ def _may_play_card(game: Game, corp: str) -> bool:
     return pres is not None and (free or state_of(game).support.held.get(pres, 0) > 0)
 
 
-def bonus_actions(game: Game, corp: str) -> list[Action]:
-    """The president's choice for a fulfilled concession's bonus (5.6.1): the treasury, or a
-    dividend while the president may play a card."""
-    out: list[Action] = [Choose(corp, TO_TREASURY)]
-    if _may_play_card(game, corp):
-        out.append(Choose(corp, AS_DIVIDEND))
-    return out
+class Bonus(Prompt):
+    """A fulfilled concession's bonus (5.6.1): the president's choice, the treasury or a
+    dividend while the president may play a card; a dividend pays the stockholders, the
+    initial offering's and the pool's shares paying the treasury; no price move (ruling
+    R25)."""
+
+    kind = BONUS_PROMPT
+    rule = BONUS_PROMPT
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        corp = entity
+        out: list[Action] = [Choose(corp, TO_TREASURY)]
+        if _may_play_card(game, corp):
+            out.append(Choose(corp, AS_DIVIDEND))
+        return out
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
+        corp = entity
+        assert isinstance(action, Choose)
+        s = game.state
+        all_waiting = state_of(game).concessions.bonus_waiting
+        assert all_waiting is not None
+        waiting = all_waiting[corp]
+        _pay_bonus(game, corp, waiting.pop(0), as_dividend=action.choice == AS_DIVIDEND)
+        if waiting and _may_play_card(game, corp):
+            s.pending.insert(0, (BONUS_PROMPT, corp))  # the next bonus of the same lay
+            return
+        del all_waiting[corp]
+        for rest in waiting:  # no card left for them
+            game.log(f"{corp} receives the next bonus, L.{rest}, in its treasury")
+            _pay_bonus(game, corp, rest, as_dividend=False)
 
 
-def bonus_process(game: Game, corp: str, action: Action) -> None:
-    """Pay the bonus: to the treasury, or (playing a card, 5.6.1) to the stockholders as a
-    dividend, the initial offering's and the pool's shares paying the treasury; no price
-    move (ruling R25)."""
-    assert isinstance(action, Choose)
-    s = game.state
-    all_waiting = state_of(game).concessions.bonus_waiting
-    assert all_waiting is not None
-    waiting = all_waiting[corp]
-    _pay_bonus(game, corp, waiting.pop(0), as_dividend=action.choice == AS_DIVIDEND)
-    if waiting and _may_play_card(game, corp):
-        s.pending.insert(0, (BONUS_PROMPT, corp))  # the next bonus of the same lay
-        return
-    del all_waiting[corp]
-    for rest in waiting:  # no card left for them
-        game.log(f"{corp} receives the next bonus, L.{rest}, in its treasury")
-        _pay_bonus(game, corp, rest, as_dividend=False)
+#: The concessions' prompt, registered by the title (``Title.prompts``).
+PROMPTS: tuple[Prompt, ...] = (Bonus(),)
 
 
 def _pay_bonus(game: Game, corp: str, bonus: int, *, as_dividend: bool) -> None:

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, Bankrupt, Choose, DiscardTrain, SellShares
+from tresham.core.prompts import Prompt
 from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool
 from tresham.titles.t1883 import air_raids, coop
 from tresham.titles.t1883.dice import d10
@@ -215,25 +216,17 @@ def _ask(game: Game, entity: str, effect: str, cost: int) -> None:
 
 
 # ====================================================================== prompts
-def prompt_actions(game: Game, kind: str, entity: str) -> list[Action]:
-    """Answers to the events' prompts."""
-    if kind == SUPPORT:
+class Support(Prompt):
+    """7.0: who holds enough Political Support cards plays them against an event's effect,
+    or declines and suffers it."""
+
+    kind = SUPPORT
+    rule = SUPPORT
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
         return [Choose(entity, PLAY), Choose(entity, DECLINE)]
-    if kind == WAR_TRAIN:
-        s = game.state
-        gravity = GRAVITY_KINDS
-        return [
-            DiscardTrain(entity, t)
-            for t in s.corps[entity].trains
-            if s.depot.trains[t].kind not in gravity
-        ]
-    assert kind == RAISE
-    return _raise_actions(game, entity)
 
-
-def prompt_process(game: Game, kind: str, entity: str, action: Action) -> None:
-    """Apply an answer to one of the events' prompts."""
-    if kind == SUPPORT:
+    def process(self, game: Game, entity: str, action: Action) -> None:
         assert isinstance(action, Choose)
         asks = _ev(game).asks
         ask = next(a for a in asks if a.entity == entity)
@@ -247,12 +240,42 @@ def prompt_process(game: Game, kind: str, entity: str, action: Action) -> None:
             _supported(game, entity, effect)
         else:
             _suffer(game, entity, effect)
-    elif kind == WAR_TRAIN:
+        _reorder(game)
+
+
+class WarTrain(Prompt):
+    """The train (not a gravity train) a corporation gives up to the War Effort."""
+
+    kind = WAR_TRAIN
+    rule = WAR_TRAIN
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        s = game.state
+        gravity = GRAVITY_KINDS
+        return [
+            DiscardTrain(entity, t)
+            for t in s.corps[entity].trains
+            if s.depot.trains[t].kind not in gravity
+        ]
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
         assert isinstance(action, DiscardTrain)
         _lose_train(game, entity, action.train)
-    else:
+        _reorder(game)
+
+
+class Raise(Prompt):
+    """6.9.6: a player raising the money an event costs."""
+
+    kind = RAISE
+    rule = RAISE
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        return _raise_actions(game, entity)
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
         _raise_process(game, entity, action)
-    _reorder(game)
+        _reorder(game)
 
 
 def _reorder(game: Game) -> None:
@@ -680,4 +703,5 @@ def _raise_process(game: Game, player: str, action: Action) -> None:
         game.state.pending.insert(0, (RAISE, player))
 
 
-PROMPTS = (SUPPORT, RAISE, WAR_TRAIN)
+#: The events' prompts, registered by the title (``Title.prompts``).
+PROMPTS: tuple[Prompt, ...] = (Support(), Raise(), WarTrain())

@@ -64,6 +64,14 @@ class Rules1883(Protocol):
         """A train of `kind` was bought or removed: its phase effects."""
         ...
 
+    def par_prices(self, game: Game) -> list[int]:
+        """The par prices open (5.3.3)."""
+        ...
+
+    def start(self, game: Game, player: str, sym: str, price: int, paid_by: str) -> None:
+        """`player` starts `sym` at `price`, the treasury paid by `paid_by` (5.3.3-5.3.4)."""
+        ...
+
     def bankrupt(self, game: Game, player: str, corp: str | None) -> None:
         """`player` goes bankrupt (owing for `corp`'s train)."""
         ...

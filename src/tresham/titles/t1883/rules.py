@@ -24,7 +24,6 @@ from tresham.core.actions import (
     Action,
     BuyCompany,
     BuyShares,
-    Choose,
     Par,
     SellShares,
     UseCompany,
@@ -37,7 +36,7 @@ from tresham.core.errors import RuleError
 from tresham.core.game_spec import OptionSpec
 from tresham.core.market import MarketState
 from tresham.core.phases import first_purchase
-from tresham.core.prompts import queue_discards
+from tresham.core.prompts import Prompt, queue_discards
 from tresham.core.rounds.auction import WaterfallAuction
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
@@ -73,6 +72,7 @@ from tresham.titles.t1883.facts import (
     PHASE_FACTS,
     UPGRADES,
     home_cities,
+    rules_of,
 )
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS, rules_for, train_specs
 from tresham.titles.t1883.state import (
@@ -109,6 +109,29 @@ SARSA_MAX: Final = "sarsa_max"
 CONCESSIONS_END_ON: Final = "8"
 #: What a player receives with a private in the auction (3.1): a 10% share of a corporation.
 SHARE_WITH_PRIVATE: Final = "share"
+
+
+#: The prompt of the FSF private's buyer, who pars the FSF at once (3.1).
+FSF_PAR: Final = "fsf_par"
+
+
+class FsfPar(Prompt):
+    """3.1: the FSF private brings the FSF president's certificate, and its buyer sets the
+    par price at once, the bank paying the treasury; the private then closes."""
+
+    kind = FSF_PAR
+    rule = FSF_PAR
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        sym: str = next(c["president"] for c in DATA["companies"] if "president" in c)
+        return [Par(entity, sym, price) for price in rules_of(game).par_prices(game)]
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
+        assert isinstance(action, Par)
+        rules_of(game).start(game, entity, action.corporation, action.price, paid_by="bank")
+        fsf = next(c for c in DATA["companies"] if "president" in c)
+        game.state.companies[fsf["sym"]].closed = True
+        game.log(f"The private {fsf['name']} ({fsf['sym']}) closes")
 
 
 class Title1883(Title):
@@ -308,6 +331,16 @@ class Title1883(Title):
 
     # ================================================================ sequence
     step_objects = STEP_OBJECTS
+    prompts = {
+        p.kind: p
+        for p in (
+            FsfPar(),
+            *events.PROMPTS,
+            *air_raids.PROMPTS,
+            *concessions.PROMPTS,
+            *sefta.PROMPTS,
+        )
+    }
     anytime_types = frozenset({PlacePort.type, BuyCompany.type})
 
     def anytime_actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
@@ -467,7 +500,7 @@ class Title1883(Title):
             s.shares.move(cert.cid, player)
             game.log(f"{player} receives a 10% share of {sym} with {company}")
         if "president" in facts:
-            s.pending.append(("fsf_par", player))
+            s.pending.append((FSF_PAR, player))
 
     def on_auction_all_passed(self, game: Game, rnd: WaterfallAuction) -> None:
         """3.2.2: a full round of passes suspends the auction and the owned privates pay; the
@@ -493,48 +526,6 @@ class Title1883(Title):
                 game.transfer("bank", comp.owner, comp.revenue)
 
     # ================================================================ prompts
-    def prompt_actions(self, game: Game, kind: str, entity: str) -> list[Action]:
-        if kind in events.PROMPTS:
-            return events.prompt_actions(game, kind, entity)
-        if kind == air_raids.PROMPT:
-            return air_raids.prompt_actions(game, entity)
-        if kind == concessions.BONUS_PROMPT:
-            return concessions.bonus_actions(game, entity)
-        if kind == "fsf_par":
-            sym = self._fsf()
-            return [Par(entity, sym, price) for price in self.par_prices(game)]
-        if kind == "sefta_consent":
-            return sefta.consent_actions(entity)
-        if kind == "sefta_leftover":
-            return sefta.leftover_actions(game, entity)
-        raise RuleError(f"unknown prompt {kind}", RULES)
-
-    def prompt_process(self, game: Game, kind: str, entity: str, action: Action) -> None:
-        if kind in events.PROMPTS:
-            events.prompt_process(game, kind, entity, action)
-            return
-        if kind == air_raids.PROMPT:
-            air_raids.prompt_process(game, entity, action)
-            return
-        if kind == concessions.BONUS_PROMPT:
-            concessions.bonus_process(game, entity, action)
-            return
-        if kind in ("sefta_consent", "sefta_leftover"):
-            assert isinstance(action, Choose)
-            handler = sefta.on_consent if kind == "sefta_consent" else sefta.on_leftover
-            handler(game, entity, action)
-            return
-        assert kind == "fsf_par" and isinstance(action, Par)
-        sym = action.corporation
-        self._start(game, entity, sym, action.price, paid_by="bank")
-        fsf = next(c for c in self.data["companies"] if "president" in c)
-        game.state.companies[fsf["sym"]].closed = True
-        game.log(f"The private {fsf['name']} ({fsf['sym']}) closes")
-
-    def _fsf(self) -> str:
-        sym: str = next(c["president"] for c in self.data["companies"] if "president" in c)
-        return sym
-
     # ================================================================ stock round
     def certificate_limit(self, game: Game) -> int | None:
         """The certificate limit (``cert_limit``); None once one player is left (5.4's table
@@ -646,9 +637,9 @@ class Title1883(Title):
         return out
 
     def par(self, game: Game, player: str, action: Par) -> None:
-        self._start(game, player, action.corporation, action.price, paid_by=player)
+        self.start(game, player, action.corporation, action.price, paid_by=player)
 
-    def _start(self, game: Game, player: str, sym: str, price: int, paid_by: str) -> None:
+    def start(self, game: Game, player: str, sym: str, price: int, paid_by: str) -> None:
         """5.3.3-5.3.4: the president's certificate for 2 x par into the treasury; the
         tokens go on the par chart and the market's par box of that price; the home
         stations go down. FMV and FBV also receive par for each share the TMM and FCV

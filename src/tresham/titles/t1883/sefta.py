@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from tresham.core.actions import Action, Choose, Pass
 from tresham.core.entities import Corporation
 from tresham.core.graph import reach
-from tresham.core.prompts import queue_discards
+from tresham.core.prompts import Prompt, queue_discards
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.shares import POOL, treasury
 from tresham.core.stock import bundle_price, update_president
@@ -43,6 +43,9 @@ if TYPE_CHECKING:
     from tresham.core.game import Game
 
 RULE = "1883 §8.4"
+#: Prompts: the other director's consent to a merger (8.4); a player's odd share (step D).
+CONSENT = "sefta_consent"
+LEFTOVER = "sefta_leftover"
 MERGE = "merge"
 AGREE = "agree"
 REFUSE = "refuse"
@@ -98,7 +101,7 @@ class MergeStep(Step):
         if mine == theirs:
             merge(game, corp)
         else:
-            s.pending.append(("sefta_consent", theirs))
+            s.pending.append((CONSENT, theirs))
         return True
 
 
@@ -123,45 +126,67 @@ def mandatory(game: Game, rnd: OperatingRound) -> None:
         rnd.order[rnd.index + 1 :] = s.market.operating_order([c for c in later if c in s.market])
 
 
-def consent_actions(player: str) -> list[Action]:
-    return [Choose(player, AGREE), Choose(player, REFUSE)]
+class Consent(Prompt):
+    """8.4: the other director agrees to the proposed SEFTA merger or refuses it."""
+
+    kind = CONSENT
+    rule = CONSENT
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        player = entity
+        return [Choose(player, AGREE), Choose(player, REFUSE)]
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
+        player = entity
+        assert isinstance(action, Choose)
+        sefta = state_of(game).sefta
+        corp, sefta.active = sefta.active, None
+        assert corp is not None  # 8.4: the consent answers a proposed merger
+        if action.choice == AGREE:
+            merge(game, corp)
+        else:
+            game.log(f"{player} refuses the SEFTA merger")
 
 
-def on_consent(game: Game, player: str, action: Choose) -> None:
-    sefta = state_of(game).sefta
-    corp, sefta.active = sefta.active, None
-    assert corp is not None  # 8.4: the consent answers a proposed merger
-    if action.choice == AGREE:
-        merge(game, corp)
-    else:
-        game.log(f"{player} refuses the SEFTA merger")
+class Leftover(Prompt):
+    """Step D for one player's odd share: convert it into SEFTA for half its price, or
+    give it up for half its price from the bank."""
+
+    kind = LEFTOVER
+    rule = LEFTOVER
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        player = entity
+        sefta = facts(game)["sym"]
+        s = game.state
+        half = -(-s.market.price(sefta) // 2)
+        can = game.player(player).cash >= half and any(
+            c.percent == 10 for c in s.shares.held(treasury(sefta), sefta)
+        )
+        return (
+            [Choose(player, CONVERT), Choose(player, DISCARD)] if can else [Choose(player, DISCARD)]
+        )
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
+        player = entity
+        assert isinstance(action, Choose)
+        s = game.state
+        sefta = facts(game)["sym"]
+        half = -(-s.market.price(sefta) // 2)
+        if action.choice == CONVERT:
+            cert = next(c for c in s.shares.held(treasury(sefta), sefta) if c.percent == 10)
+            game.transfer(player, sefta, half)
+            s.shares.move(cert.cid, player)
+            game.log(f"{player} converts a share into SEFTA for L.{half}")
+        else:
+            game.transfer("bank", player, half)
+            game.log(f"{player} gives up a share for L.{half}")
+        if not any(k == LEFTOVER for k, _ in s.pending):
+            _finish(game)
 
 
-def leftover_actions(game: Game, player: str) -> list[Action]:
-    sefta = facts(game)["sym"]
-    s = game.state
-    half = -(-s.market.price(sefta) // 2)
-    can = game.player(player).cash >= half and any(
-        c.percent == 10 for c in s.shares.held(treasury(sefta), sefta)
-    )
-    return [Choose(player, CONVERT), Choose(player, DISCARD)] if can else [Choose(player, DISCARD)]
-
-
-def on_leftover(game: Game, player: str, action: Choose) -> None:
-    """Step D for one player's odd share."""
-    s = game.state
-    sefta = facts(game)["sym"]
-    half = -(-s.market.price(sefta) // 2)
-    if action.choice == CONVERT:
-        cert = next(c for c in s.shares.held(treasury(sefta), sefta) if c.percent == 10)
-        game.transfer(player, sefta, half)
-        s.shares.move(cert.cid, player)
-        game.log(f"{player} converts a share into SEFTA for L.{half}")
-    else:
-        game.transfer("bank", player, half)
-        game.log(f"{player} gives up a share for L.{half}")
-    if not any(k == "sefta_leftover" for k, _ in s.pending):
-        _finish(game)
+#: The SEFTA merger's prompts, registered by the title (``Title.prompts``).
+PROMPTS: tuple[Prompt, ...] = (Consent(), Leftover())
 
 
 def merge(game: Game, active: str) -> None:
@@ -236,7 +261,7 @@ def merge(game: Game, active: str) -> None:
     if s.shares.percent(POOL, sym) > 50:  # ruling R17: the pool's pairs convert regardless
         st.pool_over_limit.append(sym)
     for player in leftovers:
-        s.pending.append(("sefta_leftover", player))
+        s.pending.append((LEFTOVER, player))
     queue_discards(game, [sym])  # 6.9.4; 2GT do not count (6.9.5)
     if not leftovers:
         _finish(game)
