@@ -12,11 +12,15 @@ The titles' games are interleaved one seed (every rotation) at a time, so a run 
 early has figures for every title. Long: every finished game is appended to a ledger (JSON
 lines, default ``benchmarks/results/hard.jsonl``), and a run resumes from it.
 
+``--value hand`` plays `hard` valuing positions by `hand`'s rules (``evaluate.standing``)
+instead of the fitted weights (its own ledger: ``hard-hand.jsonl``), to compare the two.
+
 ``--calibrate`` instead times `hard`'s searched decisions at positions of `medium` games
 and prints the milliseconds per work unit (``search.UNITS_PER_SECOND``'s measure).
 
 Run: nice .venv/bin/python benchmarks/hard.py [--games N] [--budgets hard:250ms hard:1s]
      [--titles 1849 1883 1854] [--jobs N] [--ledger PATH] [--report] [--calibrate]
+     [--value fitted|hand]
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from pathlib import Path
 
 from bots import ledger_key, ledger_row, load_ledger
 
+from tresham.bots import evaluate
 from tresham.bots.heuristic import MEDIUM
 from tresham.bots.players import get_bot
 from tresham.bots.search import SearchBot, budget_ms
@@ -58,8 +63,16 @@ def plan(
                 yield ledger_key(title, order, j), (title, rotated, bot_seed, game_seed)
 
 
-def _play(args: tuple[str, list[str], int, int]) -> GameResult:
-    return play_game(*args)
+def _play(args: tuple[str, list[str], int, int], hand: bool) -> GameResult:
+    if not hand:
+        return play_game(*args)
+    title, rotated, bot_seed, game_seed = args
+    players = {
+        level: SearchBot(level, bot.work, value=evaluate.standing)
+        for level in set(rotated)
+        if isinstance(bot := get_bot(level), SearchBot)
+    }
+    return play_game(title, rotated, bot_seed, game_seed, players=players)
 
 
 def report(titles: list[str], budgets: list[str], done: dict[str, GameResult]) -> None:
@@ -124,7 +137,11 @@ def main() -> None:
     parser.add_argument("--ledger", type=Path, default=LEDGER)
     parser.add_argument("--report", action="store_true", help="only print the ledger's figures")
     parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--value", choices=["fitted", "hand"], default="fitted")
     args = parser.parse_args()
+    hand = args.value == "hand"
+    if hand and args.ledger == LEDGER:
+        args.ledger = LEDGER.with_name("hard-hand.jsonl")
     if args.calibrate:
         calibrate(args.titles, args.budgets[0], 7)
         return
@@ -133,7 +150,7 @@ def main() -> None:
     todo = [(k, g) for k, g in plan(args.titles, args.budgets, args.games) if k not in done]
     if todo and not args.report:
         with ProcessPoolExecutor(args.jobs) as pool, args.ledger.open("a") as out:
-            running = {pool.submit(_play, g): k for k, g in todo}
+            running = {pool.submit(_play, g, hand): k for k, g in todo}
             for future in as_completed(running):
                 done[running[future]] = future.result()
                 out.write(ledger_row(running[future], done[running[future]]))

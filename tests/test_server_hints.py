@@ -4,7 +4,8 @@ seat's token, its turn and a game whose creator allowed hints (403 each, nothing
 ("Ann asked for a hint", also sent to the websocket's listeners, of every server process on
 one PostgreSQL, once each) without touching the game's
 state, hash or log; the option is stored with the game (and a database from before hints
-gets its column). A review is for a finished game only (409), worked out in its own thread,
+gets its column); a hint is worked out in a process of its own, which keeps the games it
+hinted up to date. A review is for a finished game only (409), worked out in its own thread,
 answering how far it is until done."""
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from websockets.sync.client import connect
 
 from conftest_server import ROOMY, PgCluster, ServerProcess, auth, play
 from tresham.bots.hints import hint
-from tresham.io.save import from_save
+from tresham.io.save import from_save, to_save
 from tresham.server import ServerConfig, create_app
+from tresham.server import hints as server_hints
 from tresham.server import review as server_review
 from tresham.server.storage import Storage
 from tresham.words import Words
@@ -91,6 +93,40 @@ def test_a_hint_is_the_searchs_suggestion_for_the_seat_to_act(client: TestClient
     client.get(f"/api/games/{gid}/hint", headers=auth(tokens[acting]))
     notes = client.get(f"/api/games/{gid}/hints").json()["notes"]
     assert [(n["player"], n["at"]) for n in notes] == [(note["player"], 4), (acting, 5)]
+
+
+def test_a_hint_is_worked_out_in_a_process_of_its_own(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the server's interpreter never searches: a hint there would fail here
+    def no_search(*_: Any, **__: Any) -> Any:
+        raise AssertionError("a hint was worked out in the server's process")
+
+    monkeypatch.setattr(server_hints, "hint", no_search)
+    gid, tokens = new_game(client, hints=True)
+    play(client, gid, tokens, 3)
+    acting = client.get(f"/api/games/{gid}").json()["acting_player"]
+    answer = client.get(f"/api/games/{gid}/hint", headers=auth(tokens[acting]))
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["hint"]["player"] == acting
+
+
+def test_the_hint_process_keeps_a_game_up_to_date_and_rebuilds_it_after_a_take_back() -> None:
+    game = from_save(json.loads((SAMPLES / "1849-r6-s11-v1.json").read_text()))
+    whole = to_save(game)
+    server_hints._games.clear()
+    first = server_hints._up_to_date("g", {**whole, "actions": whole["actions"][:20]})
+    assert len(first.actions) == 20
+    moved = server_hints._up_to_date("g", {**whole, "actions": whole["actions"][:30]})
+    assert moved is first and moved.state_hash() == from_save(whole, upto=30).state_hash()
+    back = server_hints._up_to_date("g", {**whole, "actions": whole["actions"][:25]})
+    assert back is not first and back.state_hash() == from_save(whole, upto=25).state_hash()
+    other = server_hints._up_to_date("g", {**whole, "seed": whole["seed"] + 1, "actions": []})
+    assert other is not back and other.seed == whole["seed"] + 1
+    for n in range(server_hints.CACHED_GAMES + 2):
+        server_hints._up_to_date(f"h{n}", {**whole, "actions": []})
+    assert len(server_hints._games) == server_hints.CACHED_GAMES and "g" not in server_hints._games
+    server_hints._games.clear()
 
 
 def test_hints_are_refused_without_a_token_on_anothers_turn_and_when_off(

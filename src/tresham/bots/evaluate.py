@@ -8,12 +8,21 @@ shares and privates they hold should still earn before the game ends.
 - A treasury's money counts for its holders at :data:`TREASURY` of its amount.
 - A player's *standing* is their worth less the best opponent's: what a bot tries to raise.
 
+The *fitted* evaluation (:func:`fitted_worth`, :func:`fitted_standing`) weighs the same
+facts of a position (:func:`features`) with weights fitted per title on self-play games by
+``tools/fit_evaluation.py`` (``bots/data/evaluation.json``): what each fact of a player's
+position now says about their final score relative to the others', early in the game and
+late. A title without weights falls back on :func:`worth`.
+
 Everything here reads the state only; nothing is title-specific beyond the title's own
 scores (`Title.raw_scores`).
 """
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from importlib import resources
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -79,6 +88,93 @@ def worth(game: Game) -> dict[str, float]:
 def standing(game: Game, player: str) -> float:
     """`player`'s expected worth less the best opponent's."""
     values = worth(game)
+    mine = values.get(player, 0.0)
+    others = [v for k, v in values.items() if k != player]
+    return mine - (max(others) if others else 0.0)
+
+
+#: The facts of a player's position the fitted evaluation weighs, in its weights' order:
+#: the title's score now; the dividends per operating round of their shares at their
+#: corporations' earning now (:func:`earning`); their part of the treasuries' money; their
+#: privates' revenue per operating round; their own cash; the started corporations they
+#: preside without a train (a train to buy, perhaps from their own pocket).
+FEATURES = ("score", "dividends", "treasury", "privates", "cash", "trainless")
+
+
+def features(game: Game) -> dict[str, tuple[float, ...]]:
+    """Every scored player's :data:`FEATURES` now."""
+    s = game.state
+    out: dict[str, tuple[float, ...]] = {}
+    earns = {c: earning(game, c) for c in s.market.corporations() if not s.corps[c].closed}
+    scores = game.title.raw_scores(game)
+    for p in s.players:
+        if p.name not in scores:
+            continue
+        dividends = treasury = 0.0
+        for cert in s.shares.held(p.name):
+            if cert.corp in earns:
+                dividends += earns[cert.corp] * cert.percent / 100
+                treasury += s.corps[cert.corp].cash * cert.percent / 100
+        privates = sum(
+            c.revenue for c in s.companies.values() if c.owner == p.name and not c.closed
+        )
+        trainless = sum(
+            1
+            for corp, owner in s.shares.president.items()
+            if owner == p.name and corp in earns and not s.corps[corp].trains
+        )
+        out[p.name] = (
+            float(scores[p.name]),
+            dividends,
+            treasury,
+            float(privates),
+            float(p.cash),
+            float(trainless),
+        )
+    return out
+
+
+def progress_left(game: Game) -> float:
+    """The share of the title's phases still to come (1 in the first phase, near 0 in the
+    last): what the fitted weights' second half is multiplied by."""
+    phases = len(game.title.phases)
+    return (phases - game.state.phase_index) / phases
+
+
+def design(facts: tuple[float, ...], left: float) -> tuple[float, ...]:
+    """The fitted evaluation's inputs of one player: each fact, and each fact times the
+    share of phases left (so a dividend weighs more early than late)."""
+    return facts + tuple(f * left for f in facts)
+
+
+@cache
+def _weights() -> dict[str, tuple[float, ...]]:
+    """The fitted weights per title (``bots/data/evaluation.json``)."""
+    path = resources.files("tresham.bots") / "data" / "evaluation.json"
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text())
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError("bots/data/evaluation.json: fitted on other features; refit it")
+    return {title: tuple(entry["weights"]) for title, entry in data["titles"].items()}
+
+
+def fitted_worth(game: Game) -> dict[str, float]:
+    """Every player's final score relative to the others' as the fitted weights predict it
+    (up to a constant shared by all players); :func:`worth` for a title without weights."""
+    weights = _weights().get(game.title.name)
+    if weights is None:
+        return worth(game)
+    left = progress_left(game)
+    return {
+        name: sum(w * x for w, x in zip(weights, design(facts, left), strict=True))
+        for name, facts in features(game).items()
+    }
+
+
+def fitted_standing(game: Game, player: str) -> float:
+    """`player`'s fitted worth less the best opponent's."""
+    values = fitted_worth(game)
     mine = values.get(player, 0.0)
     others = [v for k, v in values.items() if k != player]
     return mine - (max(others) if others else 0.0)

@@ -5,9 +5,9 @@ player's words, with its evaluation and the next best candidates.
   bot in that seat agree), made within a fixed budget of :data:`HINT_WORK` work units: a hint
   takes about as long as a ``hard:500ms`` move, whatever the position.
 - Its evaluation is the player's *standing* where the candidate plays out to (their expected
-  worth less the best opponent's: ``bots/evaluate.py``), at the end of the next set of
-  operating rounds at most. Where the search leaves a decision to `medium`'s rules (a
-  corporation's turn, a prompt), the candidates are played out for the hint alone, the
+  worth less the best opponent's, as `hard` values it: ``bots/evaluate.py``), at the end of
+  the next set of operating rounds at most. Where the search leaves a decision to `medium`'s
+  rules (a corporation's turn, a prompt), the candidates are played out for the hint alone, the
   budget shared equally (:meth:`SearchBot.values`); candidates the search set aside in an
   early stage have no comparable value and say so.
 - A hint never reads what no player knows: everything is worked out on a copy of the game
@@ -24,7 +24,6 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from tresham.bots import evaluate
 from tresham.bots.search import Ranking, SearchBot, work_units
 from tresham.core.actions import Action
 from tresham.core.game import Game
@@ -132,7 +131,7 @@ def hint(game: Game, work: int = HINT_WORK, seed: int | None = None) -> Hint:
     legal = game.legal_actions()
     if len(legal) == 1:
         only = Advised(legal[0], words.text(legal[0]), None)
-        return Hint(player, entity, only, (), evaluate.standing(game, player), only=True)
+        return Hint(player, entity, only, (), bot.value(game, player), only=True)
     values = _values(bot, shown, ranking, seed)
     cands = [
         Advised(c.action, words.text(c.action), values[i]) for i, c in enumerate(ranking.candidates)
@@ -144,7 +143,7 @@ def hint(game: Game, work: int = HINT_WORK, seed: int | None = None) -> Hint:
         entity,
         suggestion,
         tuple(cands[:ALTERNATIVES]),
-        evaluate.standing(game, player),
+        bot.value(game, player),
         ranking.searched,
     )
 

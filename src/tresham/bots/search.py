@@ -6,8 +6,9 @@ rounds, see :data:`SEARCHED`; a corporation's actions, a prompt's answer or a si
 action are `medium`'s to play), `hard`
 plays each candidate forward on search copies (:meth:`Game.search_copy`), every seat played
 by a fast rule-of-thumb player (:data:`PLAYOUT`: `easy`'s rules without its noise), and
-values the position each reaches by the player's standing (``bots/evaluate.py``: its expected
-worth less the best opponent's).
+values the position each reaches by the player's standing (``bots/evaluate.py``: its fitted
+worth less the best opponent's, `evaluate.fitted_standing`; `hand`'s own rules of value,
+`evaluate.standing`, for a title without fitted weights).
 
 The budget is spent by successive halving: in each of :data:`STAGES` stages the candidates
 left share an equal part of the budget left, each playing on from where it stopped (but
@@ -35,6 +36,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tresham.bots import evaluate
@@ -103,7 +105,7 @@ class _Arm:
 class Candidate:
     """One of a decision's candidates: `rank` is its place in `medium`'s order (0: its own
     choice), `score` the rules' score, `value` what it played out to (the player's standing
-    at the end of its samples: ``evaluate.standing``; None: not played out), and `stage` the
+    at the end of its samples: :attr:`SearchBot.value`; None: not played out), and `stage` the
     last stage of the search it reached (-1: not played out)."""
 
     action: Action
@@ -132,6 +134,8 @@ class SearchBot:
     work: int
     base: HeuristicBot = field(default_factory=lambda: MEDIUM)
     width: int = WIDTH
+    #: How a position is valued for the player: their standing (module docstring).
+    value: Callable[[Game, str], float] = evaluate.fitted_standing
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The bot's action for the entity to act."""
@@ -220,7 +224,7 @@ class SearchBot:
                 for copy in arm.copies:
                     used = _play_on(copy, root, share)
                     left -= max(0, used)
-                    arm.values.append(-math.inf if used < 0 else evaluate.standing(copy, me))
+                    arm.values.append(-math.inf if used < 0 else self.value(copy, me))
             if stage == 0 and all(len(set(a.values)) == 1 for a in arms):
                 for arm in arms:  # nothing left to chance: one sample is enough
                     del arm.copies[1:], arm.values[1:]
@@ -255,7 +259,7 @@ class SearchBot:
                 used = _play_on(copy, root, share)
                 if used < 0:
                     break
-                got.append(evaluate.standing(copy, me))
+                got.append(self.value(copy, me))
             out.append(sum(got) / len(got) if len(got) == samples else None)
         return out
 

@@ -14,9 +14,13 @@ evaluation and the next best candidates.
   PostgreSQL a note is announced on ``HINT_CHANNEL`` as log entries are on ``CHANNEL``); the
   table shows them in its log after the entry they follow. A seat asking again at the same
   position gets the same hint (hints are reproducible: ``bots/hints.py``), noted once.
-- A hint is worked out on a copy of the game (taken under the game's lock, worked on without
-  it), in a thread of its own (:data:`HINT_THREADS`), never in the event loop or the threads
-  that serve moves, within a fixed budget of work units (``bots/hints.HINT_WORK``).
+- A hint is worked out in a process of its own (:data:`HINT_PROCESSES`, started at the first
+  hint, at a lower priority than the server), never in the event loop, the threads that
+  serve moves or the interpreter they share, within a fixed budget of work units
+  (``bots/hints.HINT_WORK``). The process is sent the game's save (taken under the game's
+  lock) and keeps the games it has hinted (:data:`CACHED_GAMES`), bringing one up to date
+  by the actions added since (rebuilt from the save after a take-back). A hint process that
+  dies is started again and the hint asked again once.
 """
 
 from __future__ import annotations
@@ -24,12 +28,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import multiprocessing
+import os
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from tresham.bots.hints import hint
+from tresham.core.actions import action_from_json
 from tresham.core.game import Game
+from tresham.io.save import from_save, to_save
 from tresham.server.errors import Conflict, Forbidden
 from tresham.server.registry import Registry
 from tresham.server.seats import token_seat
@@ -37,8 +46,12 @@ from tresham.words import Words
 
 log = logging.getLogger("tresham.server")
 
-#: The threads that work hints out (one: hints queue rather than crowd the moves' threads).
-HINT_THREADS = 1
+#: The processes that work hints out (one: hints queue rather than crowd the machine).
+HINT_PROCESSES = 1
+#: How much lower a hint process's priority is than the server's (``os.nice``).
+NICENESS = 5
+#: How many games a hint process keeps up to date for the next hint.
+CACHED_GAMES = 16
 #: How many worked-out hints are kept (by game and position) for a repeated ask.
 KEPT = 256
 
@@ -48,7 +61,7 @@ class Hints:
 
     def __init__(self, registry: Registry) -> None:
         self.registry = registry
-        self._executor = ThreadPoolExecutor(HINT_THREADS, thread_name_prefix="tresham-hint")
+        self._pool: ProcessPoolExecutor | None = None
         self._kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         #: The last note of each game sent to this process's listeners.
         self._sent: dict[str, int] = {}
@@ -56,8 +69,10 @@ class Hints:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def close(self) -> None:
-        """Stop the hint thread (a hint being worked out is dropped) and the deliveries."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the hint process (a hint being worked out is dropped) and the deliveries."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
         for task in list(self._tasks):
             task.cancel()
 
@@ -70,7 +85,7 @@ class Hints:
         if not live.record.hosting.hints:
             raise Forbidden("hints are off in this game: its creator did not allow them", "hints")
 
-        def position() -> tuple[int, Game]:
+        def position() -> tuple[int, dict[str, Any]]:
             game = live.game
             if game.state.finished:
                 raise Conflict("the game is over: there is nothing to hint", "hints")
@@ -80,21 +95,38 @@ class Hints:
                     f"it is {acting}'s turn, not {seat.player}'s: a hint is for the seat to act",
                     "turn order",
                 )
-            return live.index, game.search_copy()
+            return live.index, to_save(game)
 
-        index, copy = await registry.read(live, position)
+        index, save = await registry.read(live, position)
         key = (game_id, index)
         given = self._kept.get(key)
         if given is not None:
             return {"index": index, "hint": given, "note": None}
-        loop = asyncio.get_running_loop()
-        given = await loop.run_in_executor(self._executor, _worked_out, copy)
+        given = await self._worked_out(game_id, save)
         self._kept[key] = given
         while len(self._kept) > KEPT:
             self._kept.popitem(last=False)
         note = await registry.run(registry.storage.add_hint_note, game_id, seat.player, index)
         await self._deliver(game_id)
         return {"index": index, "hint": given, "note": note.to_json()}
+
+    async def _worked_out(self, game_id: str, save: dict[str, Any]) -> dict[str, Any]:
+        """The hint at the position of `save`, from the hint process (started again, and
+        asked again once, if it died)."""
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            if self._pool is None:
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(
+                    HINT_PROCESSES, mp_context=context, initializer=_lower_priority
+                )
+            try:
+                return await loop.run_in_executor(self._pool, _hinted, game_id, save)
+            except BrokenProcessPool:
+                log.warning("game %s: the hint process died (attempt %d)", game_id, attempt)
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+        raise Conflict("the hint could not be worked out; ask again", "hints")
 
     def on_news(self, game_id: str, number: int) -> None:
         """A process stored hint note `number` of a game: send it (and any before it not yet
@@ -142,6 +174,38 @@ class Hints:
         return [n.to_json() for n in notes]
 
 
-def _worked_out(game: Game) -> dict[str, Any]:
-    """The hint at `game`'s position as the API gives it (in the hint thread)."""
+#: The hint process's games (by game id) and their actions as saved, the last hinted last.
+_games: OrderedDict[str, tuple[Game, list[Any]]] = OrderedDict()
+
+
+def _lower_priority() -> None:
+    """A hint process's start: below the server's priority."""
+    os.nice(NICENESS)
+
+
+def _hinted(game_id: str, save: dict[str, Any]) -> dict[str, Any]:
+    """The hint at the position of `save` as the API gives it (in the hint process)."""
+    game = _up_to_date(game_id, save)
     return hint(game).to_dict(Words(game))
+
+
+def _up_to_date(game_id: str, save: dict[str, Any]) -> Game:
+    """The game of `save`: the kept one brought up to date when its actions begin the
+    save's (the same game, moved on), else rebuilt from the save."""
+    actions = save["actions"]
+    kept = _games.pop(game_id, None)
+    if kept is not None and actions[: len(kept[1])] == kept[1] and _same_game(kept[0], save):
+        game, done = kept
+        game.apply_all(action_from_json(raw) for raw in actions[len(done) :])
+    else:
+        game = from_save(save)
+    _games[game_id] = (game, list(actions))
+    while len(_games) > CACHED_GAMES:
+        _games.popitem(last=False)
+    return game
+
+
+def _same_game(game: Game, save: dict[str, Any]) -> bool:
+    """Whether `save` is of `game` (its title, players, seed, options and rules)."""
+    mine = to_save(game)
+    return all(mine[k] == save.get(k) for k in mine if k != "actions")

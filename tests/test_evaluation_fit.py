@@ -1,0 +1,149 @@
+"""The fitted evaluation (``bots/evaluate.py``: `features`, `fitted_worth`) and its fitting
+script (``tools/fit_evaluation.py``)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tresham.bots import evaluate
+from tresham.bots.heuristic import MEDIUM
+from tresham.io.save import new_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tool() -> ModuleType:
+    script = ROOT / "tools" / "fit_evaluation.py"
+    spec = importlib.util.spec_from_file_location("fit_evaluation", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _played(title: str, players: int, actions: int) -> Any:
+    game = new_game(title, [f"P{i + 1}" for i in range(players)], 3)
+    rng = random.Random(3)
+    while len(game.actions) < actions and not game.state.finished:
+        game.apply(MEDIUM.choose(game, rng))
+    return game
+
+
+def test_the_facts_of_a_position_read_the_state() -> None:
+    game = _played("1849", 3, 0)
+    facts = evaluate.features(game)
+    assert set(facts) == {"P1", "P2", "P3"}
+    for name, f in facts.items():
+        cash = game.player(name).cash
+        assert dict(zip(evaluate.FEATURES, f, strict=True)) == {
+            "score": cash,
+            "dividends": 0,
+            "treasury": 0,
+            "privates": 0,
+            "cash": cash,
+            "trainless": 0,
+        }
+    game = _played("1849", 3, 120)
+    s = game.state
+    facts = evaluate.features(game)
+    raw = game.title.raw_scores(game)
+    started = [c for c in s.market.corporations() if not s.corps[c].closed]
+    assert started, "no corporation started in 120 actions"
+    for name, f in facts.items():
+        held = [c for c in s.shares.held(name) if c.corp in started]
+        assert f[0] == raw[name] and f[4] == game.player(name).cash
+        assert f[2] == pytest.approx(sum(s.corps[c.corp].cash * c.percent / 100 for c in held))
+        assert f[1] == pytest.approx(
+            sum(evaluate.earning(game, c.corp) * c.percent / 100 for c in held)
+        )
+        assert f[3] == sum(
+            c.revenue for c in s.companies.values() if c.owner == name and not c.closed
+        )
+        presided = [c for c in started if s.shares.president.get(c) == name]
+        assert f[5] == sum(1 for c in presided if not s.corps[c].trains)
+
+
+def test_the_inputs_weigh_each_fact_early_and_late() -> None:
+    assert evaluate.design((1.0, 2.0), 0.5) == (1.0, 2.0, 0.5, 1.0)
+    game = _played("1849", 3, 0)
+    assert evaluate.progress_left(game) == 1.0
+
+
+def test_fitted_worth_applies_the_weights_and_falls_back_without_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = _played("1883", 4, 60)
+    monkeypatch.setattr(evaluate, "_weights", lambda: {})
+    assert evaluate.fitted_worth(game) == evaluate.worth(game)
+    only_cash = [0.0] * (2 * len(evaluate.FEATURES))
+    only_cash[evaluate.FEATURES.index("cash")] = 1.0
+    monkeypatch.setattr(evaluate, "_weights", lambda: {"1883": tuple(only_cash)})
+    worth = evaluate.fitted_worth(game)
+    assert worth == {p.name: p.cash for p in game.state.players}
+    best_rival = max(v for k, v in worth.items() if k != "P1")
+    assert evaluate.fitted_standing(game, "P1") == worth["P1"] - best_rival
+
+
+def test_the_shipped_weights_are_fitted_on_these_features() -> None:
+    path = ROOT / "src" / "tresham" / "bots" / "data" / "evaluation.json"
+    data = json.loads(path.read_text())
+    assert tuple(data["features"]) == evaluate.FEATURES
+    evaluate._weights.cache_clear()
+    weights = evaluate._weights()
+    assert set(weights) == set(data["titles"]) and weights
+    for title, w in weights.items():
+        assert len(w) == 2 * len(evaluate.FEATURES), title
+        assert data["titles"][title]["fitted_on"] > data["titles"][title]["held_out"] > 0
+
+
+def test_the_solver_solves() -> None:
+    tool = _tool()
+    x = tool.solve([[0.0, 2.0, 1.0], [1.0, 1.0, 0.0], [3.0, 0.0, 1.0]], [5.0, 3.0, 4.0])
+    assert x == pytest.approx([1.0, 2.0, 1.0])
+    with pytest.raises(ValueError, match="degenerate"):
+        tool.solve([[1.0, 2.0], [2.0, 4.0]], [1.0, 2.0])
+
+
+def test_the_fit_recovers_the_weights_that_made_the_scores() -> None:
+    tool = _tool()
+    rng = random.Random(11)
+    n = len(evaluate.FEATURES)
+    truth = [rng.uniform(-2, 2) for _ in range(2 * n)]
+    games = []
+    for i in range(60):
+        left = rng.random()
+        facts = [[rng.uniform(0, 500) for _ in range(n)] for _ in range(3)]
+        final = [
+            sum(w * x for w, x in zip(truth, evaluate.design(tuple(f), left), strict=True)) + 1000
+            for f in facts
+        ]
+        games.append(
+            {"index": i, "final": final, "actions": 10, "snaps": [[0, left, facts, [0] * 3]]}
+        )
+    weights = tool.fit(games)
+    assert weights == pytest.approx(truth, rel=1e-3, abs=1e-3)
+    result = tool.accuracy(games, weights)
+    assert [r["fitted"][0] for r in result.values()] == [1.0, 1.0, 1.0]
+
+
+def test_the_report_names_the_winner_at_each_point() -> None:
+    tool = _tool()
+    # the plain score names P1 at every point; P2 wins; the hand values name P2 from 50%
+    snaps = [
+        [0, 1.0, [[600] + [0] * 5, [400] + [0] * 5], [1, 0]],
+        [50, 0.5, [[600] + [0] * 5, [400] + [0] * 5], [0, 1]],
+    ]
+    game = {"index": 0, "final": [100, 900], "actions": 100, "snaps": snaps}
+    result = tool.accuracy([game], [1.0] + [0.0] * 11)
+    assert {p: (r["plain"][0], r["hand"][0]) for p, r in result.items()} == {
+        "25%": (0.0, 0.0),
+        "50%": (0.0, 1.0),
+        "75%": (0.0, 1.0),
+    }
