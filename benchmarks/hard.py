@@ -13,14 +13,16 @@ early has figures for every title. Long: every finished game is appended to a le
 lines, default ``benchmarks/results/hard.jsonl``), and a run resumes from it.
 
 ``--value hand`` plays `hard` valuing positions by `hand`'s rules (``evaluate.standing``)
-instead of the fitted weights (its own ledger: ``hard-hand.jsonl``), to compare the two.
+instead of the fitted weights, and ``--operating`` plays it searching corporations' money
+decisions too (``SearchBot.operating``), each variant to its own ledger
+(``hard-hand.jsonl``, ``hard-operating.jsonl``, ...), to compare them.
 
 ``--calibrate`` instead times `hard`'s searched decisions at positions of `medium` games
 and prints the milliseconds per work unit (``search.UNITS_PER_SECOND``'s measure).
 
 Run: nice .venv/bin/python benchmarks/hard.py [--games N] [--budgets hard:250ms hard:1s]
      [--titles 1849 1883 1854] [--jobs N] [--ledger PATH] [--report] [--calibrate]
-     [--value fitted|hand]
+     [--value fitted|hand] [--operating]
 """
 
 from __future__ import annotations
@@ -63,12 +65,13 @@ def plan(
                 yield ledger_key(title, order, j), (title, rotated, bot_seed, game_seed)
 
 
-def _play(args: tuple[str, list[str], int, int], hand: bool) -> GameResult:
-    if not hand:
+def _play(args: tuple[str, list[str], int, int], hand: bool, operating: bool) -> GameResult:
+    if not hand and not operating:
         return play_game(*args)
     title, rotated, bot_seed, game_seed = args
+    value = evaluate.standing if hand else evaluate.fitted_standing
     players = {
-        level: SearchBot(level, bot.work, value=evaluate.standing)
+        level: SearchBot(level, bot.work, value=value, operating=operating)
         for level in set(rotated)
         if isinstance(bot := get_bot(level), SearchBot)
     }
@@ -138,10 +141,12 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="only print the ledger's figures")
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--value", choices=["fitted", "hand"], default="fitted")
+    parser.add_argument("--operating", action="store_true")
     args = parser.parse_args()
     hand = args.value == "hand"
-    if hand and args.ledger == LEDGER:
-        args.ledger = LEDGER.with_name("hard-hand.jsonl")
+    variant = "-".join(["hand"] * hand + ["operating"] * args.operating)
+    if variant and args.ledger == LEDGER:
+        args.ledger = LEDGER.with_name(f"hard-{variant}.jsonl")
     if args.calibrate:
         calibrate(args.titles, args.budgets[0], 7)
         return
@@ -150,7 +155,7 @@ def main() -> None:
     todo = [(k, g) for k, g in plan(args.titles, args.budgets, args.games) if k not in done]
     if todo and not args.report:
         with ProcessPoolExecutor(args.jobs) as pool, args.ledger.open("a") as out:
-            running = {pool.submit(_play, g, hand): k for k, g in todo}
+            running = {pool.submit(_play, g, hand, args.operating): k for k, g in todo}
             for future in as_completed(running):
                 done[running[future]] = future.result()
                 out.write(ledger_row(running[future], done[running[future]]))

@@ -12,10 +12,11 @@ from tresham.bots import search
 from tresham.bots.heuristic import MEDIUM
 from tresham.bots.players import BOTS, DEFAULT_LEVEL, get_bot
 from tresham.bots.search import SearchBot, budget_ms, work_units
-from tresham.core.actions import Bid
+from tresham.core.actions import Bid, BuyTrain, Dividend, IssueShares
 from tresham.core.game import Game
 from tresham.core.game_spec import SetupError
 from tresham.core.rng import make_rng
+from tresham.core.rounds.operating import OperatingRound
 from tresham.io.save import new_game
 from tresham.titles.t1883.state import state_of
 
@@ -96,3 +97,27 @@ def test_1883s_search_never_reads_the_undrawn_cards_or_the_dice() -> None:
     assert state_of(other).events.deck != state_of(game).events.deck
     bot = get_bot("hard:250ms")
     assert bot.choose(game, random.Random(5)) == bot.choose(other, random.Random(5))
+
+
+def test_a_corporations_money_decisions_are_searched_only_when_asked() -> None:
+    """In an operating round `hard` leaves a corporation's dividend, train and issue to
+    `medium`, unless it searches them (`operating`): then `medium`'s choice and its others of
+    those kinds (a dividend, a train, an issue, or a pass) are played out."""
+    game = new_game("1849", ["P0", "P1", "P2"], 3)
+    rng = random.Random(2)
+    plain = SearchBot("plain", work=200)
+    wide = SearchBot("wide", work=200, operating=True)
+    seen = 0
+    while seen < 3 and len(game.actions) < 600:
+        pick, scored = MEDIUM.decide(game, rng)
+        if isinstance(game.state.round, OperatingRound):
+            assert plain.candidates(game, pick, scored) == []
+            cands = wide.candidates(game, pick, scored)
+            if len(cands) >= 2:
+                seen += 1
+                assert cands[0] == pick
+                assert all(isinstance(a, search.SEARCHED_OPERATING) for a in cands)
+                assert any(isinstance(a, (Dividend, BuyTrain, IssueShares)) for a in cands)
+                assert wide.rank(game, random.Random(1)).searched
+        game.apply(pick)
+    assert seen == 3, "no operating-round money decision with two candidates"

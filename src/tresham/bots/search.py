@@ -46,6 +46,9 @@ from tresham.core.actions import (
     Action,
     Bid,
     BuyShares,
+    BuyTrain,
+    Dividend,
+    IssueShares,
     LayTile,
     Par,
     Pass,
@@ -60,6 +63,9 @@ from tresham.core.rounds.stock import StockRound
 #: corporation's trains, dividends and issues follow `medium`'s rules, which plan for trains
 #: beyond any horizon a playout reaches).
 SEARCHED = (Bid, Par, BuyShares, SellShares, Pass)
+#: The kinds of a corporation's money decision a bot with ``operating=True`` also plays
+#: forward in operating rounds: a dividend, a train, an issue of shares, or none of them.
+SEARCHED_OPERATING = (Dividend, BuyTrain, IssueShares, Pass)
 #: Candidates the rules score below this (a pass scores 0) are not played out: a sale of a
 #: corporation that earns, a purchase that spends its reserve for trains.
 FLOOR = 0.0
@@ -136,6 +142,8 @@ class SearchBot:
     width: int = WIDTH
     #: How a position is valued for the player: their standing (module docstring).
     value: Callable[[Game, str], float] = evaluate.fitted_standing
+    #: Whether a corporation's money decisions (:data:`SEARCHED_OPERATING`) are searched too.
+    operating: bool = False
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The bot's action for the entity to act."""
@@ -168,13 +176,17 @@ class SearchBot:
         """`pick` first, then the best-scored others the rules score at :data:`FLOOR` or
         more, of the kinds searched (none where the rules' best is sure, at `SURE` or more: a
         plan beyond the horizon, such as starting a corporation at the par that pays for its
-        trains) (none when `pick` is not of them); never a deal that waits for
-        another player's answer."""
-        if (
-            not isinstance(pick, SEARCHED)
-            or isinstance(game.state.round, OperatingRound)
-            or (scored and scored[0][0] >= SURE)
-        ):
+        trains) (none when `pick` is not of them); in an operating round none, unless the bot
+        searches a corporation's money decisions (`operating`) and this is one; never a deal
+        that waits for another player's answer."""
+        kinds: tuple[type[Action], ...] = SEARCHED
+        if isinstance(game.state.round, OperatingRound):
+            if not self.operating or not any(
+                isinstance(a, SEARCHED_OPERATING[:-1]) for _, _, a in scored
+            ):
+                return []
+            kinds = SEARCHED_OPERATING
+        if not isinstance(pick, kinds) or (scored and scored[0][0] >= SURE):
             return []
         out: list[Action] = [pick]
         for score, _, action in scored:
@@ -183,7 +195,7 @@ class SearchBot:
             if (
                 score >= FLOOR
                 and action != pick
-                and isinstance(action, SEARCHED)
+                and isinstance(action, kinds)
                 and deals.offer_for(game, action) is None
             ):
                 out.append(action)
