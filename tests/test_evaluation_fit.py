@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tresham.bots import evaluate
-from tresham.bots.heuristic import MEDIUM
+from tresham.bots.heuristic import EASY, MEDIUM
 from tresham.io.save import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +45,7 @@ def test_the_facts_of_a_position_read_the_state() -> None:
         assert dict(zip(evaluate.FEATURES, f, strict=True)) == {
             "score": cash,
             "dividends": 0,
+            "at_risk": 0,
             "treasury": 0,
             "privates": 0,
             "cash": cash,
@@ -56,18 +57,34 @@ def test_the_facts_of_a_position_read_the_state() -> None:
     raw = game.title.raw_scores(game)
     started = [c for c in s.market.corporations() if not s.corps[c].closed]
     assert started, "no corporation started in 120 actions"
-    for name, f in facts.items():
+    for name, values in facts.items():
+        f = dict(zip(evaluate.FEATURES, values, strict=True))
         held = [c for c in s.shares.held(name) if c.corp in started]
-        assert f[0] == raw[name] and f[4] == game.player(name).cash
-        assert f[2] == pytest.approx(sum(s.corps[c.corp].cash * c.percent / 100 for c in held))
-        assert f[1] == pytest.approx(
-            sum(evaluate.earning(game, c.corp) * c.percent / 100 for c in held)
-        )
-        assert f[3] == sum(
+        assert f["score"] == raw[name] and f["cash"] == game.player(name).cash
+        treasury = sum(s.corps[c.corp].cash * c.percent / 100 for c in held)
+        assert f["treasury"] == pytest.approx(treasury)
+        dividends = sum(evaluate.earning(game, c.corp) * c.percent / 100 for c in held)
+        assert f["dividends"] == pytest.approx(dividends)
+        assert 0 <= f["at_risk"] <= f["dividends"]
+        assert f["privates"] == sum(
             c.revenue for c in s.companies.values() if c.owner == name and not c.closed
         )
         presided = [c for c in started if s.shares.president.get(c) == name]
-        assert f[5] == sum(1 for c in presided if not s.corps[c].trains)
+        assert f["trainless"] == sum(1 for c in presided if not s.corps[c].trains)
+
+
+def test_the_trains_at_risk_are_those_the_next_two_types_rust() -> None:
+    """1849 (summary, Trains: the 8H scraps the 4H, the 10H the 6H, the 16H the 8H): at the
+    start the bank sells the 4H, then the 6H, and nothing is scrapped by those; once the
+    4H are sold, the 8H is one of the next two types: the 4H is at risk."""
+    game = _played("1849", 3, 0)
+    types = game.state.depot.types
+    assert evaluate.doomed(game) == {k for k, t in types.items() if t.rusts_on in ("4H", "6H")}
+    for train in game.state.depot.in_bank():
+        if train.kind != "4H":
+            break
+        train.owner = "scrapped"
+    assert "4H" in evaluate.doomed(game)
 
 
 def test_the_inputs_weigh_each_fact_early_and_late() -> None:
@@ -147,3 +164,31 @@ def test_the_report_names_the_winner_at_each_point() -> None:
         "50%": (0.0, 1.0),
         "75%": (0.0, 1.0),
     }
+
+
+def test_the_fit_replays_each_recorded_game_to_its_moments() -> None:
+    tool = _tool()
+    names = ["P1", "P2", "P3"]
+    game = new_game("1849", names, tool.SEED + 1)
+    rng = random.Random(1)
+    while not game.state.finished:
+        game.apply(EASY.choose(game, rng))
+    final = game.title.scores(game)
+    record = {
+        "title": "1849",
+        "index": 1,
+        "seats": ["easy"] * 3,
+        "final": [final[n] for n in names],
+        "log": [a.to_json() for a in game.actions],
+    }
+    got = tool.moments(record)
+    assert got["actions"] == len(game.actions) and got["final"] == record["final"]
+    at = [snap[0] for snap in got["snaps"]]
+    assert at[0] == 0 and at == sorted(set(at)) and at[-1] < len(game.actions)
+    rounds = game.state.stock_round_no + game.state.operating_round_no
+    assert len(at) >= rounds  # every stock and operating round started once at least
+    first = got["snaps"][0]
+    start = new_game("1849", names, tool.SEED + 1)
+    assert first[1] == 1.0 and [f[0] for f in first[2]] == [p.cash for p in start.state.players]
+    with pytest.raises(ValueError, match="ends otherwise"):
+        tool.moments({**record, "final": [0, 0, 0]})

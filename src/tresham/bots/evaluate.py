@@ -95,10 +95,34 @@ def standing(game: Game, player: str) -> float:
 
 #: The facts of a player's position the fitted evaluation weighs, in its weights' order:
 #: the title's score now; the dividends per operating round of their shares at their
-#: corporations' earning now (:func:`earning`); their part of the treasuries' money; their
-#: privates' revenue per operating round; their own cash; the started corporations they
-#: preside without a train (a train to buy, perhaps from their own pocket).
-FEATURES = ("score", "dividends", "treasury", "privates", "cash", "trainless")
+#: corporations' earning now (:func:`earning`); the part of those dividends earned by trains
+#: that rust on the next two types of train the bank sells (:func:`doomed`); their part of
+#: the treasuries' money; their privates' revenue per operating round; their own cash; the
+#: started corporations they preside without a train (a train to buy, perhaps from their
+#: own pocket).
+FEATURES = ("score", "dividends", "at_risk", "treasury", "privates", "cash", "trainless")
+
+
+def doomed(game: Game) -> set[str]:
+    """The types of train that rust (or leave the game) when one of the next two types the
+    bank sells is first bought."""
+    depot = game.state.depot
+    upcoming: list[str] = []
+    for train in depot.in_bank():
+        if train.kind not in upcoming:
+            upcoming.append(train.kind)
+        if len(upcoming) == 2:
+            break
+    return {k for k, t in depot.types.items() if t.rusts_on in upcoming}
+
+
+def _at_risk(game: Game, corp: str, gone: set[str]) -> float:
+    """The share of `corp`'s trains of the types in `gone`."""
+    trains = game.state.corps[corp].trains
+    if not trains:
+        return 0.0
+    kinds = game.state.depot.trains
+    return sum(1 for t in trains if kinds[t].kind in gone) / len(trains)
 
 
 def features(game: Game) -> dict[str, tuple[float, ...]]:
@@ -106,14 +130,17 @@ def features(game: Game) -> dict[str, tuple[float, ...]]:
     s = game.state
     out: dict[str, tuple[float, ...]] = {}
     earns = {c: earning(game, c) for c in s.market.corporations() if not s.corps[c].closed}
+    gone = doomed(game)
+    risk = {c: _at_risk(game, c, gone) for c in earns}
     scores = game.title.raw_scores(game)
     for p in s.players:
         if p.name not in scores:
             continue
-        dividends = treasury = 0.0
+        dividends = at_risk = treasury = 0.0
         for cert in s.shares.held(p.name):
             if cert.corp in earns:
                 dividends += earns[cert.corp] * cert.percent / 100
+                at_risk += risk[cert.corp] * earns[cert.corp] * cert.percent / 100
                 treasury += s.corps[cert.corp].cash * cert.percent / 100
         privates = sum(
             c.revenue for c in s.companies.values() if c.owner == p.name and not c.closed
@@ -126,6 +153,7 @@ def features(game: Game) -> dict[str, tuple[float, ...]]:
         out[p.name] = (
             float(scores[p.name]),
             dividends,
+            at_risk,
             treasury,
             float(privates),
             float(p.cash),
