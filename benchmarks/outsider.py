@@ -24,7 +24,9 @@ by the shares sold from its treasury (incremental capitalization), so
   than its best when the treasury can pay; take a train from its own other corporation at
   L.1 when that one has spare; issue shares only for a train it must have; buy its own
   privates for twice face value only from spare money;
-- **prompts**: take the loan rather than leave; otherwise the first answer.
+- **prompts**: an offer for one of its trains is accepted at the train's list price or
+  more, never for its corporation's last train; for one of its privates at face value or
+  more; take the loan rather than leave; otherwise the first answer.
 
 ``python benchmarks/outsider.py`` plays it in one seat against two bots of a tresham level
 (default ``medium``; ``--level hard:250ms``), seats rotated over paired seeds, and prints its
@@ -444,8 +446,25 @@ def _buy_company(game: Game, me: str, actions: list[Action]) -> Action | None:
 
 
 def _choose(game: Game, me: str, actions: list[Action]) -> Action | None:
-    loan = next((a for a in actions if isinstance(a, Choose) and a.choice == "loan"), None)
-    return loan or next((a for a in actions if isinstance(a, Choose)), None)
+    """An offer for a train or a private is answered on its price; otherwise take the loan
+    rather than leave, else the first answer."""
+    answers = {a.choice: a for a in actions if isinstance(a, Choose)}
+    offer = game.state.offer
+    if offer is not None and {"accept", "decline"} <= set(answers):
+        return answers["accept" if _fair_offer(game, offer.action) else "decline"]
+    return answers.get("loan") or next(iter(answers.values()), None)
+
+
+def _fair_offer(game: Game, action: BuyTrain | BuyCompany) -> bool:
+    """A train sells at its list price or more, and never the seller's last; a private at
+    its face value or more."""
+    s = game.state
+    if isinstance(action, BuyCompany):
+        return action.price >= s.companies[action.company].value
+    train = s.depot.trains[action.train]
+    seller = s.corps.get(train.owner or "")
+    keeps = seller is not None and len(seller.trains) > 1
+    return keeps and action.price >= s.depot.types[train.kind].price
 
 
 Rule = Callable[[Game, str, list[Action]], Action | None]
