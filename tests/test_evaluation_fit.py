@@ -117,7 +117,7 @@ def test_the_shipped_weights_are_fitted_on_these_features() -> None:
     assert set(weights) == set(data["titles"]) and weights
     for title, w in weights.items():
         assert len(w) == 2 * len(evaluate.FEATURES), title
-        assert data["titles"][title]["fitted_on"] > data["titles"][title]["held_out"] > 0
+        assert data["titles"][title]["games"] >= 10
 
 
 def test_the_solver_solves() -> None:
@@ -192,3 +192,13 @@ def test_the_fit_replays_each_recorded_game_to_its_moments() -> None:
     assert first[1] == 1.0 and [f[0] for f in first[2]] == [p.cash for p in start.state.players]
     with pytest.raises(ValueError, match="ends otherwise"):
         tool.moments({**record, "final": [0, 0, 0]})
+
+
+def test_the_folds_figures_are_pooled_by_their_games() -> None:
+    tool = _tool()
+    one = {"50%": {"plain": [0.5, 0.1, 0.9], "fitted": [1.0, 0.5, 1.0]}}
+    two = {"50%": {"plain": [0.0, 0.0, 0.5], "fitted": [0.5, 0.2, 0.8]}}
+    got = tool.pooled([one, two], [2, 6])
+    assert got["50%"]["plain"][0] == pytest.approx(1 / 8)
+    assert got["50%"]["fitted"][0] == pytest.approx(5 / 8)
+    assert got["50%"]["fitted"][1:] == list(tool.wilson(5, 8))

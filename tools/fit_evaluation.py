@@ -10,11 +10,12 @@ playing again) and takes, at the start of every round, each player's facts
 The fit: a least-squares line (a small ridge keeps it well posed) from a player's inputs
 (`evaluate.design`: each fact, and each fact times the share of phases left) to their final
 score, both taken relative to the mean of the game's players at that moment (what decides a
-winner is the difference). Games with an index divisible by 5 are held out: the weights are
-fitted on the others, and the report says how often each evaluation names the winner of a
-held-out game at 25%, 50% and 75% of its actions (the last round started by then): the
-title's plain score (cash and shares at market), `hand` and the fitted weights, with Wilson
-95% intervals. The weights (with the figures) are written to ``bots/data/evaluation.json``.
+winner is the difference). The report is cross-validated: the games fall into :data:`FOLDS`
+folds by index, each fold's games are judged by weights fitted on the others, and the report
+says how often each evaluation names the winner at 25%, 50% and 75% of a game's actions (the
+last round started by then): the title's plain score (cash and shares at market), `hand` and
+the fitted weights, with Wilson 95% intervals. The weights written to
+``bots/data/evaluation.json`` (with the figures) are fitted on every game.
 
 Run: nice .venv/bin/python tools/fit_evaluation.py [--games N] [--titles 1849 1883 1854]
      [--jobs N] [--fit-only]
@@ -45,6 +46,8 @@ PLAYERS = {"1849": 3, "1883": 4, "1854": 4}
 SEED = 20261204
 #: The points of a game at which the report asks who will win.
 POINTS = (0.25, 0.5, 0.75)
+#: The folds of the cross-validated report.
+FOLDS = 5
 #: The ridge, as a share of the inputs' mean square.
 RIDGE = 1e-6
 
@@ -235,8 +238,21 @@ def accuracy(games: Sequence[dict[str, Any]], weights: Sequence[float]) -> dict[
     return out
 
 
-def report(title: str, held_out: int, result: dict[str, Any]) -> None:
-    print(f"{title}: winner named in {held_out} held-out games (rate [95% CI])")
+def pooled(results: Sequence[dict[str, Any]], sizes: Sequence[int]) -> dict[str, Any]:
+    """The folds' `accuracy` figures as one: the hit rates over all their games, with the
+    Wilson intervals of the pooled counts."""
+    total = sum(sizes)
+    out: dict[str, Any] = {}
+    for point in results[0]:
+        out[point] = {}
+        for name in results[0][point]:
+            hits = sum(r[point][name][0] * n for r, n in zip(results, sizes, strict=True))
+            out[point][name] = [hits / total, *wilson(round(hits), total)]
+    return out
+
+
+def report(title: str, games: int, result: dict[str, Any]) -> None:
+    print(f"{title}: winner named in {games} games, {FOLDS}-fold cross-validated")
     print("  point  plain score            hand                   fitted")
     for point, figures in result.items():
         cells = [f"{r:.3f} [{lo:.3f}, {hi:.3f}]" for r, lo, hi in figures.values()]
@@ -249,18 +265,19 @@ def fit_titles(titles: Sequence[str]) -> None:
     stored["features"] = list(evaluate.FEATURES)
     for title in titles:
         games = [moments(g) for g in load(title).values() if g["final"] is not None]
-        train = [g for g in games if g["index"] % 5]
-        test = [g for g in games if not g["index"] % 5]
-        if not train or not test:
-            print(f"{title}: no games recorded; run without --fit-only")
+        if len(games) < 2 * FOLDS:
+            print(f"{title}: {len(games)} games recorded; run without --fit-only")
             continue
-        weights = fit(train)
-        result = accuracy(test, weights)
-        report(title, len(test), result)
+        folds = [[g for g in games if g["index"] % FOLDS == k] for k in range(FOLDS)]
+        judged = [
+            accuracy(fold, fit([g for g in games if g["index"] % FOLDS != k]))
+            for k, fold in enumerate(folds)
+        ]
+        result = pooled(judged, [len(f) for f in folds])
+        report(title, len(games), result)
         stored["titles"][title] = {
-            "weights": [round(w, 6) for w in weights],
-            "fitted_on": len(train),
-            "held_out": len(test),
+            "weights": [round(w, 6) for w in fit(games)],
+            "games": len(games),
             "seed": SEED,
             "winner_named": result,
         }
