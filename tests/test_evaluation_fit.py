@@ -96,14 +96,20 @@ def test_the_inputs_weigh_each_fact_early_and_late() -> None:
 def test_fitted_worth_applies_the_weights_and_falls_back_without_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    game = _played("1883", 4, 60)
+    game = _played("1883", 4, 300)
     monkeypatch.setattr(evaluate, "_weights", lambda: {})
     assert evaluate.fitted_worth(game) == evaluate.worth(game)
-    only_cash = [0.0] * (2 * len(evaluate.FEATURES))
-    only_cash[evaluate.FEATURES.index("cash")] = 1.0
-    monkeypatch.setattr(evaluate, "_weights", lambda: {"1883": tuple(only_cash)})
+    raw = game.title.raw_scores(game)
+    nothing = (0.0,) * (2 * len(evaluate.FEATURES))
+    monkeypatch.setattr(evaluate, "_weights", lambda: {"1883": nothing})
+    assert evaluate.fitted_worth(game) == raw  # no weights: the score now
+    cash_late = [0.0] * (2 * len(evaluate.FEATURES))
+    cash_late[len(evaluate.FEATURES) + evaluate.FEATURES.index("cash")] = 2.0
+    monkeypatch.setattr(evaluate, "_weights", lambda: {"1883": tuple(cash_late)})
     worth = evaluate.fitted_worth(game)
-    assert worth == {p.name: p.cash for p in game.state.players}
+    left = evaluate.progress_left(game)
+    assert 0 < left < 1
+    assert worth == {p.name: raw[p.name] + 2.0 * p.cash * left for p in game.state.players}
     best_rival = max(v for k, v in worth.items() if k != "P1")
     assert evaluate.fitted_standing(game, "P1") == worth["P1"] - best_rival
 
@@ -137,15 +143,15 @@ def test_the_fit_recovers_the_weights_that_made_the_scores() -> None:
     for i in range(60):
         left = rng.random()
         facts = [[rng.uniform(0, 500) for _ in range(n)] for _ in range(3)]
-        final = [
-            sum(w * x for w, x in zip(truth, evaluate.design(tuple(f), left), strict=True)) + 1000
-            for f in facts
-        ]
+        final = [evaluate.predict(truth, tuple(f), left) + 1000 for f in facts]
         games.append(
             {"index": i, "final": final, "actions": 10, "snaps": [[0, left, facts, [0] * 3]]}
         )
     weights = tool.fit(games)
     assert weights == pytest.approx(truth, rel=1e-3, abs=1e-3)
+    assert tool.best_ridge(games) == tool.RIDGES[0]  # nothing to smooth
+    noise = [{**g, "final": [rng.gauss(0, 100) for _ in range(3)]} for g in games]
+    assert tool.best_ridge(noise) > tool.RIDGES[0]  # weights fitted to noise err elsewhere
     result = tool.accuracy(games, weights)
     assert [r["fitted"][0] for r in result.values()] == [1.0, 1.0, 1.0]
 
@@ -154,11 +160,11 @@ def test_the_report_names_the_winner_at_each_point() -> None:
     tool = _tool()
     # the plain score names P1 at every point; P2 wins; the hand values name P2 from 50%
     snaps = [
-        [0, 1.0, [[600] + [0] * 5, [400] + [0] * 5], [1, 0]],
-        [50, 0.5, [[600] + [0] * 5, [400] + [0] * 5], [0, 1]],
+        [0, 1.0, [[600] + [0] * 6, [400] + [0] * 6], [1, 0]],
+        [50, 0.5, [[600] + [0] * 6, [400] + [0] * 6], [0, 1]],
     ]
     game = {"index": 0, "final": [100, 900], "actions": 100, "snaps": snaps}
-    result = tool.accuracy([game], [1.0] + [0.0] * 11)
+    result = tool.accuracy([game], [0.0] * 14)
     assert {p: (r["plain"][0], r["hand"][0]) for p, r in result.items()} == {
         "25%": (0.0, 0.0),
         "50%": (0.0, 1.0),
@@ -202,3 +208,15 @@ def test_the_folds_figures_are_pooled_by_their_games() -> None:
     assert got["50%"]["plain"][0] == pytest.approx(1 / 8)
     assert got["50%"]["fitted"][0] == pytest.approx(5 / 8)
     assert got["50%"]["fitted"][1:] == list(tool.wilson(5, 8))
+
+
+def test_the_errors_are_of_the_final_scores_relative_to_the_mean() -> None:
+    tool = _tool()
+    # P1 leads by 200 now and wins by 600: the plain score errs by 200 a player
+    snaps = [[0, 1.0, [[600] + [0] * 6, [400] + [0] * 6], [900, 300]]]
+    game = {"index": 0, "final": [1300, 700], "actions": 10, "snaps": snaps}
+    got = tool.errors([game], [0.0] * 14)["50%"]
+    assert got == {"plain": 200.0**2, "hand": 0.0, "fitted": 200.0**2}
+    assert tool.pooled_errors([{"50%": {"plain": 4.0}}, {"50%": {"plain": 16.0}}], [3, 1]) == {
+        "50%": {"plain": pytest.approx(7.0**0.5)}
+    }

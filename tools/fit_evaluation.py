@@ -7,15 +7,16 @@ from what is there). The fit replays every log (so the facts weighed may change 
 playing again) and takes, at the start of every round, each player's facts
 (`evaluate.features`), the share of phases left, and `hand`'s value (`evaluate.worth`).
 
-The fit: a least-squares line (a small ridge keeps it well posed) from a player's inputs
-(`evaluate.design`: each fact, and each fact times the share of phases left) to their final
-score, both taken relative to the mean of the game's players at that moment (what decides a
-winner is the difference). The report is cross-validated: the games fall into :data:`FOLDS`
-folds by index, each fold's games are judged by weights fitted on the others, and the report
-says how often each evaluation names the winner at 25%, 50% and 75% of a game's actions (the
-last round started by then): the title's plain score (cash and shares at market), `hand` and
-the fitted weights, with Wilson 95% intervals. The weights written to
-``bots/data/evaluation.json`` (with the figures) are fitted on every game.
+The fit: a ridge least-squares line (the ridge chosen by cross-validated error) from a
+player's inputs (`evaluate.design`: each fact, and each fact times the share of phases left)
+to what their final score adds to their score then (so that with no weights the evaluation
+is the plain score), both taken relative to the mean of the game's players at that moment
+(what decides a winner is the difference). The report is cross-validated: the games fall
+into :data:`FOLDS` folds by index, each fold's games are judged by weights fitted on the
+others, and the report says how often each evaluation names the winner at 25%, 50% and 75%
+of a game's actions (the last round started by then): the title's plain score (cash and
+shares at market), `hand` and the fitted weights, with Wilson 95% intervals. The weights
+written to ``bots/data/evaluation.json`` (with the figures) are fitted on every game.
 
 Run: nice .venv/bin/python tools/fit_evaluation.py [--games N] [--titles 1849 1883 1854]
      [--jobs N] [--fit-only]
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 from collections.abc import Sequence
@@ -48,8 +50,8 @@ SEED = 20261204
 POINTS = (0.25, 0.5, 0.75)
 #: The folds of the cross-validated report.
 FOLDS = 5
-#: The ridge, as a share of the inputs' mean square.
-RIDGE = 1e-6
+#: The ridges tried (on inputs scaled to a mean square of 1, per row), the least first.
+RIDGES = (1e-6, 1e-3, 1e-2, 0.03, 0.1, 0.3)
 
 
 def seats(title: str, index: int) -> list[str]:
@@ -161,15 +163,17 @@ def _centred(values: Sequence[float]) -> list[float]:
 
 
 def rows(game: dict[str, Any]) -> list[tuple[list[float], float]]:
-    """(inputs, target) of every player at every recorded moment of `game`, both relative
-    to the mean of the game's players."""
+    """(inputs, target) of every player at every recorded moment of `game`: the target is
+    what their final score adds to their score then (`evaluate.predict`), both relative to
+    the mean of the game's players."""
     final = _centred(game["final"])
     out = []
     for _, left, facts, _ in game["snaps"]:
         inputs = [evaluate.design(tuple(f), left) for f in facts]
         means = [sum(col) / len(col) for col in zip(*inputs, strict=True)]
-        for x, y in zip(inputs, final, strict=True):
-            out.append(([a - m for a, m in zip(x, means, strict=True)], y))
+        now = _centred([f[0] for f in facts])
+        for x, y, score in zip(inputs, final, now, strict=True):
+            out.append(([a - m for a, m in zip(x, means, strict=True)], y - score))
     return out
 
 
@@ -192,21 +196,48 @@ def solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
     return x
 
 
-def fit(games: Sequence[dict[str, Any]]) -> list[float]:
-    """The ridge least-squares weights from `games`' rows."""
+def fit(games: Sequence[dict[str, Any]], ridge: float = RIDGES[0]) -> list[float]:
+    """The ridge least-squares weights from `games`' rows: each input scaled to a mean
+    square of 1 and its weight penalised by `ridge` times the number of rows."""
     data = [r for g in games for r in rows(g)]
     d = len(data[0][0])
+    scale = [math.sqrt(sum(x[i] ** 2 for x, _ in data) / len(data)) or 1.0 for i in range(d)]
     xtx = [[0.0] * d for _ in range(d)]
     xty = [0.0] * d
-    for x, y in data:
+    for raw, y in data:
+        x = [v / sc for v, sc in zip(raw, scale, strict=True)]
         for i in range(d):
             xty[i] += x[i] * y
             for j in range(d):
                 xtx[i][j] += x[i] * x[j]
-    ridge = RIDGE * sum(xtx[i][i] for i in range(d)) / d
     for i in range(d):
-        xtx[i][i] += ridge
-    return solve(xtx, xty)
+        xtx[i][i] += ridge * len(data)
+    return [w / sc for w, sc in zip(solve(xtx, xty), scale, strict=True)]
+
+
+def squared_error(games: Sequence[dict[str, Any]], weights: Sequence[float]) -> float:
+    """The weights' mean squared error over `games`' rows."""
+    data = [r for g in games for r in rows(g)]
+    return sum((sum(w * v for w, v in zip(weights, x, strict=True)) - y) ** 2 for x, y in data) / (
+        len(data)
+    )
+
+
+def folds(games: Sequence[dict[str, Any]]) -> list[tuple[list[Any], list[Any]]]:
+    """(fitted on, judged) of each of the :data:`FOLDS` folds (by game index)."""
+    return [
+        (
+            [g for g in games if g["index"] % FOLDS != k],
+            [g for g in games if g["index"] % FOLDS == k],
+        )
+        for k in range(FOLDS)
+    ]
+
+
+def best_ridge(games: Sequence[dict[str, Any]]) -> float:
+    """Of :data:`RIDGES`, the one whose weights err least on the games they were not
+    fitted on (cross-validated)."""
+    return min(RIDGES, key=lambda r: sum(squared_error(j, fit(f, r)) for f, j in folds(games)))
 
 
 def _at(game: dict[str, Any], point: float) -> list[Any]:
@@ -224,10 +255,7 @@ def accuracy(games: Sequence[dict[str, Any]], weights: Sequence[float]) -> dict[
             _, left, facts, hand = _at(g, point)
             best = max(g["final"])
             winners = {i for i, v in enumerate(g["final"]) if v == best}
-            fitted = [
-                sum(w * x for w, x in zip(weights, evaluate.design(tuple(f), left), strict=True))
-                for f in facts
-            ]
+            fitted = [evaluate.predict(weights, tuple(f), left) for f in facts]
             plain = [f[0] for f in facts]
             for name, values in (("plain", plain), ("hand", hand), ("fitted", fitted)):
                 pick = max(range(len(values)), key=lambda i: values[i])
@@ -236,6 +264,41 @@ def accuracy(games: Sequence[dict[str, Any]], weights: Sequence[float]) -> dict[
             name: [h / len(games), *wilson(h, len(games))] for name, h in hits.items()
         }
     return out
+
+
+def errors(games: Sequence[dict[str, Any]], weights: Sequence[float]) -> dict[str, Any]:
+    """Each evaluation's mean squared error of the players' final scores relative to the
+    game's mean, at each of :data:`POINTS`, per game (a less noisy measure than a winner
+    named)."""
+    out: dict[str, Any] = {}
+    for point in POINTS:
+        sums = {"plain": 0.0, "hand": 0.0, "fitted": 0.0}
+        for g in games:
+            _, left, facts, hand = _at(g, point)
+            final = _centred(g["final"])
+            fitted = [evaluate.predict(weights, tuple(f), left) for f in facts]
+            plain = [f[0] for f in facts]
+            for name, values in (("plain", plain), ("hand", hand), ("fitted", fitted)):
+                got = _centred(values)
+                sums[name] += sum((a - b) ** 2 for a, b in zip(got, final, strict=True)) / len(
+                    final
+                )
+        out[f"{round(100 * point)}%"] = {name: v / len(games) for name, v in sums.items()}
+    return out
+
+
+def pooled_errors(results: Sequence[dict[str, Any]], sizes: Sequence[int]) -> dict[str, Any]:
+    """The folds' `errors` as one: the root of the mean squared error over all games."""
+    total = sum(sizes)
+    return {
+        point: {
+            name: math.sqrt(
+                sum(r[point][name] * n for r, n in zip(results, sizes, strict=True)) / total
+            )
+            for name in results[0][point]
+        }
+        for point in results[0]
+    }
 
 
 def pooled(results: Sequence[dict[str, Any]], sizes: Sequence[int]) -> dict[str, Any]:
@@ -251,12 +314,16 @@ def pooled(results: Sequence[dict[str, Any]], sizes: Sequence[int]) -> dict[str,
     return out
 
 
-def report(title: str, games: int, result: dict[str, Any]) -> None:
-    print(f"{title}: winner named in {games} games, {FOLDS}-fold cross-validated")
-    print("  point  plain score            hand                   fitted")
+def report(title: str, games: int, result: dict[str, Any], rms: dict[str, Any]) -> None:
+    print(f"{title}: {games} games, {FOLDS}-fold cross-validated")
+    print(
+        "  point  winner named: plain score  hand                   fitted"
+        "                 rms error: plain  hand  fitted"
+    )
     for point, figures in result.items():
         cells = [f"{r:.3f} [{lo:.3f}, {hi:.3f}]" for r, lo, hi in figures.values()]
-        print(f"  {point:>5}  " + "  ".join(cells))
+        errs = "  ".join(f"{v:5.0f}" for v in rms[point].values())
+        print(f"  {point:>5}  " + "  ".join(cells) + "  " + errs)
 
 
 def fit_titles(titles: Sequence[str]) -> None:
@@ -268,18 +335,21 @@ def fit_titles(titles: Sequence[str]) -> None:
         if len(games) < 2 * FOLDS:
             print(f"{title}: {len(games)} games recorded; run without --fit-only")
             continue
-        folds = [[g for g in games if g["index"] % FOLDS == k] for k in range(FOLDS)]
-        judged = [
-            accuracy(fold, fit([g for g in games if g["index"] % FOLDS != k]))
-            for k, fold in enumerate(folds)
-        ]
-        result = pooled(judged, [len(f) for f in folds])
-        report(title, len(games), result)
+        ridge = best_ridge(games)
+        parts = folds(games)
+        judged = [accuracy(j, fit(f, ridge)) for f, j in parts]
+        sizes = [len(j) for _, j in parts]
+        result = pooled(judged, sizes)
+        rms = pooled_errors([errors(j, fit(f, ridge)) for f, j in parts], sizes)
+        report(title, len(games), result, rms)
+        print(f"  ridge {ridge} (of {', '.join(map(str, RIDGES))}, by cross-validated error)")
         stored["titles"][title] = {
-            "weights": [round(w, 6) for w in fit(games)],
+            "weights": [round(w, 6) for w in fit(games, ridge)],
+            "ridge": ridge,
             "games": len(games),
             "seed": SEED,
             "winner_named": result,
+            "rms_error": {p: {k: round(v) for k, v in e.items()} for p, e in rms.items()},
         }
     WEIGHTS.parent.mkdir(parents=True, exist_ok=True)
     WEIGHTS.write_text(json.dumps(stored, indent=1) + "\n")

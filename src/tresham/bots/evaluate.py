@@ -175,6 +175,15 @@ def design(facts: tuple[float, ...], left: float) -> tuple[float, ...]:
     return facts + tuple(f * left for f in facts)
 
 
+def predict(
+    weights: tuple[float, ...] | list[float], facts: tuple[float, ...], left: float
+) -> float:
+    """A player's final score as `weights` predict it from their `facts` (up to a constant
+    shared by all players): their score now plus what the weighted inputs say it will gain
+    (so that, with no weights, it is the score now)."""
+    return facts[0] + sum(w * x for w, x in zip(weights, design(facts, left), strict=True))
+
+
 @cache
 def _weights() -> dict[str, tuple[float, ...]]:
     """The fitted weights per title (``bots/data/evaluation.json``)."""
@@ -194,10 +203,7 @@ def fitted_worth(game: Game) -> dict[str, float]:
     if weights is None:
         return worth(game)
     left = progress_left(game)
-    return {
-        name: sum(w * x for w, x in zip(weights, design(facts, left), strict=True))
-        for name, facts in features(game).items()
-    }
+    return {name: predict(weights, facts, left) for name, facts in features(game).items()}
 
 
 def fitted_standing(game: Game, player: str) -> float:
