@@ -42,14 +42,12 @@ def test_the_facts_of_a_position_read_the_state() -> None:
     assert set(facts) == {"P1", "P2", "P3"}
     for name, f in facts.items():
         cash = game.player(name).cash
-        assert dict(zip(evaluate.FEATURES, f, strict=True)) == {
+        assert dict(zip(evaluate.FACTS, f, strict=True)) == {
             "score": cash,
             "dividends": 0,
             "at_risk": 0,
             "treasury": 0,
             "privates": 0,
-            "cash": cash,
-            "trainless": 0,
         }
     game = _played("1849", 3, 120)
     s = game.state
@@ -58,9 +56,9 @@ def test_the_facts_of_a_position_read_the_state() -> None:
     started = [c for c in s.market.corporations() if not s.corps[c].closed]
     assert started, "no corporation started in 120 actions"
     for name, values in facts.items():
-        f = dict(zip(evaluate.FEATURES, values, strict=True))
+        f = dict(zip(evaluate.FACTS, values, strict=True))
         held = [c for c in s.shares.held(name) if c.corp in started]
-        assert f["score"] == raw[name] and f["cash"] == game.player(name).cash
+        assert f["score"] == raw[name]
         treasury = sum(s.corps[c.corp].cash * c.percent / 100 for c in held)
         assert f["treasury"] == pytest.approx(treasury)
         dividends = sum(evaluate.earning(game, c.corp) * c.percent / 100 for c in held)
@@ -69,8 +67,6 @@ def test_the_facts_of_a_position_read_the_state() -> None:
         assert f["privates"] == sum(
             c.revenue for c in s.companies.values() if c.owner == name and not c.closed
         )
-        presided = [c for c in started if s.shares.president.get(c) == name]
-        assert f["trainless"] == sum(1 for c in presided if not s.corps[c].trains)
 
 
 def test_the_trains_at_risk_are_those_the_next_two_types_rust() -> None:
@@ -87,10 +83,13 @@ def test_the_trains_at_risk_are_those_the_next_two_types_rust() -> None:
     assert "4H" in evaluate.doomed(game)
 
 
-def test_the_inputs_weigh_each_fact_early_and_late() -> None:
-    assert evaluate.design((1.0, 2.0), 0.5) == (1.0, 2.0, 0.5, 1.0)
-    game = _played("1849", 3, 0)
-    assert evaluate.progress_left(game) == 1.0
+def test_the_inputs_weigh_the_prospects_over_the_rounds_left() -> None:
+    # score 500, dividends 30 (10 of them at risk), treasury share 40, privates 5
+    assert evaluate.design((500.0, 30.0, 10.0, 40.0, 5.0), 8.0) == (240.0, 80.0, 40.0, 30.0)
+    assert evaluate.design((500.0, 30.0, 10.0, 40.0, 5.0), 2.0) == (60.0, 20.0, 40.0, 10.0)
+    assert evaluate.predict((1.0, -1.0, 0.5, 2.0), (500.0, 30.0, 10.0, 40.0, 5.0), 2.0) == (
+        500.0 + 60.0 - 20.0 + 20.0 + 20.0
+    )
 
 
 def test_fitted_worth_applies_the_weights_and_falls_back_without_them(
@@ -100,16 +99,16 @@ def test_fitted_worth_applies_the_weights_and_falls_back_without_them(
     monkeypatch.setattr(evaluate, "_weights", lambda: {})
     assert evaluate.fitted_worth(game) == evaluate.worth(game)
     raw = game.title.raw_scores(game)
-    nothing = (0.0,) * (2 * len(evaluate.FEATURES))
+    nothing = (0.0,) * len(evaluate.FEATURES)
     monkeypatch.setattr(evaluate, "_weights", lambda: {"1883": nothing})
     assert evaluate.fitted_worth(game) == raw  # no weights: the score now
-    cash_late = [0.0] * (2 * len(evaluate.FEATURES))
-    cash_late[len(evaluate.FEATURES) + evaluate.FEATURES.index("cash")] = 2.0
-    monkeypatch.setattr(evaluate, "_weights", lambda: {"1883": tuple(cash_late)})
+    treasury = [0.0] * len(evaluate.FEATURES)
+    treasury[evaluate.FEATURES.index("treasury")] = 2.0
+    monkeypatch.setattr(evaluate, "_weights", lambda: {"1883": tuple(treasury)})
     worth = evaluate.fitted_worth(game)
-    left = evaluate.progress_left(game)
-    assert 0 < left < 1
-    assert worth == {p.name: raw[p.name] + 2.0 * p.cash * left for p in game.state.players}
+    facts = evaluate.features(game)
+    assert any(f[3] > 0 for f in facts.values())
+    assert worth == {p: raw[p] + 2.0 * f[3] for p, f in facts.items()}
     best_rival = max(v for k, v in worth.items() if k != "P1")
     assert evaluate.fitted_standing(game, "P1") == worth["P1"] - best_rival
 
@@ -122,7 +121,7 @@ def test_the_shipped_weights_are_fitted_on_these_features() -> None:
     weights = evaluate._weights()
     assert set(weights) == set(data["titles"]) and weights
     for title, w in weights.items():
-        assert len(w) == 2 * len(evaluate.FEATURES), title
+        assert len(w) == len(evaluate.FEATURES), title
         assert data["titles"][title]["games"] >= 10
 
 
@@ -137,15 +136,14 @@ def test_the_solver_solves() -> None:
 def test_the_fit_recovers_the_weights_that_made_the_scores() -> None:
     tool = _tool()
     rng = random.Random(11)
-    n = len(evaluate.FEATURES)
-    truth = [rng.uniform(-2, 2) for _ in range(2 * n)]
+    truth = [rng.uniform(-2, 2) for _ in evaluate.FEATURES]
     games = []
     for i in range(60):
-        left = rng.random()
-        facts = [[rng.uniform(0, 500) for _ in range(n)] for _ in range(3)]
-        final = [evaluate.predict(truth, tuple(f), left) + 1000 for f in facts]
+        rounds = rng.uniform(1.5, 15)
+        facts = [[rng.uniform(0, 500) for _ in evaluate.FACTS] for _ in range(3)]
+        final = [evaluate.predict(truth, tuple(f), rounds) + 1000 for f in facts]
         games.append(
-            {"index": i, "final": final, "actions": 10, "snaps": [[0, left, facts, [0] * 3]]}
+            {"index": i, "final": final, "actions": 10, "snaps": [[0, rounds, facts, [0] * 3]]}
         )
     weights = tool.fit(games)
     assert weights == pytest.approx(truth, rel=1e-3, abs=1e-3)
@@ -160,11 +158,11 @@ def test_the_report_names_the_winner_at_each_point() -> None:
     tool = _tool()
     # the plain score names P1 at every point; P2 wins; the hand values name P2 from 50%
     snaps = [
-        [0, 1.0, [[600] + [0] * 6, [400] + [0] * 6], [1, 0]],
-        [50, 0.5, [[600] + [0] * 6, [400] + [0] * 6], [0, 1]],
+        [0, 10.0, [[600] + [0] * 4, [400] + [0] * 4], [1, 0]],
+        [50, 5.0, [[600] + [0] * 4, [400] + [0] * 4], [0, 1]],
     ]
     game = {"index": 0, "final": [100, 900], "actions": 100, "snaps": snaps}
-    result = tool.accuracy([game], [0.0] * 14)
+    result = tool.accuracy([game], [0.0] * 4)
     assert {p: (r["plain"][0], r["hand"][0]) for p, r in result.items()} == {
         "25%": (0.0, 0.0),
         "50%": (0.0, 1.0),
@@ -195,7 +193,9 @@ def test_the_fit_replays_each_recorded_game_to_its_moments() -> None:
     assert len(at) >= rounds  # every stock and operating round started once at least
     first = got["snaps"][0]
     start = new_game("1849", names, tool.SEED + 1)
-    assert first[1] == 1.0 and [f[0] for f in first[2]] == [p.cash for p in start.state.players]
+    assert first[1] == evaluate.horizon(start) and [f[0] for f in first[2]] == [
+        p.cash for p in start.state.players
+    ]
     with pytest.raises(ValueError, match="ends otherwise"):
         tool.moments({**record, "final": [0, 0, 0]})
 
@@ -213,9 +213,9 @@ def test_the_folds_figures_are_pooled_by_their_games() -> None:
 def test_the_errors_are_of_the_final_scores_relative_to_the_mean() -> None:
     tool = _tool()
     # P1 leads by 200 now and wins by 600: the plain score errs by 200 a player
-    snaps = [[0, 1.0, [[600] + [0] * 6, [400] + [0] * 6], [900, 300]]]
+    snaps = [[0, 10.0, [[600] + [0] * 4, [400] + [0] * 4], [900, 300]]]
     game = {"index": 0, "final": [1300, 700], "actions": 10, "snaps": snaps}
-    got = tool.errors([game], [0.0] * 14)["50%"]
+    got = tool.errors([game], [0.0] * 4)["50%"]
     assert got == {"plain": 200.0**2, "hand": 0.0, "fitted": 200.0**2}
     assert tool.pooled_errors([{"50%": {"plain": 4.0}}, {"50%": {"plain": 16.0}}], [3, 1]) == {
         "50%": {"plain": pytest.approx(7.0**0.5)}

@@ -9,10 +9,11 @@ shares and privates they hold should still earn before the game ends.
 - A player's *standing* is their worth less the best opponent's: what a bot tries to raise.
 
 The *fitted* evaluation (:func:`fitted_worth`, :func:`fitted_standing`) weighs the same
-facts of a position (:func:`features`) with weights fitted per title on self-play games by
-``tools/fit_evaluation.py`` (``bots/data/evaluation.json``): what each fact of a player's
-position now says about their final score relative to the others', early in the game and
-late. A title without weights falls back on :func:`worth`.
+kinds of prospect (:func:`features`, :func:`design`: dividends over the rounds left, those of
+trains about to rust, the treasuries' money, privates' revenue) with weights fitted per title
+on self-play games by ``tools/fit_evaluation.py`` (``bots/data/evaluation.json``): what each
+says about a player's final score beyond their score now, relative to the others'. A title
+without weights falls back on :func:`worth`.
 
 Everything here reads the state only; nothing is title-specific beyond the title's own
 scores (`Title.raw_scores`).
@@ -93,14 +94,16 @@ def standing(game: Game, player: str) -> float:
     return mine - (max(others) if others else 0.0)
 
 
-#: The facts of a player's position the fitted evaluation weighs, in its weights' order:
-#: the title's score now; the dividends per operating round of their shares at their
-#: corporations' earning now (:func:`earning`); the part of those dividends earned by trains
-#: that rust on the next two types of train the bank sells (:func:`doomed`); their part of
-#: the treasuries' money; their privates' revenue per operating round; their own cash; the
-#: started corporations they preside without a train (a train to buy, perhaps from their
-#: own pocket).
-FEATURES = ("score", "dividends", "at_risk", "treasury", "privates", "cash", "trainless")
+#: The facts of a player's position the fitted evaluation reads, in this order: the title's
+#: score now; the dividends per operating round of their shares at their corporations'
+#: earning now (:func:`earning`); the part of those dividends earned by trains that rust on
+#: the next two types of train the bank sells (:func:`doomed`); their part of the
+#: treasuries' money; their privates' revenue per operating round.
+FACTS = ("score", "dividends", "at_risk", "treasury", "privates")
+#: What the fitted weights weigh, in their order (:func:`design`): the dividends over the
+#: operating rounds left (:func:`horizon`), those at risk over the same, the treasuries'
+#: money, the privates' revenue over the rounds left (six at most, as :func:`worth` counts).
+FEATURES = ("dividends_left", "at_risk_left", "treasury", "privates_left")
 
 
 def doomed(game: Game) -> set[str]:
@@ -126,13 +129,13 @@ def _at_risk(game: Game, corp: str, gone: set[str]) -> float:
 
 
 def features(game: Game) -> dict[str, tuple[float, ...]]:
-    """Every scored player's :data:`FEATURES` now."""
+    """Every scored player's :data:`FACTS` now."""
     s = game.state
-    out: dict[str, tuple[float, ...]] = {}
     earns = {c: earning(game, c) for c in s.market.corporations() if not s.corps[c].closed}
     gone = doomed(game)
     risk = {c: _at_risk(game, c, gone) for c in earns}
     scores = game.title.raw_scores(game)
+    out: dict[str, tuple[float, ...]] = {}
     for p in s.players:
         if p.name not in scores:
             continue
@@ -145,43 +148,24 @@ def features(game: Game) -> dict[str, tuple[float, ...]]:
         privates = sum(
             c.revenue for c in s.companies.values() if c.owner == p.name and not c.closed
         )
-        trainless = sum(
-            1
-            for corp, owner in s.shares.president.items()
-            if owner == p.name and corp in earns and not s.corps[corp].trains
-        )
-        out[p.name] = (
-            float(scores[p.name]),
-            dividends,
-            at_risk,
-            treasury,
-            float(privates),
-            float(p.cash),
-            float(trainless),
-        )
+        out[p.name] = (float(scores[p.name]), dividends, at_risk, treasury, float(privates))
     return out
 
 
-def progress_left(game: Game) -> float:
-    """The share of the title's phases still to come (1 in the first phase, near 0 in the
-    last): what the fitted weights' second half is multiplied by."""
-    phases = len(game.title.phases)
-    return (phases - game.state.phase_index) / phases
-
-
-def design(facts: tuple[float, ...], left: float) -> tuple[float, ...]:
-    """The fitted evaluation's inputs of one player: each fact, and each fact times the
-    share of phases left (so a dividend weighs more early than late)."""
-    return facts + tuple(f * left for f in facts)
+def design(facts: tuple[float, ...], rounds: float) -> tuple[float, ...]:
+    """The fitted evaluation's inputs (:data:`FEATURES`) of one player with these
+    :data:`FACTS`, `rounds` operating rounds from the end (:func:`horizon`)."""
+    _, dividends, at_risk, treasury, privates = facts
+    return (dividends * rounds, at_risk * rounds, treasury, privates * min(rounds, 6.0))
 
 
 def predict(
-    weights: tuple[float, ...] | list[float], facts: tuple[float, ...], left: float
+    weights: tuple[float, ...] | list[float], facts: tuple[float, ...], rounds: float
 ) -> float:
     """A player's final score as `weights` predict it from their `facts` (up to a constant
     shared by all players): their score now plus what the weighted inputs say it will gain
     (so that, with no weights, it is the score now)."""
-    return facts[0] + sum(w * x for w, x in zip(weights, design(facts, left), strict=True))
+    return facts[0] + sum(w * x for w, x in zip(weights, design(facts, rounds), strict=True))
 
 
 @cache
@@ -202,8 +186,8 @@ def fitted_worth(game: Game) -> dict[str, float]:
     weights = _weights().get(game.title.name)
     if weights is None:
         return worth(game)
-    left = progress_left(game)
-    return {name: predict(weights, facts, left) for name, facts in features(game).items()}
+    rounds = horizon(game)
+    return {name: predict(weights, facts, rounds) for name, facts in features(game).items()}
 
 
 def fitted_standing(game: Game, player: str) -> float:
