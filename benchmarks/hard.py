@@ -12,17 +12,18 @@ The titles' games are interleaved one seed (every rotation) at a time, so a run 
 early has figures for every title. Long: every finished game is appended to a ledger (JSON
 lines, default ``benchmarks/results/hard.jsonl``), and a run resumes from it.
 
-``--value hand`` plays `hard` valuing positions by `hand`'s rules (``evaluate.standing``)
-instead of the fitted weights, and ``--operating`` plays it searching corporations' money
-decisions too (``SearchBot.operating``), each variant to its own ledger
-(``hard-hand.jsonl``, ``hard-operating.jsonl``, ...), to compare them.
+``--value fitted`` plays `hard` valuing positions by the fitted weights
+(``evaluate.fitted_standing``) instead of the hand-set ones (``evaluate.standing``), and
+``--operating`` plays it searching corporations' money decisions too
+(``SearchBot.operating``), each variant to its own ledger (``hard-fitted.jsonl``, ``hard-
+operating.jsonl``, ...), to compare them.
 
 ``--calibrate`` instead times `hard`'s searched decisions at positions of `medium` games
 and prints the milliseconds per work unit (``search.UNITS_PER_SECOND``'s measure).
 
 Run: nice .venv/bin/python benchmarks/hard.py [--games N] [--budgets hard:250ms hard:1s]
      [--titles 1849 1883 1854] [--jobs N] [--ledger PATH] [--report] [--calibrate]
-     [--value fitted|hand] [--operating]
+     [--value hand|fitted] [--operating]
 """
 
 from __future__ import annotations
@@ -65,11 +66,11 @@ def plan(
                 yield ledger_key(title, order, j), (title, rotated, bot_seed, game_seed)
 
 
-def _play(args: tuple[str, list[str], int, int], hand: bool, operating: bool) -> GameResult:
-    if not hand and not operating:
+def _play(args: tuple[str, list[str], int, int], fitted: bool, operating: bool) -> GameResult:
+    if not fitted and not operating:
         return play_game(*args)
     title, rotated, bot_seed, game_seed = args
-    value = evaluate.standing if hand else evaluate.fitted_standing
+    value = evaluate.fitted_standing if fitted else evaluate.standing
     players = {
         level: SearchBot(level, bot.work, value=value, operating=operating)
         for level in set(rotated)
@@ -140,11 +141,11 @@ def main() -> None:
     parser.add_argument("--ledger", type=Path, default=LEDGER)
     parser.add_argument("--report", action="store_true", help="only print the ledger's figures")
     parser.add_argument("--calibrate", action="store_true")
-    parser.add_argument("--value", choices=["fitted", "hand"], default="fitted")
+    parser.add_argument("--value", choices=["hand", "fitted"], default="hand")
     parser.add_argument("--operating", action="store_true")
     args = parser.parse_args()
-    hand = args.value == "hand"
-    variant = "-".join(["hand"] * hand + ["operating"] * args.operating)
+    fitted = args.value == "fitted"
+    variant = "-".join(["fitted"] * fitted + ["operating"] * args.operating)
     if variant and args.ledger == LEDGER:
         args.ledger = LEDGER.with_name(f"hard-{variant}.jsonl")
     if args.calibrate:
@@ -155,7 +156,7 @@ def main() -> None:
     todo = [(k, g) for k, g in plan(args.titles, args.budgets, args.games) if k not in done]
     if todo and not args.report:
         with ProcessPoolExecutor(args.jobs) as pool, args.ledger.open("a") as out:
-            running = {pool.submit(_play, g, hand, args.operating): k for k, g in todo}
+            running = {pool.submit(_play, g, fitted, args.operating): k for k, g in todo}
             for future in as_completed(running):
                 done[running[future]] = future.result()
                 out.write(ledger_row(running[future], done[running[future]]))

@@ -6,9 +6,10 @@ rounds, see :data:`SEARCHED`; a corporation's actions, a prompt's answer or a si
 action are `medium`'s to play), `hard`
 plays each candidate forward on search copies (:meth:`Game.search_copy`), every seat played
 by a fast rule-of-thumb player (:data:`PLAYOUT`: `easy`'s rules without its noise), and
-values the position each reaches by the player's standing (``bots/evaluate.py``: its fitted
-worth less the best opponent's, `evaluate.fitted_standing`; `hand`'s own rules of value,
-`evaluate.standing`, for a title without fitted weights).
+values the position each reaches by the player's standing (``bots/evaluate.py``: its expected
+worth less the best opponent's, `evaluate.standing`; `SearchBot.value` may be another, such
+as the fitted weights' `evaluate.fitted_standing`, which predict the winner better but have
+not yet made `hard` win more: ``benchmarks/hard.py --value fitted``).
 
 The budget is spent by successive halving: in each of :data:`STAGES` stages the candidates
 left share an equal part of the budget left, each playing on from where it stopped (but
@@ -141,7 +142,7 @@ class SearchBot:
     base: HeuristicBot = field(default_factory=lambda: MEDIUM)
     width: int = WIDTH
     #: How a position is valued for the player: their standing (module docstring).
-    value: Callable[[Game, str], float] = evaluate.fitted_standing
+    value: Callable[[Game, str], float] = evaluate.standing
     #: Whether a corporation's money decisions (:data:`SEARCHED_OPERATING`) are searched too.
     operating: bool = False
 
