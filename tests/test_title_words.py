@@ -148,7 +148,10 @@ def test_a_closure_that_leaves_the_corporation_startable_is_said() -> None:
     before = Snapshot.of(g)
     assert isinstance(g.title, Title1883)
     g.title.close_corporation(g, "FBV")
-    assert "FBV closes" in before.changes(Snapshot.of(g), Words(g), None)
+    # its shares go back to the initial offering without compensation: the holder loses them
+    assert "FBV closes. Lost with it: A's 30% of FBV" in before.changes(
+        Snapshot.of(g), Words(g), None
+    )
 
 
 # 1883 §5.3.2: the FSF private closes when its corporation starts; it is named as a private

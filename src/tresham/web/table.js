@@ -155,8 +155,6 @@ async function refresh() {
   if (!present || fresh.index >= present.index) await show(fresh);
 }
 
-/** The words of a legal action (sent with it by the server: tresham/words.py): `text`, and
- * the `effects` it would have. */
 /** The prices one may name for a listed action instead of its own ([lowest, highest]), or
  * null: the server's `ranges`. */
 function rangeOf(a) {
@@ -164,9 +162,18 @@ function rangeOf(a) {
   return (legal.ranges && legal.ranges[i]) || null;
 }
 
+/** The words of a legal action (sent with it by the server: tresham/words.py): `text`, the
+ * `effects` it would have, and its `warnings` (what it would close or end for good). */
 function wordsOf(a) {
   const i = legal.actions.indexOf(a);
-  return (legal.choices && legal.choices[i]) || { text: describe(a, state.offer), effects: [] };
+  const words = (legal.choices && legal.choices[i]) || { text: describe(a, state.offer), effects: [] };
+  return { warnings: [], ...words };
+}
+
+/** All a choice would do, its warnings first (marked), as sentences. */
+function saidOf(a) {
+  const { effects, warnings } = wordsOf(a);
+  return [...warnings.map((w) => `\u26a0 ${w}`), ...effects];
 }
 
 /** The effects of a choice as a small line under it ("" when none). */
@@ -174,11 +181,15 @@ function effectsLine(effects, attrs = {}) {
   return effects.length ? el("p", { class: "effects", ...attrs }, effects.join(" · ")) : null;
 }
 
-/** A button for a legal action: its words, and what it would do below them. */
+/** A button for a legal action: its words, what it would close or end (in red, first), and
+ * what else it would do below them. */
 function actionButton(a, extraClass = "") {
-  const { text, effects } = wordsOf(a);
-  const button = el("button", { class: `act act-${a.type}${extraClass}`, onclick: () => post(a), title: effects.join("\n") || null },
-    el("span", { class: "act-text" }, text), effects.length ? el("small", { class: "act-effects" }, effects.join(" · ")) : null);
+  const { text, effects, warnings } = wordsOf(a);
+  const grave = warnings.length ? " act-grave" : "";
+  const button = el("button", { class: `act act-${a.type}${extraClass}${grave}`, onclick: () => post(a), title: [...warnings, ...effects].join("\n") || null },
+    el("span", { class: "act-text" }, text),
+    ...warnings.map((w) => el("strong", { class: "act-warning" }, `\u26a0 ${w}`)),
+    effects.length ? el("small", { class: "act-effects" }, effects.join(" · ")) : null);
   if (a.type === "build_tunnel") {
     // 1854 §5.3.1: the tunnel is drawn on the map while its button is pointed at or focused
     const show = () => showTunnel($("board"), board, a);
@@ -311,7 +322,7 @@ function renderActions(lays) {
         const select = el("select", { "aria-label": `par price of ${corp}`, class: "par-price" });
         options.forEach((a, i) => select.append(el("option", { value: i }, wordsOf(a).text.replace(`Start ${corp} at `, ""))));
         const effects = el("p", { class: "effects" });
-        const explain = () => { effects.textContent = wordsOf(options[Number(select.value)]).effects.join(" · "); };
+        const explain = () => { effects.textContent = saidOf(options[Number(select.value)]).join(" · "); };
         select.addEventListener("change", explain);
         explain();
         box.append(el("div", { class: "action-row par", "data-corp": corp }, el("span", {}, `Start ${corp} at`), select,
@@ -400,7 +411,7 @@ function layPanel(lays) {
     el("button", { id: "rotate-tile", onclick: () => { ui.rot += 1; render(); }, disabled: count < 2 }, `Rotate (${(ui.rot % count) + 1}/${count})`),
     el("button", { id: "lay-tile", class: "primary", onclick: () => post(chosen) }, wordsOf(chosen).text),
     el("button", { onclick: () => { ui = freshUi(); render(); } }, "Cancel")));
-  const effects = wordsOf(chosen).effects;
+  const effects = saidOf(chosen);
   panel.append(el("p", { id: "lay-cost", class: "effects" }, effects.length ? effects.join(" · ") : "No cost."));
   return panel;
 }
