@@ -127,7 +127,7 @@ def test_a_mail_contract_says_what_it_earns() -> None:
     g = Game(get_title("1854"), ["A", "B", "C"], 1)
     words = text(g, BuyMailContract("SD", 100))
     assert words.startswith("Buy a 100 G mail contract: SD collects 10 G at the start of each")
-    assert "up to 60 G later" in words and "(6 left)" in words
+    assert "up to 60 G later" in words and "(6 left in the bank)" in words
 
 
 # 1854 §5.3.1: a tunnel is named by its hex, its shape and the sides it joins

@@ -552,7 +552,13 @@ function renderCorporations(colors) {
   // narrow enough for the side column at 1366 px (the spreadsheet has every figure)
   const shown = state.corporations.filter((c) => c.parred || c.floated);
   const owning = shown.some((c) => c.companies.length); // a privates column only when one holds some
-  const rows = shown.map((c) => el("tr", { "data-corp": c.sym, class: c.closed ? "closed" : "" },
+  const columns = 7 + (owning ? 1 : 0);
+  // what else a corporation holds (1854's mail contracts: Title.corporation_holds), on a line
+  // of its own under its row
+  const holds = (c) => ((c.holds || []).length
+    ? [el("tr", { class: "holds-row", "data-holds-of": c.sym }, el("td", {}), el("td", { colspan: columns - 1 }, c.holds.join(" · ")))]
+    : []);
+  const rows = shown.flatMap((c) => [el("tr", { "data-corp": c.sym, class: c.closed ? "closed" : "" },
     el("td", { title: c.name }, chip(c.sym, colors)),
     cell(c.president),
     cell(c.price === null ? "" : money(c.price), { class: "num", title: `share price (par ${money(c.par_price)})` }),
@@ -560,7 +566,7 @@ function renderCorporations(colors) {
     cell(trainsText(c.train_names), { class: "trains" }),
     cell(`${c.placed.length}/${c.tokens}`),
     cell(`${c.treasury}% · ${c.pool}%`, { class: "num", title: "in the IPO (treasury) · in the pool" }),
-    ...(owning ? [cell(c.companies.join(", "))] : [])));
+    ...(owning ? [cell(c.companies.join(", "))] : [])), ...holds(c)]);
   const waiting = state.to_start;
   $("corporations").replaceChildren(
     el("div", { class: "scroll" }, table(["", "president", "price", "cash", "trains", "tokens", "IPO · pool", ...(owning ? ["privates"] : [])], rows)),
