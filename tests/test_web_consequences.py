@@ -173,10 +173,17 @@ def test_a_sale_that_closes_a_private_with_its_corporation_says_so(
         assert f"\N{WARNING SIGN} The private {co.name} ({co.sym}) closes" in shown, shown
     assert any(w.startswith(f"\N{WARNING SIGN} {sale.corporation} closes") for w in shown)
     assert len(shown) == len(warnings)
+    # the corporation's privates, by name, on the line under its row; the table fits its box
+    held = page.locator(f'#corporations tr.holds-row[data-holds-of="{sale.corporation}"]')
+    names = ", ".join(f"{co.name} ({co.sym})" for co in owned)
+    assert held.inner_text().strip() == f"Privates: {names}"
+    box = "document.querySelector('#corporations .scroll')"
+    assert page.evaluate(f"{box}.scrollWidth <= {box}.clientWidth")
     page.locator("#actions").screenshot(path=str(ARTIFACTS / "closing-sale-private.png"))
     button.click()
     at_index(page, len(game.actions) + 1)
     entry = logged(page, len(game.actions))
     assert f"{sale.corporation} closes" in entry, entry
+    assert held.count() == 0
     page.close()
     assert errors.seen == []

@@ -80,7 +80,8 @@ def test_a_mail_contract_says_what_it_earns_and_who_holds_it(
             collected = index
             break
     assert collected is not None, f"{corp} never had another turn"
-    at_index(page, collected + 1)
+    # the table has drawn each of those moves as it came: give it time to draw them all
+    page.wait_for_selector(f'#status[data-index="{collected + 1}"]', timeout=90_000)
     entry = page.locator(f'#log li.entry[data-entry="{collected}"]')
     entry.wait_for(state="attached")
     assert f"{corp} collects 10 G from its mail contract" in entry.inner_text()

@@ -548,16 +548,24 @@ function trainsText(names) {
   return [...counts].map(([name, n]) => (n > 1 ? `${n}×${name}` : name)).join(" ");
 }
 
+/** A private by its name and symbol ("Ferrovia Casalecchio Vignola (FCV)"). */
+function privateName(sym) {
+  const co = state.companies.find((c) => c.sym === sym);
+  return co && co.name ? `${co.name} (${sym})` : sym;
+}
+
 function renderCorporations(colors) {
   // narrow enough for the side column at 1366 px (the spreadsheet has every figure)
   const shown = state.corporations.filter((c) => c.parred || c.floated);
-  const owning = shown.some((c) => c.companies.length); // a privates column only when one holds some
-  const columns = 7 + (owning ? 1 : 0);
-  // what else a corporation holds (1854's mail contracts: Title.corporation_holds), on a line
-  // of its own under its row
-  const holds = (c) => ((c.holds || []).length
-    ? [el("tr", { class: "holds-row", "data-holds-of": c.sym }, el("td", {}), el("td", { colspan: columns - 1 }, c.holds.join(" · ")))]
-    : []);
+  // what a corporation holds besides trains and shares (its privates, 1854's mail contracts:
+  // Title.corporation_holds), on a line of its own under its row: a column would take the
+  // width the table does not have at 1366 px
+  const holds = (c) => {
+    const held = [...(c.companies.length ? [`Privates: ${c.companies.map(privateName).join(", ")}`] : []), ...(c.holds || [])];
+    return held.length
+      ? [el("tr", { class: "holds-row", "data-holds-of": c.sym }, el("td", {}), el("td", { colspan: 6 }, held.join(" · ")))]
+      : [];
+  };
   const rows = shown.flatMap((c) => [el("tr", { "data-corp": c.sym, class: c.closed ? "closed" : "" },
     el("td", { title: c.name }, chip(c.sym, colors)),
     cell(c.president),
@@ -565,11 +573,10 @@ function renderCorporations(colors) {
     cell(money(c.cash), { class: "num" }),
     cell(trainsText(c.train_names), { class: "trains" }),
     cell(`${c.placed.length}/${c.tokens}`),
-    cell(`${c.treasury}% · ${c.pool}%`, { class: "num", title: "in the IPO (treasury) · in the pool" }),
-    ...(owning ? [cell(c.companies.join(", "))] : [])), ...holds(c)]);
+    cell(`${c.treasury}% · ${c.pool}%`, { class: "num", title: "in the IPO (treasury) · in the pool" })), ...holds(c)]);
   const waiting = state.to_start;
   $("corporations").replaceChildren(
-    el("div", { class: "scroll" }, table(["", "president", "price", "cash", "trains", "tokens", "IPO · pool", ...(owning ? ["privates"] : [])], rows)),
+    el("div", { class: "scroll" }, table(["", "president", "price", "cash", "trains", "tokens", "IPO · pool"], rows)),
     el("p", { class: "note" }, waiting.length ? `Not started: ${waiting.join(", ")}` : ""));
 }
 
