@@ -7,6 +7,7 @@ changes nothing."""
 from __future__ import annotations
 
 import random
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -325,6 +326,103 @@ def test_buy_until_on_the_server_is_cancelled_by_another_seats_trade(client: Tes
     shown = orders_of(client, gid, tokens["Ann"])
     assert shown["orders"] == []
     assert shown["ended"][-1]["why"] == f"{actor} traded {corp}"
+
+
+GRACE = 1.0
+
+
+def pass_only_after_anothers_move(seed: int = 7) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A game of 1849 (the `create` game's players and seed) played by random moves up to a
+    move of Bob's or Cid's after which Ann's only choice is Pass: the moves before it, and
+    that move (save format)."""
+    game = new_game("1849", PLAYERS["1849"], seed)
+    rng = random.Random(2)
+    for _ in range(2000):
+        mover = game.acting_player()
+        action = choose(game, rng)
+        if mover != "Ann":
+            after = game.clone()
+            after.apply(action)
+            legal = after.legal_actions()
+            if after.acting_player() == "Ann" and [type(a) for a in legal] == [Pass]:
+                return [a.to_json() for a in game.actions], action.to_json()
+        game.apply(action)
+    raise AssertionError("no move of another's left Ann only Pass")
+
+
+def post(client: TestClient, gid: str, token: str, index: int, action: dict[str, Any]) -> None:
+    answer = client.post(
+        f"/api/games/{gid}/actions", json={"index": index, "action": action}, headers=auth(token)
+    )
+    assert answer.status_code == 200, answer.text
+
+
+@pytest.fixture
+def graced(sqlite_url: str) -> Iterator[TestClient]:
+    config = ServerConfig(database_url=sqlite_url, bot_delay=0.0, undo_grace=GRACE, **ROOMY)
+    with TestClient(create_app(config)) as c:
+        yield c
+
+
+def up_to_the_move(client: TestClient) -> tuple[str, dict[str, str], dict[str, Any], str, int]:
+    """A game at the move of Bob's or Cid's that leaves Ann only Pass, Ann holding
+    auto-pass: the game, its tokens, the move, who makes it, and the log index."""
+    before, move_ = pass_only_after_anothers_move()
+    gid, tokens = create(client)
+    for index, action in enumerate(before):
+        post(client, gid, tokens[action["entity"]], index, action)
+    mover = client.get(f"/api/games/{gid}").json()["acting_player"]
+    assert mover != "Ann"
+    assert put_orders(client, gid, tokens["Ann"], [{"kind": "auto-pass"}]).status_code == 200
+    assert client.get(f"/api/games/{gid}").json()["index"] == len(before)  # nothing acted
+    return gid, tokens, move_, mover, len(before)
+
+
+def wait_for(client: TestClient, gid: str, index: int, seconds: float) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while True:
+        state: dict[str, Any] = client.get(f"/api/games/{gid}").json()
+        if state["index"] >= index or time.monotonic() > deadline:
+            return state
+        time.sleep(0.05)
+
+
+def test_an_order_waits_out_anothers_undo_grace_then_acts(graced: TestClient) -> None:
+    """Bob's (or Cid's) move leaves Ann only Pass: her auto-pass waits the undo grace, as a
+    bot would, and then passes for her, logged as the order."""
+    gid, tokens, move_, mover, index = up_to_the_move(graced)
+    post(graced, gid, tokens[mover], index, move_)
+    state = graced.get(f"/api/games/{gid}").json()
+    assert state["index"] == index + 1 and state["acting_player"] == "Ann"
+    assert state["undo"] == mover  # the mover may still take it back
+    time.sleep(GRACE / 3)
+    assert graced.get(f"/api/games/{gid}").json()["index"] == index + 1  # still waiting
+    state = wait_for(graced, gid, index + 2, GRACE * 5)
+    assert state["index"] == index + 2, "the order never acted after the grace"
+    last = entries(graced, gid)[-1]
+    assert last["seat"] == "Ann" and last["order"] == "auto-pass"
+    assert last["entry"]["type"] == "pass"
+
+
+def test_an_undo_within_the_grace_leaves_the_order_nothing_to_act_on(
+    graced: TestClient,
+) -> None:
+    """The mover takes the move back within the grace: Ann's order never passes on the
+    position the undo took away; the game waits for the mover, and Ann's order is still
+    hers. The mover moves again: the order acts once that move's grace is over."""
+    gid, tokens, move_, mover, index = up_to_the_move(graced)
+    post(graced, gid, tokens[mover], index, move_)
+    time.sleep(GRACE / 3)
+    post(graced, gid, tokens[mover], index + 1, {"type": "undo", "entity": mover})
+    time.sleep(GRACE * 2)  # well past the first move's grace
+    state = graced.get(f"/api/games/{gid}").json()
+    assert state["index"] == index + 2 and state["acting_player"] == mover
+    assert not any(e["order"] for e in entries(graced, gid))
+    assert [o["kind"] for o in orders_of(graced, gid, tokens["Ann"])["orders"]] == ["auto-pass"]
+    post(graced, gid, tokens[mover], index + 2, move_)
+    state = wait_for(graced, gid, index + 4, GRACE * 5)
+    assert state["index"] == index + 4
+    assert entries(graced, gid)[-1]["order"] == "auto-pass"
 
 
 # ---------------------------------------------------------------------- in the terminal

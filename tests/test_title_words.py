@@ -127,7 +127,7 @@ def test_a_mail_contract_says_what_it_earns() -> None:
     g = Game(get_title("1854"), ["A", "B", "C"], 1)
     words = text(g, BuyMailContract("SD", 100))
     assert words.startswith("Buy a 100 G mail contract: SD collects 10 G at the start of each")
-    assert "up to 60 G later" in words and "(6 left)" in words
+    assert "up to 60 G later" in words and "(6 left in the bank)" in words
 
 
 # 1854 §5.3.1: a tunnel is named by its hex, its shape and the sides it joins
@@ -148,7 +148,10 @@ def test_a_closure_that_leaves_the_corporation_startable_is_said() -> None:
     before = Snapshot.of(g)
     assert isinstance(g.title, Title1883)
     g.title.close_corporation(g, "FBV")
-    assert "FBV closes" in before.changes(Snapshot.of(g), Words(g), None)
+    # its shares go back to the initial offering without compensation: the holder loses them
+    assert "FBV closes. Lost with it: A's 30% of FBV" in before.changes(
+        Snapshot.of(g), Words(g), None
+    )
 
 
 # 1883 §5.3.2: the FSF private closes when its corporation starts; it is named as a private

@@ -229,3 +229,42 @@ def test_the_log_says_why_a_game_ended_in_words() -> None:
     reason = game.state.end_reason
     assert isinstance(reason, EndReason)
     assert game.state.events[-1] == f"Game over: {reason.words}"
+
+
+# 1849 §Trouble: a sale whose price enters "Closed" closes the corporation (its treasury,
+# trains and privates leave the game, its certificates are lost). The sale warns of it apart
+# from its price, naming what is lost: the treasury, the trains by name, each player's shares
+# (the seller's less those sold); the closing corporation is not said to "pay" its treasury.
+def test_a_closing_sale_warns_of_what_is_lost() -> None:
+    rng = random.Random(0)
+    game = new_game("1849", ["Ann", "Bob", "Cid"], 0, None)
+    found = []
+    for _ in range(1500):
+        words = Words(game)
+        for sale in [a for a in game.legal_actions() if isinstance(a, SellShares)]:
+            effects, warnings = words.consequences(sale)
+            if any(w.startswith(f"{sale.corporation} closes") for w in warnings):
+                found.append((game.clone(), sale, effects, warnings))
+        if found or game.state.finished:
+            break
+        game.apply(get_bot("random").choose(game, rng))
+    assert found, "no closing sale in the game"
+    game, sale, effects, warnings = found[0]
+    sym, s = sale.corporation, game.state
+    lost = [f"its {Words(game).money(s.corps[sym].cash)}"] if s.corps[sym].cash else []
+    trains = sorted(s.depot.name(t) for t in s.corps[sym].trains)
+    if trains:
+        lost.append(f"its train{'s' if len(trains) > 1 else ''} ({', '.join(trains)})")
+    shares = []
+    for p in game.player_names:
+        held = s.shares.percent(p, sym) - (sale.percent if p == sale.entity else 0)
+        if held:
+            shares.append(f"{p}'s {held}%")
+    if shares:
+        joined = shares[0] if len(shares) == 1 else ", ".join(shares[:-1]) + f" and {shares[-1]}"
+        lost.append(f"{joined} of {sym}")
+    assert warnings[0] == f"{sym} closes. Lost with it: {'; '.join(lost)}"
+    assert not any(e.startswith(f"{sym} pays") for e in effects)
+    assert any(e.startswith(f"{sale.entity} receives") for e in effects)
+    choice = Words(game).choices([sale])[0]
+    assert choice.to_dict()["warnings"] == list(warnings) and choice.effects == effects

@@ -148,4 +148,7 @@ class Terminal:
             effects = (
                 f"  [dim]({escape('; '.join(choice.effects))})[/dim]" if choice.effects else ""
             )
-            self.console.print(f"  {i:3}  {escape(choice.text)}{effects}")
+            warnings = "".join(
+                f"\n         [bold red]! {escape(w)}[/bold red]" for w in choice.warnings
+            )
+            self.console.print(f"  {i:3}  {escape(choice.text)}{effects}{warnings}")

@@ -76,18 +76,28 @@ CHOICE_WORDS: dict[str, str] = {
 #: How many lay choices (hex and tile) get their consequences worked out at most.
 LAYS_PRICED = 400
 
+#: An action's consequences: its effects, and its warnings (what it closes or ends).
+Consequences = tuple[tuple[str, ...], tuple[str, ...]]
+
 
 @dataclass(frozen=True)
 class Choice:
-    """A legal action as a player reads it: `text` (what it is) and `effects` (what it would
-    do, each one short sentence)."""
+    """A legal action as a player reads it: `text` (what it is), `effects` (what it would
+    do, each one short sentence) and `warnings` (what it would end for good, said apart so
+    that no one does it unawares: a corporation or a private that closes, the game's end)."""
 
     text: str
     effects: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON data: ``{"text", "effects"}``."""
-        return {"text": self.text, "effects": list(self.effects)}
+        """JSON data: ``{"text", "effects", "warnings"}``."""
+        return {"text": self.text, "effects": list(self.effects), "warnings": list(self.warnings)}
+
+
+def and_list(items: list[str]) -> str:
+    """Items as a sentence lists them: "a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def or_name(state: GameState) -> str:
@@ -167,9 +177,13 @@ class Words:
     # ------------------------------------------------------------------ what it is
     def step(self) -> tuple[str, str]:
         """The step of the operating corporation's turn (label, and what a pass means);
-        ("", "Pass") outside one."""
+        a pending prompt's question; ("", "Pass") outside one."""
         rnd = self.game.state.round
-        if isinstance(rnd, OperatingRound) and not self.game.state.pending:
+        pending = self.game.state.pending
+        if pending:
+            kind, entity = pending[0]
+            return (self.game.title.prompt(kind).question(self.game, entity), "Pass")
+        if isinstance(rnd, OperatingRound):
             name = rnd.current_step(self.game).name
             return STEP_WORDS.get(name, (name.replace("_", " ").capitalize(), "Pass"))
         return ("", "Pass")
@@ -266,36 +280,42 @@ class Words:
     def choices(self, actions: list[Action]) -> list[Choice]:
         """Each action in words, with its consequences (none for bids, passes and runs:
         their text says it all; the lays' worked out once per hex and tile)."""
-        priced: dict[tuple[str, str], tuple[str, ...]] = {}
+        priced: dict[tuple[str, str], Consequences] = {}
         out = []
         for action in actions:
-            effects: tuple[str, ...] = ()
+            found: Consequences = ((), ())
             if isinstance(action, LayTile):
                 key = (action.hex, action.tile)
                 if key not in priced and len(priced) < LAYS_PRICED:
-                    priced[key] = self.effects(action)
-                effects = priced.get(key, ())
+                    priced[key] = self.consequences(action)
+                found = priced.get(key, found)
             elif not isinstance(action, Bid | Pass | RunRoutes):
-                effects = self.effects(action)
-            out.append(Choice(self.text(action), effects))
+                found = self.consequences(action)
+            out.append(Choice(self.text(action), *found))
         return out
 
     def effects(self, action: Action) -> tuple[str, ...]:
+        """What `action` itself would change that players see (its warnings first)."""
+        effects, warnings = self.consequences(action)
+        return warnings + effects
+
+    def consequences(self, action: Action) -> Consequences:
         """What `action` itself would change that players see, played on a search copy: its
-        own effect, before the game moves on past steps with nothing to decide."""
+        own effect, before the game moves on past steps with nothing to decide; the effects,
+        and the warnings (what it closes or ends) apart."""
         game = self.game
         before = Snapshot.of(game)
         copy = game.search_copy(reseed=0)
         try:
             copy.title.process(copy, action)
         except RuleError:  # a title that refuses the action only once it is played
-            return ()
+            return ((), ())
         asked = offer_facts(copy)
         if asked is not None and self.game.state.offer is None:
-            return (f"{asked['text']}: it waits for {asked['asked']}'s answer",)
+            return ((f"{asked['text']}: it waits for {asked['asked']}'s answer",), ())
         after = Snapshot.of(copy)
-        paying = action.entity if isinstance(action, Dividend) else None
-        return tuple(before.changes(after, self, paying))
+        warnings = before.closures(after, self, action)
+        return (tuple(before.others(after, self, action)), tuple(warnings))
 
 
 @dataclass(frozen=True)
@@ -339,15 +359,72 @@ class Snapshot:
             finished=s.finished,
         )
 
-    def changes(self, after: Snapshot, words: Words, paying: str | None) -> list[str]:
-        """The differences from this position to `after`, as sentences (`paying`: the
-        corporation whose dividend this is, said per share)."""
+    def changes(self, after: Snapshot, words: Words, action: Action | None) -> list[str]:
+        """The differences from this position to `after`, made by `action`, as sentences:
+        what closes or ends first."""
+        return self.closures(after, words, action) + self.others(after, words, action)
+
+    def closing(self, after: Snapshot) -> list[str]:
+        """The corporations that close: those that leave the game, and those that stop being
+        floated (a title that lets one start again, as 1883 §5.8, keeps it in the game)."""
+        return sorted((self.corps - after.corps) | (self.floated & after.corps - after.floated))
+
+    def closures(self, after: Snapshot, words: Words, action: Action | None) -> list[str]:
+        """What closes or ends: each corporation that closes, with the money and trains it
+        loses and the shares its holders lose; each private that closes; the game's end."""
         m = words.money
         out: list[str] = []
-        if paying is not None:
-            out += self.dividend(after, words, paying)
+        for sym in self.closing(after):
+            lost = []
+            if (cash := self.cash.get(sym, 0) - after.cash.get(sym, 0)) > 0:
+                lost.append(f"its {m(cash)}")
+            gone = sorted(
+                words.train(t)
+                for t, owner in self.trains.items()
+                if owner == sym and after.trains.get(t) != sym
+            )
+            if gone:
+                lost.append(f"its train{'s' if len(gone) > 1 else ''} ({', '.join(gone)})")
+            if shares := self.shares_lost(after, sym, action):
+                lost.append(f"{and_list(shares)} of {sym}")
+            out.append(f"{sym} closes" + (f". Lost with it: {'; '.join(lost)}" if lost else ""))
+        companies = words.game.state.companies
+        for sym in sorted(self.companies - after.companies):
+            name = companies[sym].name if sym in companies else ""
+            out.append(
+                f"The private {name} ({sym}) closes" if name else f"The private {sym} closes"
+            )
+        if after.finished and not self.finished:
+            out.append("The game ends")
+        return out
+
+    def shares_lost(self, after: Snapshot, sym: str, action: Action | None) -> list[str]:
+        """The shares of `sym` its players lose with it ("Bob's 30%"), other than those
+        `action` sells."""
+        out = []
+        for (who, corp), was in sorted(self.holdings.items()):
+            if corp != sym or who not in self.cash or who in self.presidents:
+                continue  # not a player's
+            lost = was - after.holdings.get((who, sym), 0)
+            if isinstance(action, SellShares) and (action.entity, action.corporation) == (who, sym):
+                lost -= action.percent
+            if lost > 0:
+                out.append(f"{who}'s {lost}%")
+        return out
+
+    def others(self, after: Snapshot, words: Words, action: Action | None) -> list[str]:
+        """The differences other than what closes or ends: money, prices, floats,
+        presidents, the phase, trains that leave the game (a dividend's money is said per
+        share). A corporation that closes is not said to pay out what it loses."""
+        m = words.money
+        out: list[str] = []
+        closing = set(self.closing(after))
+        if isinstance(action, Dividend):
+            out += self.dividend(after, words, action.entity)
         else:
             for who, was in self.cash.items():
+                if who in closing:
+                    continue
                 now = after.cash.get(who, was)
                 if now < was:
                     out.append(f"{who} pays {m(was - now)} ({m(was)} → {m(now)})")
@@ -374,19 +451,6 @@ class Snapshot:
         for name, count in rusted.items():
             many = count > 1
             out.append(f"{count} {name} train{'s leave' if many else ' leaves'} the game")
-        companies = words.game.state.companies
-        for sym in sorted(self.companies - after.companies):
-            name = companies[sym].name if sym in companies else ""
-            out.append(
-                f"The private {name} ({sym}) closes" if name else f"The private {sym} closes"
-            )
-        # a corporation closes when it leaves the game, or when it stops being floated (a
-        # title that lets it start again, as 1883 §5.8, keeps it unfloated in the game)
-        closing = (self.corps - after.corps) | (self.floated & after.corps - after.floated)
-        for sym in sorted(closing):
-            out.append(f"{sym} closes")
-        if after.finished and not self.finished:
-            out.append("The game ends")
         return out
 
     def dividend(self, after: Snapshot, words: Words, corp: str) -> list[str]:

@@ -53,6 +53,11 @@ class Prompt:
         """Apply a validated answer (the prompt is popped before this is called)."""
         raise NotImplementedError
 
+    def question(self, game: Game, entity: str) -> str:
+        """Why `entity` is asked, in a player's words, shown above its answers ("": the
+        answers say it all)."""
+        return ""
+
 
 class Discard(Prompt):
     """Over the train limit: give a train that counts toward it back to the pool; asked

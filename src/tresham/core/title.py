@@ -410,6 +410,12 @@ class Title:
         concession, its deadline and penalty). Default: none."""
         return []
 
+    def corporation_holds(self, game: Game, corp: str) -> list[str]:
+        """What `corp` holds besides trains, stations, shares and privates, each in a few
+        words for its row of the corporations table (e.g. a mail contract). Default:
+        nothing."""
+        return []
+
     def train_note(self, kind: str) -> str:
         """What a train type does that the common trains do not, in players' words (e.g.
         1883's 2G); "" for a common train."""

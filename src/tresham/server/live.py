@@ -160,6 +160,9 @@ class LiveGame:
         #: How many entries the standing orders have followed (server/standing.py): those
         #: replayed when the game is loaded are never followed again.
         self.followed = 0
+        #: When the last entry was applied here (time.monotonic(); -inf: before this process
+        #: loaded the game), from which a standing order waits out the undo grace.
+        self.moved_at = -math.inf
         self.chronicle = Chronicle.begin(game)
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
@@ -189,6 +192,7 @@ class LiveGame:
         live = cls(record, game, view)
         live.apply_rows(rows)
         live.published = live.followed = live.index
+        live.moved_at = -math.inf
         return live
 
     @classmethod
@@ -271,6 +275,7 @@ class LiveGame:
             self.undone_rows.clear()
         self.chronicle.after(self.game, before)
         self.rows.append(row)
+        self.moved_at = time.monotonic()
 
     def log_entries(self, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
         """The log entries from `start` (to `stop`), as the API gives them: ``{"index",

@@ -42,7 +42,7 @@ from tresham.server.config import ServerConfig
 from tresham.server.errors import ApiError, Conflict, NotFound, Stale, TooMany
 from tresham.server.ids import check_game_id, new_game_id
 from tresham.server.live import Entry, LiveGame, parse_entry, token_hash
-from tresham.server.standing import Standing
+from tresham.server.standing import Followed, Standing
 from tresham.server.storage import (
     ChatLine,
     GameRecord,
@@ -344,37 +344,77 @@ class Registry:
     async def _committing(self, live: LiveGame, work: Callable[[], str | None]) -> None:
         """Run `work` (it appends an entry, or sets orders), then let the standing orders of
         whoever acts next act (server/standing.py); tell whose turn it is."""
+        followed = Followed()
 
         def run() -> str | None:
+            nonlocal followed
             turn_to = work()
-            if self._follow_orders(live):
+            followed = self._follow_orders(live)
+            if followed.acted:
                 turn_to = live.game.acting_player()
             return turn_to
 
         turn_to = await self.read(live, run, catch_up=False)
+        self._follow_later(live, followed)
         if turn_to is not None:
             self._tell_turn(live, turn_to)
         self.bots.poke(live.record.id)
 
-    def _follow_orders(self, live: LiveGame, now: bool = False) -> bool:
+    def _follow_orders(self, live: LiveGame, now: bool = False, waited: bool = False) -> Followed:
         """Let the standing orders follow the entries appended since they last did
-        (server/standing.py); worker thread, the game's lock held."""
+        (server/standing.py), after the undo grace of another person's move unless `waited`
+        (it has run out); worker thread, the game's lock held."""
 
         def commit(player: str, action: Action, order: str) -> None:
             self._commit(live, player, action, order)
 
-        return self.standing.follow(live, commit, now)
+        grace = 0.0 if waited else self.config.undo_grace
+        return self.standing.follow(live, commit, now, grace)
+
+    def _follow_later(self, live: LiveGame, followed: Followed) -> None:
+        """If an order waits out another person's undo grace, let it act once the grace has
+        run out (from the event loop)."""
+        if followed.wait > 0:
+            self._spawn(self._follow_after(live.record.id, followed))
+
+    async def _follow_after(self, game_id: str, followed: Followed) -> None:
+        """The undo grace has run out: the orders act, unless the log moved meanwhile (a
+        move or a take-back: the move's own follow decides then, and after an undo nothing
+        acts)."""
+        await asyncio.sleep(followed.wait)
+        try:
+            live = await self.get(game_id, look=False)
+
+            def run() -> str | None:
+                self._catch_up(live)
+                if live.index != followed.index:
+                    return None
+                acted = self._follow_orders(live, now=True, waited=True).acted
+                return live.game.acting_player() if acted else None
+
+            turn_to = await self.read(live, run, catch_up=False)
+        except ApiError as exc:
+            log.warning("game %s: standing orders did not act: %s", game_id, exc.message)
+            return
+        if turn_to is not None:
+            self._tell_turn(live, turn_to)
+        self.bots.poke(game_id)
 
     async def set_orders(self, live: LiveGame, player: str, raw: Any) -> dict[str, Any]:
-        """Replace the standing orders of `player`'s seat (they may act at once); returns
-        what the seat is shown of them. Raises RuleError (nothing changed)."""
+        """Replace the standing orders of `player`'s seat (they may act at once, or once
+        another person's undo grace has run out); returns what the seat is shown of them.
+        Raises RuleError (nothing changed)."""
+        followed = Followed()
 
         def work() -> str | None:
+            nonlocal followed
             self._catch_up(live)
             self.standing.replace(live, player, raw)
-            return live.game.acting_player() if self._follow_orders(live, now=True) else None
+            followed = self._follow_orders(live, now=True)
+            return live.game.acting_player() if followed.acted else None
 
         turn_to = await self.read(live, work, catch_up=False)
+        self._follow_later(live, followed)
         if turn_to is not None:
             self._tell_turn(live, turn_to)
         self.bots.poke(live.record.id)
@@ -384,15 +424,18 @@ class Registry:
         """A bot worker's move was appended at log `index` (``server/workers.py``): let the
         standing orders of whoever acts next act, as after a move made here (unless the log
         went on meanwhile), and tell whose turn it is."""
+        followed = Followed()
 
         def run() -> str | None:
+            nonlocal followed
             self._catch_up(live)
-            acted = self._follow_orders(live)
-            if live.index != index + 1 and not acted:
+            followed = self._follow_orders(live)
+            if live.index != index + 1 and not followed.acted:
                 return None  # the log went on: whoever appended there told the turn
             return live.game.acting_player()
 
         turn_to = await self.read(live, run, catch_up=False)
+        self._follow_later(live, followed)
         if turn_to is not None:
             self._tell_turn(live, turn_to)
 

@@ -8,14 +8,20 @@ is asked whether one of its orders acts; if one does, its action is appended as 
 through the same checks as a posted one, and marked in the log with the order's kind (the
 table writes "(standing order)" after it). Nothing acts right after an undo or a redo: a
 decision an undo reopened waits for its person, and the order whose action its own seat takes
-back is cancelled. A buy-until order is cancelled when anyone else trades its corporation.
-Bot seats hold no orders (they have no token), and no order is part of the game's state.
+back is cancelled. An order whose turn comes from another person's own move (not a bot's, not
+an order's) first waits out the game's undo grace, as a bot does, and acts then only if the
+log has not moved meanwhile: the person may take the move back, and the order never acts on a
+position that an undo has already taken away. A buy-until order is cancelled when anyone else
+trades its corporation. Bot seats hold no orders (they have no token), and no order is part of
+the game's state.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from tresham.core.actions import Action, action_from_json
@@ -31,6 +37,17 @@ MAX_ORDERS = 8
 
 #: Appends an order's action: (player, action, order kind).
 Commit = Callable[[str, Action, str], object]
+
+
+@dataclass(frozen=True)
+class Followed:
+    """What following the log did: whether an order acted and, if one may act once the
+    undo grace of the last move has run out, in how many seconds (`wait`) and at which log
+    index (`index`: it acts then only if the log is still there)."""
+
+    acted: bool = False
+    wait: float = 0.0
+    index: int = 0
 
 
 class Standing:
@@ -69,19 +86,22 @@ class Standing:
         self.storage.set_seat_orders(live.record.id, player, mine.to_json())
 
     # ------------------------------------------------------------------ acting
-    def follow(self, live: LiveGame, commit: Commit, now: bool = False) -> bool:
+    def follow(
+        self, live: LiveGame, commit: Commit, now: bool = False, grace: float = 0.0
+    ) -> Followed:
         """After the entries appended since the last call (by this process or, caught up,
         by another): cancel what they cancel, then, if the last of them is an action, let
         the orders of whoever acts next act, in turn (`now`: even if nothing was appended,
-        as when orders are set); returns whether any did. Worker thread, the game's lock
-        held."""
+        as when orders are set). `grace`: the game's undo grace, which an order waits out
+        when another person's own move gave it its turn (then nothing acts now, and the
+        result says how long to wait). Worker thread, the game's lock held."""
         new = live.rows[live.followed :]
         live.followed = live.index
         if live.broken or not (new or now) or all(s.bot for s in live.seats):
-            return False
+            return Followed()
         book = self._book(live)
         if not book.seats:
-            return False
+            return Followed()
         acted = False
         try:
             for row in new:
@@ -92,9 +112,12 @@ class Standing:
                 undone = live.undone_rows[-1] if live.undone_rows else None
                 if new and last.entry["type"] == "undo" and undone and undone.order:
                     book.taken_back(live.game, str(undone.seat), OrderKind(undone.order))
-                return False
+                return Followed()
             if last is None or not any(o.orders for o in book.seats.values()):
-                return False
+                return Followed()
+            wait = self._grace_left(live, book, grace)
+            if wait > 0:
+                return Followed(wait=wait, index=live.index)
 
             def apply(player: str, action: Action, kind: OrderKind) -> None:
                 commit(player, action, kind.value)
@@ -106,7 +129,28 @@ class Standing:
         finally:
             live.followed = live.index
             self._store(live, book)
-        return acted
+        return Followed(acted)
+
+    @staticmethod
+    def _grace_left(live: LiveGame, book: OrderBook, grace: float) -> float:
+        """How long the orders of the seat to act must still wait before acting: what is
+        left of `grace` since the last move, if that move was another person's own (they
+        may still take it back), else 0."""
+        last = live.rows[-1]
+        mover = live.undo_seat()
+        acting = live.game.acting_player()
+        mine = book.seats.get(acting) if acting is not None else None
+        if (
+            grace <= 0
+            or mine is None
+            or not mine.orders
+            or mover is None
+            or mover == acting
+            or live.is_bot(mover)
+            or last.order is not None
+        ):
+            return 0.0
+        return max(0.0, grace - (time.monotonic() - live.moved_at))
 
     def _store(self, live: LiveGame, book: OrderBook) -> None:
         for player in book.changed:

@@ -212,6 +212,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
                 "treasury": s.shares.percent(treasury(sym), sym),
                 "pool": s.shares.percent(POOL, sym),
                 "companies": companies_of.get(sym, []),
+                "holds": g.title.corporation_holds(g, sym),
             }
             for sym, corp in s.corps.items()
         ],

@@ -155,8 +155,6 @@ async function refresh() {
   if (!present || fresh.index >= present.index) await show(fresh);
 }
 
-/** The words of a legal action (sent with it by the server: tresham/words.py): `text`, and
- * the `effects` it would have. */
 /** The prices one may name for a listed action instead of its own ([lowest, highest]), or
  * null: the server's `ranges`. */
 function rangeOf(a) {
@@ -164,9 +162,18 @@ function rangeOf(a) {
   return (legal.ranges && legal.ranges[i]) || null;
 }
 
+/** The words of a legal action (sent with it by the server: tresham/words.py): `text`, the
+ * `effects` it would have, and its `warnings` (what it would close or end for good). */
 function wordsOf(a) {
   const i = legal.actions.indexOf(a);
-  return (legal.choices && legal.choices[i]) || { text: describe(a, state.offer), effects: [] };
+  const words = (legal.choices && legal.choices[i]) || { text: describe(a, state.offer), effects: [] };
+  return { warnings: [], ...words };
+}
+
+/** All a choice would do, its warnings first (marked), as sentences. */
+function saidOf(a) {
+  const { effects, warnings } = wordsOf(a);
+  return [...warnings.map((w) => `\u26a0 ${w}`), ...effects];
 }
 
 /** The effects of a choice as a small line under it ("" when none). */
@@ -174,11 +181,15 @@ function effectsLine(effects, attrs = {}) {
   return effects.length ? el("p", { class: "effects", ...attrs }, effects.join(" · ")) : null;
 }
 
-/** A button for a legal action: its words, and what it would do below them. */
+/** A button for a legal action: its words, what it would close or end (in red, first), and
+ * what else it would do below them. */
 function actionButton(a, extraClass = "") {
-  const { text, effects } = wordsOf(a);
-  const button = el("button", { class: `act act-${a.type}${extraClass}`, onclick: () => post(a), title: effects.join("\n") || null },
-    el("span", { class: "act-text" }, text), effects.length ? el("small", { class: "act-effects" }, effects.join(" · ")) : null);
+  const { text, effects, warnings } = wordsOf(a);
+  const grave = warnings.length ? " act-grave" : "";
+  const button = el("button", { class: `act act-${a.type}${extraClass}${grave}`, onclick: () => post(a), title: [...warnings, ...effects].join("\n") || null },
+    el("span", { class: "act-text" }, text),
+    ...warnings.map((w) => el("strong", { class: "act-warning" }, `\u26a0 ${w}`)),
+    effects.length ? el("small", { class: "act-effects" }, effects.join(" · ")) : null);
   if (a.type === "build_tunnel") {
     // 1854 §5.3.1: the tunnel is drawn on the map while its button is pointed at or focused
     const show = () => showTunnel($("board"), board, a);
@@ -311,7 +322,7 @@ function renderActions(lays) {
         const select = el("select", { "aria-label": `par price of ${corp}`, class: "par-price" });
         options.forEach((a, i) => select.append(el("option", { value: i }, wordsOf(a).text.replace(`Start ${corp} at `, ""))));
         const effects = el("p", { class: "effects" });
-        const explain = () => { effects.textContent = wordsOf(options[Number(select.value)]).effects.join(" · "); };
+        const explain = () => { effects.textContent = saidOf(options[Number(select.value)]).join(" · "); };
         select.addEventListener("change", explain);
         explain();
         box.append(el("div", { class: "action-row par", "data-corp": corp }, el("span", {}, `Start ${corp} at`), select,
@@ -400,7 +411,7 @@ function layPanel(lays) {
     el("button", { id: "rotate-tile", onclick: () => { ui.rot += 1; render(); }, disabled: count < 2 }, `Rotate (${(ui.rot % count) + 1}/${count})`),
     el("button", { id: "lay-tile", class: "primary", onclick: () => post(chosen) }, wordsOf(chosen).text),
     el("button", { onclick: () => { ui = freshUi(); render(); } }, "Cancel")));
-  const effects = wordsOf(chosen).effects;
+  const effects = saidOf(chosen);
   panel.append(el("p", { id: "lay-cost", class: "effects" }, effects.length ? effects.join(" · ") : "No cost."));
   return panel;
 }
@@ -537,22 +548,35 @@ function trainsText(names) {
   return [...counts].map(([name, n]) => (n > 1 ? `${n}×${name}` : name)).join(" ");
 }
 
+/** A private by its name and symbol ("Ferrovia Casalecchio Vignola (FCV)"). */
+function privateName(sym) {
+  const co = state.companies.find((c) => c.sym === sym);
+  return co && co.name ? `${co.name} (${sym})` : sym;
+}
+
 function renderCorporations(colors) {
   // narrow enough for the side column at 1366 px (the spreadsheet has every figure)
   const shown = state.corporations.filter((c) => c.parred || c.floated);
-  const owning = shown.some((c) => c.companies.length); // a privates column only when one holds some
-  const rows = shown.map((c) => el("tr", { "data-corp": c.sym, class: c.closed ? "closed" : "" },
+  // what a corporation holds besides trains and shares (its privates, 1854's mail contracts:
+  // Title.corporation_holds), on a line of its own under its row: a column would take the
+  // width the table does not have at 1366 px
+  const holds = (c) => {
+    const held = [...(c.companies.length ? [`Privates: ${c.companies.map(privateName).join(", ")}`] : []), ...(c.holds || [])];
+    return held.length
+      ? [el("tr", { class: "holds-row", "data-holds-of": c.sym }, el("td", {}), el("td", { colspan: 6 }, held.join(" · ")))]
+      : [];
+  };
+  const rows = shown.flatMap((c) => [el("tr", { "data-corp": c.sym, class: c.closed ? "closed" : "" },
     el("td", { title: c.name }, chip(c.sym, colors)),
     cell(c.president),
     cell(c.price === null ? "" : money(c.price), { class: "num", title: `share price (par ${money(c.par_price)})` }),
     cell(money(c.cash), { class: "num" }),
     cell(trainsText(c.train_names), { class: "trains" }),
     cell(`${c.placed.length}/${c.tokens}`),
-    cell(`${c.treasury}% · ${c.pool}%`, { class: "num", title: "in the IPO (treasury) · in the pool" }),
-    ...(owning ? [cell(c.companies.join(", "))] : [])));
+    cell(`${c.treasury}% · ${c.pool}%`, { class: "num", title: "in the IPO (treasury) · in the pool" })), ...holds(c)]);
   const waiting = state.to_start;
   $("corporations").replaceChildren(
-    el("div", { class: "scroll" }, table(["", "president", "price", "cash", "trains", "tokens", "IPO · pool", ...(owning ? ["privates"] : [])], rows)),
+    el("div", { class: "scroll" }, table(["", "president", "price", "cash", "trains", "tokens", "IPO · pool"], rows)),
     el("p", { class: "note" }, waiting.length ? `Not started: ${waiting.join(", ")}` : ""));
 }
 

@@ -149,6 +149,19 @@ class Swap(Prompt):
             for c in tens[:2]:
                 s.shares.move(c.cid, entity)
             game.log(f"{entity} takes two 10% certificates of {sym} instead of the 20%")
+        else:
+            game.log(f"{entity} keeps the 20% last certificate of {sym}")
+
+    def question(self, game: Game, entity: str) -> str:
+        """Who took the presidency, and what was handed over for it."""
+        sym = state_of(game).swap_corp
+        new = game.state.shares.president.get(sym) if sym else None
+        if sym is None or new is None:
+            return ""
+        return (
+            f"{new} now holds more of {sym} than you and takes its presidency: you hand "
+            f"{new} the president's certificate (20%) for the 20% last certificate"
+        )
 
 
 class Title1849(Title):

@@ -35,15 +35,20 @@ def left(game: Game, cost: int) -> int:
     return count - sum(1 for c in state_of(game).mail.values() if c == cost)
 
 
+def income(game: Game, cost: int) -> dict[str, int]:
+    """Table 6: what a mail contract of the `cost` kind collects, by phase."""
+    kind = next(k for k in _kinds(game) if k["cost"] == cost)
+    return {phase: int(value) for phase, value in kind["income"].items()}
+
+
 def collect(game: Game, corp: str) -> None:
     """§5.2: the turn begins with the income of the company's mail contract, if any."""
     cost = held(game, corp)
     if cost is None:
         return
-    kind = next(k for k in _kinds(game) if k["cost"] == cost)
-    income = int(kind["income"][game.phase.name])
-    game.transfer("bank", corp, income)
-    game.log(f"{corp} collects {income} G from its mail contract")
+    amount = income(game, cost)[game.phase.name]
+    game.transfer("bank", corp, amount)
+    game.log(f"{corp} collects {amount} G from its mail contract")
 
 
 class MailStep(Step):

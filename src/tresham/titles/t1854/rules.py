@@ -258,6 +258,10 @@ class Title1854(Title):
         """The mail contracts and their holders, the options not yet paid."""
         return t1854_words.fact_tables(self, game)
 
+    def corporation_holds(self, game: Game, corp: str) -> list[str]:
+        """Its mail contract (§5.12) and what it collects now."""
+        return t1854_words.mail_held(self, game, corp)
+
     # ================================================================ deals
     def deals_need_consent(self, game: Game) -> bool:
         """§5.9 "The purchase price is freely negotiable … and must be made known to

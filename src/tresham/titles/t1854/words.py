@@ -61,15 +61,26 @@ def tunnel_text(game: Game, action: BuildTunnel, words: Any) -> str:
 
 def mail_text(title: Title1854, game: Game, corp: str, cost: int) -> str:
     """§5.12: the contract's price, its income now and at its best, and that it is kept."""
-    kind = next(k for k in title.data["mail_contracts"] if int(k["cost"]) == cost)
-    income: dict[str, int] = kind["income"]
+    income = mail.income(game, cost)
     money = title.money
     now = income.get(game.phase.name, 0)
     return (
         f"Buy a {money(cost)} mail contract: {corp} collects {money(now)} at the start of "
         f"each turn in this phase (up to {money(max(income.values()))} later), and keeps it "
-        f"for good ({mail.left(game, cost)} left)"
+        f"for good ({mail.left(game, cost)} left in the bank)"
     )
+
+
+def mail_held(title: Title1854, game: Game, corp: str) -> list[str]:
+    """§5.12: the contract `corp` holds and what it collects a turn now ([]: none)."""
+    cost = mail.held(game, corp)
+    if cost is None:
+        return []
+    now = mail.income(game, cost).get(game.phase.name, 0)
+    return [
+        f"Mail contract of {title.money(cost)}: collects {title.money(now)} at the start of "
+        "each turn"
+    ]
 
 
 def option_text(title: Title1854, game: Game, action: BuyOption) -> str:
@@ -137,17 +148,25 @@ def action_words(title: Title1854, game: Game, action: Action, words: Any) -> st
 def mail_table(title: Title1854, game: Game) -> FactTable:
     """§5.12: which company holds which mail contract and what it collects now."""
     money = title.money
-    kinds = {int(k["cost"]): k["income"] for k in title.data["mail_contracts"]}
+    kinds = {
+        int(k["cost"]): mail.income(game, int(k["cost"])) for k in title.data["mail_contracts"]
+    }
     rows = tuple(
-        (corp, money(cost), money(int(kinds[cost].get(game.phase.name, 0))))
+        (corp, money(cost), money(kinds[cost].get(game.phase.name, 0)))
         for corp, cost in state_of(game).mail.items()
     )
     left = ", ".join(f"{mail.left(game, cost)} of {money(cost)}" for cost in kinds)
+    phases = "/".join(next(iter(kinds.values())))
+    scales = "; ".join(
+        f"{money(cost)}: {'/'.join(str(v) for v in income.values())}"
+        for cost, income in kinds.items()
+    )
     return FactTable(
         "mail",
         "Mail contracts",
         ("company", "contract", "collects each turn"),
         rows,
+        f"Collected at the start of the company's turn, by phase ({phases}): {scales}. "
         f"Left in the bank: {left}.",
     )
 
