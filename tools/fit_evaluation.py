@@ -248,18 +248,26 @@ def _at(game: dict[str, Any], point: float) -> list[Any]:
     return [s for s in game["snaps"] if s[0] <= limit][-1]
 
 
+def judged(game: dict[str, Any], point: float, weights: Sequence[float]) -> dict[str, list[float]]:
+    """Each evaluation's values of `game`'s players at `point` (the plain score, the
+    hand-set evaluation, the fitted weights)."""
+    _, rounds, facts, hand = _at(game, point)
+    return {
+        "plain": [f[0] for f in facts],
+        "hand": list(hand),
+        "fitted": [evaluate.predict(weights, tuple(f), rounds) for f in facts],
+    }
+
+
 def accuracy(games: Sequence[dict[str, Any]], weights: Sequence[float]) -> dict[str, Any]:
     """How often each evaluation names a winner of `games` at each of :data:`POINTS`."""
     out: dict[str, Any] = {}
     for point in POINTS:
         hits = {"plain": 0.0, "hand": 0.0, "fitted": 0.0}
         for g in games:
-            _, rounds, facts, hand = _at(g, point)
             best = max(g["final"])
             winners = {i for i, v in enumerate(g["final"]) if v == best}
-            fitted = [evaluate.predict(weights, tuple(f), rounds) for f in facts]
-            plain = [f[0] for f in facts]
-            for name, values in (("plain", plain), ("hand", hand), ("fitted", fitted)):
+            for name, values in judged(g, point, weights).items():
                 pick = max(range(len(values)), key=lambda i: values[i])
                 hits[name] += pick in winners
         out[f"{round(100 * point)}%"] = {
@@ -276,11 +284,8 @@ def errors(games: Sequence[dict[str, Any]], weights: Sequence[float]) -> dict[st
     for point in POINTS:
         sums = {"plain": 0.0, "hand": 0.0, "fitted": 0.0}
         for g in games:
-            _, rounds, facts, hand = _at(g, point)
             final = _centred(g["final"])
-            fitted = [evaluate.predict(weights, tuple(f), rounds) for f in facts]
-            plain = [f[0] for f in facts]
-            for name, values in (("plain", plain), ("hand", hand), ("fitted", fitted)):
+            for name, values in judged(g, point, weights).items():
                 got = _centred(values)
                 sums[name] += sum((a - b) ** 2 for a, b in zip(got, final, strict=True)) / len(
                     final
