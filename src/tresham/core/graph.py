@@ -223,6 +223,28 @@ class Reach:
         return self.edges.get(coord, frozenset())
 
 
+def path_exit_edges(
+    state: MapState,
+    graph: TrackGraph,
+    paths: Iterable[int],
+    edges: dict[str, set[int]] | None = None,
+) -> dict[str, set[int]]:
+    """The edges by which a set of paths reaches each hex: every board exit of a path in its
+    own hex, and the facing edge of the neighbour across it; added to `edges` when given."""
+    out: dict[str, set[int]] = {} if edges is None else edges
+    board = state.board
+    for pid in paths:
+        coord = graph.key[pid][0]
+        for e in graph.end_edge[pid]:
+            if e < 0:
+                continue
+            out.setdefault(coord, set()).add(e)
+            nb = board.neighbor(coord, e)
+            if nb is not None:
+                out.setdefault(nb, set()).add((e + 3) % 6)
+    return out
+
+
 def reach(state: MapState, corporation: str, start: NodeKey | None = None) -> Reach:
     """Walk the corporation's network from its tokens, or from the one token at ``start``
     (a title's rule, e.g. a lay from each home city); cached until the state changes."""
@@ -256,17 +278,7 @@ def reach(state: MapState, corporation: str, start: NodeKey | None = None) -> Re
         if ok:
             stack.extend((q, kq) for q, kq in graph.node_paths[there] if q != pid)
     paths = frozenset(p for p in range(len(graph.key)) if visited[2 * p] or visited[2 * p + 1])
-    edges: dict[str, set[int]] = {}
-    board = state.board
-    for pid in paths:
-        coord = graph.key[pid][0]
-        for e in graph.end_edge[pid]:
-            if e < 0:
-                continue
-            edges.setdefault(coord, set()).add(e)
-            nb = board.neighbor(coord, e)
-            if nb is not None:
-                edges.setdefault(nb, set()).add((e + 3) % 6)
+    edges = path_exit_edges(state, graph, paths)
     result = Reach(
         corporation,
         frozenset(nodes),

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from tresham.core.graph import TrackGraph, passable, track_graph
+from tresham.core.graph import TrackGraph, passable, path_exit_edges, track_graph
 from tresham.core.tiles import CITY
 from tresham.core.track import MapState, NodeKey
 
@@ -83,15 +83,7 @@ def _connected_hexes(
         edges.setdefault(coord, set()).update(
             e for e in range(6) if board.neighbor(coord, e) is not None
         )
-    for pid in paths:
-        coord = graph.key[pid][0]
-        for e in graph.end_edge[pid]:
-            if e < 0:
-                continue
-            edges.setdefault(coord, set()).add(e)
-            nb = board.neighbor(coord, e)
-            if nb is not None:
-                edges.setdefault(nb, set()).add((e + 3) % 6)
+    path_exit_edges(state, graph, paths, edges)
     return {c: frozenset(es) for c, es in edges.items()}
 
 
