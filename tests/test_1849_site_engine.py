@@ -27,12 +27,13 @@ from tresham.core.graph import (
     legal_tile_lays,
     reach,
     tile_lay_problem,
+    token_slots,
     track_graph,
 )
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.track import MapState
 from tresham.titles.t1849 import map_glue
-from tresham.titles.t1849.site_graph import site_graph, site_hexes, site_paths
+from tresham.titles.t1849.site_graph import site_graph, site_hexes, site_nodes, site_paths
 from tresham.titles.t1849.track_rules import TrackRules1849, new_map
 
 SITE = {"rule_set": "18xx.games"}
@@ -211,3 +212,62 @@ def test_the_site_connection_is_the_site_rule_sets_from_version_6(
 ) -> None:
     g = two_corps(options, version)
     assert (map_glue.connection_for(g) is site_hexes) == site
+
+
+#: The map of a random game as tresham played it (rules version 6): 3 players, seed 86, at its
+#: 706th action, where CTL (tokens in Marsala E1 and Trapani C1) was about to place a token in
+#: Girgenti (J6), which the site refused ("Cannot place token on J6 because it is not
+#: connected"): tresham's reach arrives there across G5, H6, I7 and K7, track the site's walk
+#: never meets (it meets that way in first from a side where it cannot go on; H8 is full of
+#: AFG's and IFT's tokens).
+CTL_TILES = [
+    ("B12", "8", 5), ("B2", "77", 5), ("B4", "7", 5), ("C11", "709", 5), ("C3", "682", 5),
+    ("C5", "652", 5), ("C7", "77", 5), ("D10", "78", 2), ("D12", "677", 5), ("D14", "8", 1),
+    ("D2", "677", 1), ("D4", "688", 0), ("D6", "708", 1), ("D8", "78", 2), ("E11", "73", 4),
+    ("E3", "624", 3), ("E5", "686", 1), ("E7", "698", 5), ("E9", "78", 5), ("F10", "697", 5),
+    ("F2", "648", 2), ("F4", "695", 3), ("F6", "24", 4), ("F8", "78", 0), ("G1", "73", 3),
+    ("G11", "699", 5), ("G13", "58", 1), ("G3", "698", 5), ("G5", "41", 1), ("G9", "687", 1),
+    ("H10", "39", 5), ("H12", "654", 4), ("H2", "647", 2), ("H4", "697", 2), ("H6", "40", 1),
+    ("H8", "665", 3), ("I11", "25", 4), ("I5", "678", 2), ("I7", "681", 5), ("I9", "58", 2),
+    ("J10", "3", 3), ("J12", "711", 3), ("J6", "658", 2), ("J8", "650", 2), ("K11", "694", 5),
+    ("K7", "3", 3), ("K9", "678", 0), ("L12", "649", 2), ("M13", "675", 1), ("N10", "680", 2),
+    ("N12", "24", 1), ("O11", "8", 2),
+]  # fmt: skip
+CTL_TOKENS = [
+    ("IFT", "B14"), ("CTL", "C1"), ("CTL", "E1"), ("IFT", "H12"), ("AFG", "H12"),
+    ("AFG", "H8"), ("IFT", "H8"), ("ATA", "M11"), ("ATA", "M13"),
+]  # fmt: skip
+
+
+def ctl_towards_j6() -> MapState:
+    s = new_map(manifest="18xx.games")
+    for coord, tile, rotation in CTL_TILES:
+        s.lay_tile(coord, tile, rotation, check=False)
+    for corp, coord in CTL_TOKENS:
+        s.place_token(corp, coord, 0)
+    s.reserve("RCS", "C5", 0)
+    return s
+
+
+# Ruling S15 (§OR, the summary silent on where a token may go; ruling S11's network): on
+# 18xx.games a corporation places a token only in a city its own walk reaches (the site's
+# `connected_nodes`), not wherever tresham's reach arrives: CTL may not place in Girgenti.
+def test_the_site_places_tokens_only_where_its_walk_reaches() -> None:
+    s = ctl_towards_j6()
+    assert ("J6", 0) in reach(s, "CTL").nodes
+    assert ("J6", 0) not in site_nodes(s, "CTL")
+    site = token_slots(s, "CTL", site_nodes)
+    own = token_slots(s, "CTL")
+    assert site and ("J6", 0) not in site
+    assert ("J6", 0) in own and set(site) < set(own)
+
+
+@pytest.mark.parametrize(
+    ("options", "version", "site"),
+    [(SITE, None, True), (SITE, 6, False), (None, None, False)],
+)
+def test_the_site_token_rule_is_the_site_rule_sets_from_version_7(
+    options: dict[str, Any] | None, version: int | None, site: bool
+) -> None:
+    g = two_corps(options, version)
+    assert (map_glue.reached_for(g) is site_nodes) == site

@@ -43,6 +43,9 @@ Connection = Callable[["MapState", str], Mapping[str, frozenset[int]]]
 """A title's own answer to where a corporation may build, where it is not :func:`reach`'s:
 for each hex, the edges by which its network reaches it (all six on a hex holding its token).
 Hexes left out are not connected."""
+Reached = Callable[["MapState", str], frozenset[NodeKey]]
+"""A title's own answer to which nodes a corporation's network reaches, where it is not
+:func:`reach`'s (the cities where it may place a token)."""
 
 RULE_CONNECT = "Tile lay: connected to the network"
 RULE_TOKEN_REACH = "Station token: reachable city"
@@ -691,12 +694,13 @@ def _bad_exit_mask(state: MapState, coord: str) -> int:
 
 
 # -- station tokens ----------------------------------------------------------------------------
-def token_slots(state: MapState, corporation: str) -> list[NodeKey]:
-    """Every city the corporation reaches that has a free, unreserved slot (or the slot
-    reserved for it) and holds none of its tokens yet, sorted."""
-    net = reach(state, corporation)
+def token_slots(state: MapState, corporation: str, reached: Reached | None = None) -> list[NodeKey]:
+    """Every city the corporation reaches (by the title's `reached` where it gives one) that
+    has a free, unreserved slot (or the slot reserved for it) and holds none of its tokens
+    yet, sorted."""
+    nodes = reached(state, corporation) if reached is not None else reach(state, corporation).nodes
     out = []
-    for key in sorted(net.nodes):
+    for key in sorted(nodes):
         nd = state.tile(key[0]).nodes[key[1]]
         if nd.kind != CITY:
             continue

@@ -49,7 +49,7 @@ from tresham.titles.t1849.variant_steps import (
     Debt,
 )
 from tresham.titles.t1849.variant_steps import action_words as variant_action_words
-from tresham.titles.t1849.versions import DEALS_VERSION, SITE_CONNECTION_VERSION
+from tresham.titles.t1849.versions import DEALS_VERSION, SITE_TOKEN_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -156,10 +156,10 @@ class Title1849(Title):
 
     name = "1849"
     player_range = (3, 5)
-    rules_version = SITE_CONNECTION_VERSION
+    rules_version = SITE_TOKEN_VERSION
     # 1: before deals needed both sides; 2: before issue 39; 3: before ruling V11;
-    # 4: before rulings S9 (corrected)-S13; 5: before rulings S14-
-    older_rules = frozenset({1, 2, 3, 4, 5})
+    # 4: before rulings S9 (corrected)-S13; 5: before ruling S14; 6: before rulings S15-
+    older_rules = frozenset({1, 2, 3, 4, 5, 6})
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}

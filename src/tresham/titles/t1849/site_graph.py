@@ -162,6 +162,12 @@ def site_paths(state: MapState, corporation: str) -> frozenset[int]:
     return site_graph(state, corporation).paths
 
 
+def site_nodes(state: MapState, corporation: str) -> frozenset[NodeKey]:
+    """The nodes of the site's network, its tokens' cities included (the site's
+    ``connected_nodes``, where it lets the corporation place a token; a ``core.graph.Reached``)."""
+    return site_graph(state, corporation).nodes
+
+
 def site_hexes(state: MapState, corporation: str) -> Mapping[str, frozenset[int]]:
     """The hexes where the site lets the corporation build, with the edges by which its walk
     reaches each (a ``core.graph.Connection``)."""
