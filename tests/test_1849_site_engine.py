@@ -5,6 +5,8 @@ saves): the summary's rule set keeps tresham's own walk and slots."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,6 +34,8 @@ from tresham.core.graph import (
 )
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.track import MapState
+from tresham.io.site_import import StateDivergence, import_export
+from tresham.io.site_states import read_states, states_path
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.site_graph import site_graph, site_hexes, site_nodes, site_paths
 from tresham.titles.t1849.track_rules import TrackRules1849, new_map
@@ -271,3 +275,33 @@ def test_the_site_token_rule_is_the_site_rule_sets_from_version_7(
 ) -> None:
     g = two_corps(options, version)
     assert (map_glue.reached_for(g) is site_nodes) == site
+
+
+STALL = Path(__file__).parent / "data" / "differential" / "1849-3p-s17-stall.json"
+
+
+def stalled_export() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A random game (3 players, seed 17, `delay_ift`) as tresham exports it, to the chat
+    line after P1's sale of IFT that closes it (action 94), with the site's own states: the
+    site's line for the sale is stale (P2 to act in the stock round, the bank before the
+    private companies' revenue of the empty rounds that follow), its line after the chat line
+    is the state the sale led to."""
+    data: dict[str, Any] = json.loads(STALL.read_text())
+    states = states_path(STALL)
+    assert states is not None
+    return data, read_states(states)
+
+
+# The import's states check (import-only tolerance, docs/rulings/1849.md): where the site's
+# stock round stalls after a sale that closes a corporation, its line after the chat line that
+# wakes it is compared; without the chat line the stale line is a difference.
+def test_the_states_check_compares_a_stalled_sale_after_its_chat_line() -> None:
+    data, states = stalled_export()
+    assert [a["type"] for a in data["actions"][-2:]] == ["sell_shares", "message"]
+    assert states[-2]["bank"] != states[-1]["bank"]
+    result = import_export(data, states=states)
+    assert result.first_divergence is None and result.state_lines_compared == len(states)
+    data["actions"].pop()
+    with pytest.raises(StateDivergence) as info:
+        import_export(data, states=states[:-1])
+    assert (info.value.divergence.id, info.value.divergence.field) == (94, "bank")
