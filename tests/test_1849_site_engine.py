@@ -21,7 +21,7 @@ from test_1849_paragraphs import (
     two_corps,
     where,
 )
-from tresham.core.actions import Par, Pass, SellShares
+from tresham.core.actions import Bankrupt, Par, Pass, SellShares
 from tresham.core.game import Game
 from tresham.core.graph import (
     RULE_CONNECT,
@@ -120,12 +120,12 @@ def test_tresham_takes_the_first_empty_slot_otherwise() -> None:
     assert s.slots("J6", 0) == ("AFG", None)
 
 
-def _emergency_sale_of_ift(
-    options: dict[str, Any] | None, rules_version: int | None = None
+def _ctl_short_of_a_train(
+    options: dict[str, Any] | None, rules_version: int | None, ift_certs: int
 ) -> Game:
     """OR 1.2: CTL (Bob, at 90) operates first, then IFT, SFA and AFG, stacked in that order
-    on one space; CTL has no train and no cash, Bob no money but 20% of IFT, and he sells 10%
-    of it, which drops IFT below SFA and AFG."""
+    on one space; CTL has no train and no cash, Bob no money but `ift_certs` 10% certificates
+    of IFT."""
     g = opening(1, options, rules_version)
     g.apply(Par("Cid", "IFT", 68))
     g.apply(Pass("Cid"))
@@ -145,7 +145,16 @@ def _emergency_sale_of_ift(
     ctl.trains.clear()
     ctl.cash = 0
     g.player("Bob").cash = 0
-    give_certs(g, "IFT", "Bob", 2)
+    give_certs(g, "IFT", "Bob", ift_certs)
+    return g
+
+
+def _emergency_sale_of_ift(
+    options: dict[str, Any] | None, rules_version: int | None = None
+) -> Game:
+    """`_ctl_short_of_a_train` with 20% of IFT: Bob sells 10% of it, which drops IFT below
+    SFA and AFG."""
+    g = _ctl_short_of_a_train(options, rules_version, 2)
     g.apply(SellShares("CTL", "IFT", 10))
     market = g.state.market
     assert market.price("IFT") < market.price("SFA") == market.price("AFG")
@@ -169,6 +178,34 @@ def test_the_round_keeps_its_order_otherwise(
         "SFA",
         "AFG",
     ]
+
+
+def _bankruptcy_selling_ift(options: dict[str, Any] | None, rules_version: int | None) -> Game:
+    """`_ctl_short_of_a_train` with 10% of IFT, which cannot raise CTL's train: CTL goes
+    bankrupt, and Bob's sale of that 10% drops IFT below SFA and AFG."""
+    g = _ctl_short_of_a_train(options, rules_version, 1)
+    assert Bankrupt("CTL") in g.legal_actions()
+    g.apply(Bankrupt("CTL"))
+    market = g.state.market
+    assert not g.state.corps["CTL"].floated  # closed, to restart later
+    assert market.price("IFT") < market.price("SFA") == market.price("AFG")
+    return g
+
+
+# Ruling S16 (§Trouble "Still short: it all goes to the treasury"; the summary is silent on the
+# order of the round): on 18xx.games the sales of a bankruptcy leave the round's order as it
+# is (its 1849 Bankrupt step does not recalculate it), from rules version 7; saves of
+# versions 5 and 6 reorder as after any emergency sale (S13); the summary's rule set keeps it.
+@pytest.mark.parametrize(
+    ("options", "version", "reordered"),
+    [(SITE, None, False), (SITE, 6, True), (SITE, 5, True), (None, None, False)],
+)
+def test_a_bankruptcy_leaves_the_order_of_the_round_on_the_site(
+    options: dict[str, Any] | None, version: int | None, reordered: bool
+) -> None:
+    order = op_round(_bankruptcy_selling_ift(options, version)).order
+    rest = [c for c in order if c != "CTL"]
+    assert rest == (["SFA", "AFG", "IFT"] if reordered else ["IFT", "SFA", "AFG"])
 
 
 #: A position of a random game (3 players, seed 27, at its 682nd action), cut down to the
@@ -305,3 +342,27 @@ def test_the_states_check_compares_a_stalled_sale_after_its_chat_line() -> None:
     with pytest.raises(StateDivergence) as info:
         import_export(data, states=states[:-1])
     assert (info.value.divergence.id, info.value.divergence.field) == (94, "bank")
+
+
+TURN_ENDS = STALL.with_name("1849-3p-s19-turn-ends.json")
+
+
+# The import (import-only tolerance, docs/rulings/1849.md): the site ends by itself the turn of
+# a player who can only pass (P1, with no money, after buying 10% of AFG, action 38), and passes
+# P2 and P3, who can do nothing; P1's pass (39) is then that of his next turn, which ends the
+# stock round. tresham asks P1 to end his turn, so the import makes that pass and the others'
+# before P1's pass.
+def test_a_site_pass_after_a_turn_the_site_ended_by_itself() -> None:
+    data: dict[str, Any] = json.loads(TURN_ENDS.read_text())
+    states_file = states_path(TURN_ENDS)
+    assert states_file is not None
+    states = read_states(states_file)
+    assert [a["type"] for a in data["actions"] if 38 <= a["id"] <= 39] == ["buy_shares", "pass"]
+    assert states[-2]["round"] == "Operating Round"
+    result = import_export(data, states=states)
+    assert result.first_divergence is None and result.state_lines_compared == len(states)
+    game = result.game
+    buy = max(i for i, a in enumerate(game.actions) if a.type == "buy_shares")
+    after = [(type(a).__name__, a.entity) for a in game.actions[buy + 1 : buy + 5]]
+    assert after == [("Pass", "P1"), ("Pass", "P2"), ("Pass", "P3"), ("Pass", "P1")]
+    assert isinstance(game.state.round, OperatingRound)

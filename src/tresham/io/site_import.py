@@ -520,13 +520,15 @@ def _no_run(later: list[dict[str, Any]]) -> bool:
 def _site_pass(ctx: SiteContext, action: dict[str, Any]) -> None:
     """A site pass: tresham's pass if tresham is waiting for this entity and may pass, after
     the passes of entities before it that can do nothing but pass (the site skips those by
-    itself); otherwise the site stopped at a step tresham does not have, and nothing
-    changes."""
+    itself, the entity's own turn too where it can only pass); otherwise the site stopped
+    at a step tresham does not have, and nothing changes."""
     game = ctx.game
     entity = ctx.entity(action)
-    if game.active_entity() != entity:
+    if game.active_entity() != entity or passes_by_itself(game):
+        # the site also ends by itself the turn of a player who can only pass (having
+        # bought): its pass is then the one of the player's next turn where it can act
         skipped = aligned_game(game, {entity})
-        if skipped is game:
+        if skipped is game and game.active_entity() != entity:
             return
         for _ in range(len(skipped.actions) - len(game.actions)):
             active = game.active_entity()

@@ -16,8 +16,8 @@ from tresham.titles.t1849.rule_set import (
     SITE_BROWN_FROM,
     site_connection,
     site_engine,
+    site_fourth_round,
     site_rules,
-    site_tokens,
 )
 from tresham.titles.t1849.site_graph import site_hexes, site_nodes, site_paths
 from tresham.titles.t1849.state import state_of
@@ -185,7 +185,7 @@ def token_slots(game: Game, corp: str, sms_hex: str | None) -> list[tuple[str, i
 def reached_for(game: Game) -> Reached | None:
     """Where a corporation may place a token: the cities the site's own walk reaches in the
     "18xx.games" rule set from rules version 7 (ruling S15), else tresham's reach (``None``)."""
-    return site_nodes if site_tokens(game) else None
+    return site_nodes if site_fourth_round(game) else None
 
 
 def corp_trains(game: Game, corp: str) -> list[TrainSpec]:

@@ -68,7 +68,7 @@ def site_connection(game: Game) -> bool:
     return site_rules(game.options) and game.rules_version >= SITE_CONNECTION_VERSION
 
 
-def site_tokens(game: Game) -> bool:
+def site_fourth_round(game: Game) -> bool:
     """Whether the game plays the "18xx.games" rule set with the fourth round of fixes from the
     site's engine (from rules version `SITE_TOKEN_VERSION`)."""
     return site_rules(game.options) and game.rules_version >= SITE_TOKEN_VERSION
