@@ -34,8 +34,10 @@ from tresham.core.graph import (
 )
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.track import MapState
+from tresham.io.oracle import play_random
 from tresham.io.site_import import StateDivergence, import_export
 from tresham.io.site_states import read_states, states_path
+from tresham.io.site_writer import export_game
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.site_graph import site_graph, site_hexes, site_nodes, site_paths
 from tresham.titles.t1849.track_rules import TrackRules1849, new_map
@@ -366,3 +368,19 @@ def test_a_site_pass_after_a_turn_the_site_ended_by_itself() -> None:
     after = [(type(a).__name__, a.entity) for a in game.actions[buy + 1 : buy + 5]]
     assert after == [("Pass", "P1"), ("Pass", "P2"), ("Pass", "P3"), ("Pass", "P1")]
     assert isinstance(game.state.round, OperatingRound)
+
+
+# The export (docs/rulings/1849.md, "Export"): the site's Buy Companies step stays open while
+# the corporation owns CNM, so the export supplies its pass; where the corporation operates
+# first in the next round too (random game 3 players seed 17, `delay_ift`: ATA alone), that pass
+# goes in the auto actions of ATA's purchase of CNM, so that the site and the import take it
+# for the end of that turn, not a pass at the track step of ATA's next one (where ATA buys SCE).
+def test_a_turn_end_pass_before_the_same_corporations_next_turn_goes_with_the_action() -> None:
+    game = play_random(3, 17, {"delay_ift": True}, actions=163)
+    assert [a.type for a in game.actions[-2:]] == ["buy_company", "buy_company"]
+    actions = export_game(game, 17)["actions"]
+    cnm, sce = actions[-2:]
+    assert (cnm["entity"], cnm["company"], sce["company"]) == ("ATA", "CNM", "SCE")
+    assert cnm["auto_actions"] == [{"type": "pass", "entity": "ATA", "entity_type": "corporation"}]
+    imported = import_export(export_game(game, 17)).game
+    assert [a.type for a in imported.actions[-2:]] == ["buy_company", "buy_company"]
