@@ -15,6 +15,7 @@ from test_1849_paragraphs import (
     at,
     auto_until,
     give_certs,
+    in_stock_round,
     op_round,
     opening,
     scrap,
@@ -384,3 +385,50 @@ def test_a_turn_end_pass_before_the_same_corporations_next_turn_goes_with_the_ac
     assert cnm["auto_actions"] == [{"type": "pass", "entity": "ATA", "entity_type": "corporation"}]
     imported = import_export(export_game(game, 17)).game
     assert [a.type for a in imported.actions[-2:]] == ["buy_company", "buy_company"]
+
+
+def _bob_sells_ctl_to_ann(options: dict[str, Any] | None, rules_version: int | None) -> Game:
+    """SR 2 of `two_corps`: Bob holds 50% of CTL (the president's certificate and three 10%),
+    Ann 40% (the 20% last certificate and two 10%); Bob sells 30% and keeps 20%, so Ann
+    takes the presidency."""
+    g = two_corps(options, rules_version)
+    auto_until(g, in_stock_round)
+    give_certs(g, "CTL", "Bob", 3)
+    give_certs(g, "CTL", "Ann", 1, last=True)
+    reg = g.state.shares
+    assert (reg.percent("Bob", "CTL"), reg.percent("Ann", "CTL")) == (50, 40)
+    while g.active_entity() != "Bob":
+        g.apply(Pass(str(g.active_entity())))
+    g.apply(SellShares("Bob", "CTL", 30))
+    assert reg.president["CTL"] == "Ann"
+    return g
+
+
+def _held(g: Game, who: str) -> list[tuple[int, bool, bool]]:
+    return sorted((c.percent, c.last, c.president) for c in g.state.shares.held(who, "CTL"))
+
+
+# Ruling S17 (R23 on a sale; the summary is silent on presidency exchanges): on 18xx.games the
+# new president who holds the 20% last certificate gives it for the president's certificate,
+# and, holding 40% or more, the seller chooses between it and two 10% certificates
+# (`G1849::SharePool#change_president`), from rules version 7; before it, and in the summary's
+# rule set, two 10% certificates are handed over and nothing is asked.
+def test_the_site_hands_over_the_last_certificate_on_a_sale_and_asks() -> None:
+    g = _bob_sells_ctl_to_ann(SITE, None)
+    assert _held(g, "Bob") == [(20, True, False)]
+    assert _held(g, "Ann") == [(10, False, False), (10, False, False), (20, False, True)]
+    assert where(g) == "swap" and g.active_entity() == "Bob"
+    two = g.clone()
+    two.apply(next(a for a in g.legal_actions() if getattr(a, "choice", "") == "Two 10% certs"))
+    assert _held(two, "Bob") == [(10, False, False), (10, False, False)]
+    assert _held(two, "Ann") == [(20, False, True), (20, True, False)]
+
+
+@pytest.mark.parametrize(("options", "version"), [(SITE, 6), (None, None)])
+def test_a_sale_hands_over_two_10_certificates_otherwise(
+    options: dict[str, Any] | None, version: int | None
+) -> None:
+    g = _bob_sells_ctl_to_ann(options, version)
+    assert _held(g, "Bob") == [(10, False, False), (10, False, False)]
+    assert _held(g, "Ann") == [(20, False, True), (20, True, False)]
+    assert where(g) != "swap"

@@ -39,6 +39,7 @@ from tresham.titles.t1849.rule_set import (
     RULE_SETS,
     operating_steps,
     site_engine,
+    site_fourth_round,
     site_proven,
     site_rules,
 )
@@ -487,8 +488,11 @@ class Title1849(Title):
             own.turn_order = s.market.operating_order(live)
             own.moved_by_sales = []
         before = s.market.position(sym)
+        old = s.shares.president[sym]
         sell_to_pool(game, player, sym, action.percent, action.last)
         game.log(f"{player} sells {action.percent}% of {sym}")
+        if old == player and site_fourth_round(game):
+            self._site_sale_swap(game, player, sym)
         self.move_price(game, sym, "down", action.percent // 10)
         if isinstance(rnd, StockRound) and sym in s.market and s.market.position(sym) != before:
             moved = own.moved_by_sales
@@ -497,6 +501,28 @@ class Title1849(Title):
                 moved.append(sym)
             if len(moved) >= 2:
                 self._restack(game, moved, own.turn_order)
+
+    def _site_sale_swap(self, game: Game, seller: str, sym: str) -> None:
+        """Ruling S17 (R23 on a sale, as 18xx.games plays it): where the president's sale hands
+        the presidency to a player holding the 20% last certificate and the seller keeps the
+        president's share (20%) or more, that certificate is what the new president gives
+        for the president's certificate; if the new president holds 40% or more, the seller
+        then chooses between it and two 10% certificates (the prompt of a purchase)."""
+        reg = game.state.shares
+        new = reg.president[sym]
+        if new is None or new == seller or reg.percent(seller, sym) < 20:
+            return
+        last = [c for c in reg.held(new, sym) if c.last]
+        tens = [c for c in reg.held(seller, sym) if not c.president and not c.last]
+        if not last or len(tens) < 2:
+            return
+        reg.move(last[0].cid, seller)
+        for c in tens[:2]:
+            reg.move(c.cid, new)
+        game.log(f"{new} gives the 20% last certificate of {sym} for the president's")
+        if reg.percent(new, sym) >= 40:
+            state_of(game).swap_corp = sym
+            game.state.pending.append((SWAP, seller))
 
     def _restack(self, game: Game, moved: list[str], turn_order: list[str]) -> None:
         """Ruling R22 (rule details §3.8): once sales in one stock-round turn have moved two
