@@ -432,3 +432,32 @@ def test_a_sale_hands_over_two_10_certificates_otherwise(
     assert _held(g, "Bob") == [(10, False, False), (10, False, False)]
     assert _held(g, "Ann") == [(20, False, True), (20, True, False)]
     assert where(g) != "swap"
+
+
+def ift_in_catania_and_terranova() -> MapState:
+    """IFT's home token in Catania (H12) and a token SMS placed in Terranova (M9), no track
+    laid between them (random game 3 players seed 24 with bonds, at its 126th site action)."""
+    s = new_map(manifest="18xx.games")
+    s.place_token("IFT", "H12", 0)
+    s.place_token("IFT", "M9", 0)
+    return s
+
+
+# Ruling S18 (§OR Buy trains, "a trainless corporation with a route must own a train"): on
+# 18xx.games the route that forces the purchase is two stops (ports aside) met by the walk
+# from one token (`route_train_purchase`): IFT's two cities, each alone on its own track (and
+# Terranova's port), force nothing from rules version 7; tresham's reach counts both cities
+# together (the summary's rule set, saves of version 6).
+@pytest.mark.parametrize(
+    ("options", "version", "forced"), [(SITE, None, False), (SITE, 6, True), (None, None, True)]
+)
+def test_the_site_forces_a_train_only_for_two_stops_met_from_one_token(
+    options: dict[str, Any] | None, version: int | None, forced: bool
+) -> None:
+    s = ift_in_catania_and_terranova()
+    assert {("H12", 0), ("M9", 0)} <= reach(s, "IFT").nodes
+    graph = site_graph(s, "IFT")
+    assert graph.route_available and not graph.train_purchase
+    g = two_corps(options, version)
+    g.state.map = s
+    assert map_glue.has_route(g, "IFT") == forced

@@ -19,7 +19,7 @@ from tresham.titles.t1849.rule_set import (
     site_fourth_round,
     site_rules,
 )
-from tresham.titles.t1849.site_graph import site_hexes, site_nodes, site_paths
+from tresham.titles.t1849.site_graph import site_graph, site_hexes, site_nodes, site_paths
 from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board, tile_colors_for_phase
 from tresham.titles.t1849.track_rules import new_map as fresh_map
@@ -216,8 +216,12 @@ def runs_revenue(game: Game, corp: str, action: RunRoutes) -> int:
 
 
 def has_route(game: Game, corp: str) -> bool:
-    """Whether the corporation reaches at least two stops that make a run (ports aside)."""
+    """Whether the corporation reaches at least two stops that make a run (ports aside); in
+    the "18xx.games" rule set from rules version 7, whether the site's walk from one of its
+    tokens meets two such stops (ruling S18)."""
     s = game.state
+    if site_fourth_round(game):
+        return site_graph(s.map, corp).train_purchase
     net = reach(s.map, corp)
     stops = 0
     for coord, node in net.nodes:

@@ -38,12 +38,14 @@ class SiteGraph:
     """The site's network of a corporation: the path ids (of the state's
     :class:`~tresham.core.graph.TrackGraph`) and nodes its walk met, and whether one token's
     walk met two stops, or one and a port (the site's ``route_available``; its ports are
-    ``route: optional``)."""
+    ``route: optional``), and whether one token's walk met two stops besides ports (the site's
+    ``route_train_purchase``: a corporation without a train must then buy one)."""
 
     paths: frozenset[int]
     nodes: frozenset[NodeKey]
     route_available: bool
     hexes: Mapping[str, frozenset[int]]
+    train_purchase: bool
 
 
 def site_graph(state: MapState, corporation: str) -> SiteGraph:
@@ -55,18 +57,20 @@ def site_graph(state: MapState, corporation: str) -> SiteGraph:
     graph = track_graph(state)
     tokens = [k for k in state.tokens_of(corporation) if graph.nodes[k].kind == CITY]
     walk = _Walk(state, graph, corporation)
-    route = False
+    route = purchase = False
     for node in tokens:
         walk.start(set(tokens) - {node})
         walk.node(node, converging=False)
         ports = sum(1 for coord, _n in walk.local if state.board.hexes[coord].port)
         stops = len(walk.local) - ports
         route = route or stops > 1 or (stops == 1 and ports > 0)
+        purchase = purchase or stops > 1
     result = SiteGraph(
         frozenset(walk.paths),
         frozenset(walk.nodes | set(tokens)),
         route,
         _connected_hexes(state, graph, walk.paths, tokens),
+        purchase,
     )
     state.set_cached(key, result)
     return result
