@@ -5,6 +5,8 @@ saves): the summary's rule set keeps tresham's own walk and slots."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,13 +15,14 @@ from test_1849_paragraphs import (
     at,
     auto_until,
     give_certs,
+    in_stock_round,
     op_round,
     opening,
     scrap,
     two_corps,
     where,
 )
-from tresham.core.actions import Par, Pass, SellShares
+from tresham.core.actions import Bankrupt, Par, Pass, SellShares
 from tresham.core.game import Game
 from tresham.core.graph import (
     RULE_CONNECT,
@@ -27,12 +30,17 @@ from tresham.core.graph import (
     legal_tile_lays,
     reach,
     tile_lay_problem,
+    token_slots,
     track_graph,
 )
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.track import MapState
+from tresham.io.oracle import play_random
+from tresham.io.site_import import StateDivergence, import_export
+from tresham.io.site_states import read_states, states_path
+from tresham.io.site_writer import export_game
 from tresham.titles.t1849 import map_glue
-from tresham.titles.t1849.site_graph import site_graph, site_hexes, site_paths
+from tresham.titles.t1849.site_graph import site_graph, site_hexes, site_nodes, site_paths
 from tresham.titles.t1849.track_rules import TrackRules1849, new_map
 
 SITE = {"rule_set": "18xx.games"}
@@ -115,12 +123,12 @@ def test_tresham_takes_the_first_empty_slot_otherwise() -> None:
     assert s.slots("J6", 0) == ("AFG", None)
 
 
-def _emergency_sale_of_ift(
-    options: dict[str, Any] | None, rules_version: int | None = None
+def _ctl_short_of_a_train(
+    options: dict[str, Any] | None, rules_version: int | None, ift_certs: int
 ) -> Game:
     """OR 1.2: CTL (Bob, at 90) operates first, then IFT, SFA and AFG, stacked in that order
-    on one space; CTL has no train and no cash, Bob no money but 20% of IFT, and he sells 10%
-    of it, which drops IFT below SFA and AFG."""
+    on one space; CTL has no train and no cash, Bob no money but `ift_certs` 10% certificates
+    of IFT."""
     g = opening(1, options, rules_version)
     g.apply(Par("Cid", "IFT", 68))
     g.apply(Pass("Cid"))
@@ -140,7 +148,16 @@ def _emergency_sale_of_ift(
     ctl.trains.clear()
     ctl.cash = 0
     g.player("Bob").cash = 0
-    give_certs(g, "IFT", "Bob", 2)
+    give_certs(g, "IFT", "Bob", ift_certs)
+    return g
+
+
+def _emergency_sale_of_ift(
+    options: dict[str, Any] | None, rules_version: int | None = None
+) -> Game:
+    """`_ctl_short_of_a_train` with 20% of IFT: Bob sells 10% of it, which drops IFT below
+    SFA and AFG."""
+    g = _ctl_short_of_a_train(options, rules_version, 2)
     g.apply(SellShares("CTL", "IFT", 10))
     market = g.state.market
     assert market.price("IFT") < market.price("SFA") == market.price("AFG")
@@ -164,6 +181,34 @@ def test_the_round_keeps_its_order_otherwise(
         "SFA",
         "AFG",
     ]
+
+
+def _bankruptcy_selling_ift(options: dict[str, Any] | None, rules_version: int | None) -> Game:
+    """`_ctl_short_of_a_train` with 10% of IFT, which cannot raise CTL's train: CTL goes
+    bankrupt, and Bob's sale of that 10% drops IFT below SFA and AFG."""
+    g = _ctl_short_of_a_train(options, rules_version, 1)
+    assert Bankrupt("CTL") in g.legal_actions()
+    g.apply(Bankrupt("CTL"))
+    market = g.state.market
+    assert not g.state.corps["CTL"].floated  # closed, to restart later
+    assert market.price("IFT") < market.price("SFA") == market.price("AFG")
+    return g
+
+
+# Ruling S16 (§Trouble "Still short: it all goes to the treasury"; the summary is silent on the
+# order of the round): on 18xx.games the sales of a bankruptcy leave the round's order as it
+# is (its 1849 Bankrupt step does not recalculate it), from rules version 7; saves of
+# versions 5 and 6 reorder as after any emergency sale (S13); the summary's rule set keeps it.
+@pytest.mark.parametrize(
+    ("options", "version", "reordered"),
+    [(SITE, None, False), (SITE, 6, True), (SITE, 5, True), (None, None, False)],
+)
+def test_a_bankruptcy_leaves_the_order_of_the_round_on_the_site(
+    options: dict[str, Any] | None, version: int | None, reordered: bool
+) -> None:
+    order = op_round(_bankruptcy_selling_ift(options, version)).order
+    rest = [c for c in order if c != "CTL"]
+    assert rest == (["SFA", "AFG", "IFT"] if reordered else ["IFT", "SFA", "AFG"])
 
 
 #: A position of a random game (3 players, seed 27, at its 682nd action), cut down to the
@@ -211,3 +256,208 @@ def test_the_site_connection_is_the_site_rule_sets_from_version_6(
 ) -> None:
     g = two_corps(options, version)
     assert (map_glue.connection_for(g) is site_hexes) == site
+
+
+#: The map of a random game as tresham played it (rules version 6): 3 players, seed 86, at its
+#: 706th action, where CTL (tokens in Marsala E1 and Trapani C1) was about to place a token in
+#: Girgenti (J6), which the site refused ("Cannot place token on J6 because it is not
+#: connected"): tresham's reach arrives there across G5, H6, I7 and K7, track the site's walk
+#: never meets (it meets that way in first from a side where it cannot go on; H8 is full of
+#: AFG's and IFT's tokens).
+CTL_TILES = [
+    ("B12", "8", 5), ("B2", "77", 5), ("B4", "7", 5), ("C11", "709", 5), ("C3", "682", 5),
+    ("C5", "652", 5), ("C7", "77", 5), ("D10", "78", 2), ("D12", "677", 5), ("D14", "8", 1),
+    ("D2", "677", 1), ("D4", "688", 0), ("D6", "708", 1), ("D8", "78", 2), ("E11", "73", 4),
+    ("E3", "624", 3), ("E5", "686", 1), ("E7", "698", 5), ("E9", "78", 5), ("F10", "697", 5),
+    ("F2", "648", 2), ("F4", "695", 3), ("F6", "24", 4), ("F8", "78", 0), ("G1", "73", 3),
+    ("G11", "699", 5), ("G13", "58", 1), ("G3", "698", 5), ("G5", "41", 1), ("G9", "687", 1),
+    ("H10", "39", 5), ("H12", "654", 4), ("H2", "647", 2), ("H4", "697", 2), ("H6", "40", 1),
+    ("H8", "665", 3), ("I11", "25", 4), ("I5", "678", 2), ("I7", "681", 5), ("I9", "58", 2),
+    ("J10", "3", 3), ("J12", "711", 3), ("J6", "658", 2), ("J8", "650", 2), ("K11", "694", 5),
+    ("K7", "3", 3), ("K9", "678", 0), ("L12", "649", 2), ("M13", "675", 1), ("N10", "680", 2),
+    ("N12", "24", 1), ("O11", "8", 2),
+]  # fmt: skip
+CTL_TOKENS = [
+    ("IFT", "B14"), ("CTL", "C1"), ("CTL", "E1"), ("IFT", "H12"), ("AFG", "H12"),
+    ("AFG", "H8"), ("IFT", "H8"), ("ATA", "M11"), ("ATA", "M13"),
+]  # fmt: skip
+
+
+def ctl_towards_j6() -> MapState:
+    s = new_map(manifest="18xx.games")
+    for coord, tile, rotation in CTL_TILES:
+        s.lay_tile(coord, tile, rotation, check=False)
+    for corp, coord in CTL_TOKENS:
+        s.place_token(corp, coord, 0)
+    s.reserve("RCS", "C5", 0)
+    return s
+
+
+# Ruling S15 (§OR, the summary silent on where a token may go; ruling S11's network): on
+# 18xx.games a corporation places a token only in a city its own walk reaches (the site's
+# `connected_nodes`), not wherever tresham's reach arrives: CTL may not place in Girgenti.
+def test_the_site_places_tokens_only_where_its_walk_reaches() -> None:
+    s = ctl_towards_j6()
+    assert ("J6", 0) in reach(s, "CTL").nodes
+    assert ("J6", 0) not in site_nodes(s, "CTL")
+    site = token_slots(s, "CTL", site_nodes)
+    own = token_slots(s, "CTL")
+    assert site and ("J6", 0) not in site
+    assert ("J6", 0) in own and set(site) < set(own)
+
+
+@pytest.mark.parametrize(
+    ("options", "version", "site"),
+    [(SITE, None, True), (SITE, 6, False), (None, None, False)],
+)
+def test_the_site_token_rule_is_the_site_rule_sets_from_version_7(
+    options: dict[str, Any] | None, version: int | None, site: bool
+) -> None:
+    g = two_corps(options, version)
+    assert (map_glue.reached_for(g) is site_nodes) == site
+
+
+STALL = Path(__file__).parent / "data" / "differential" / "1849-3p-s17-stall.json"
+
+
+def stalled_export() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A random game (3 players, seed 17, `delay_ift`) as tresham exports it, to the chat
+    line after P1's sale of IFT that closes it (action 94), with the site's own states: the
+    site's line for the sale is stale (P2 to act in the stock round, the bank before the
+    private companies' revenue of the empty rounds that follow), its line after the chat line
+    is the state the sale led to."""
+    data: dict[str, Any] = json.loads(STALL.read_text())
+    states = states_path(STALL)
+    assert states is not None
+    return data, read_states(states)
+
+
+# The import's states check (import-only tolerance, docs/rulings/1849.md): where the site's
+# stock round stalls after a sale that closes a corporation, its line after the chat line that
+# wakes it is compared; without the chat line the stale line is a difference.
+def test_the_states_check_compares_a_stalled_sale_after_its_chat_line() -> None:
+    data, states = stalled_export()
+    assert [a["type"] for a in data["actions"][-2:]] == ["sell_shares", "message"]
+    assert states[-2]["bank"] != states[-1]["bank"]
+    result = import_export(data, states=states)
+    assert result.first_divergence is None and result.state_lines_compared == len(states)
+    data["actions"].pop()
+    with pytest.raises(StateDivergence) as info:
+        import_export(data, states=states[:-1])
+    assert (info.value.divergence.id, info.value.divergence.field) == (94, "bank")
+
+
+TURN_ENDS = STALL.with_name("1849-3p-s19-turn-ends.json")
+
+
+# The import (import-only tolerance, docs/rulings/1849.md): the site ends by itself the turn of
+# a player who can only pass (P1, with no money, after buying 10% of AFG, action 38), and passes
+# P2 and P3, who can do nothing; P1's pass (39) is then that of his next turn, which ends the
+# stock round. tresham asks P1 to end his turn, so the import makes that pass and the others'
+# before P1's pass.
+def test_a_site_pass_after_a_turn_the_site_ended_by_itself() -> None:
+    data: dict[str, Any] = json.loads(TURN_ENDS.read_text())
+    states_file = states_path(TURN_ENDS)
+    assert states_file is not None
+    states = read_states(states_file)
+    assert [a["type"] for a in data["actions"] if 38 <= a["id"] <= 39] == ["buy_shares", "pass"]
+    assert states[-2]["round"] == "Operating Round"
+    result = import_export(data, states=states)
+    assert result.first_divergence is None and result.state_lines_compared == len(states)
+    game = result.game
+    buy = max(i for i, a in enumerate(game.actions) if a.type == "buy_shares")
+    after = [(type(a).__name__, a.entity) for a in game.actions[buy + 1 : buy + 5]]
+    assert after == [("Pass", "P1"), ("Pass", "P2"), ("Pass", "P3"), ("Pass", "P1")]
+    assert isinstance(game.state.round, OperatingRound)
+
+
+# The export (docs/rulings/1849.md, "Export"): the site's Buy Companies step stays open while
+# the corporation owns CNM, so the export supplies its pass; where the corporation operates
+# first in the next round too (random game 3 players seed 17, `delay_ift`: ATA alone), that pass
+# goes in the auto actions of ATA's purchase of CNM, so that the site and the import take it
+# for the end of that turn, not a pass at the track step of ATA's next one (where ATA buys SCE).
+def test_a_turn_end_pass_before_the_same_corporations_next_turn_goes_with_the_action() -> None:
+    game = play_random(3, 17, {"delay_ift": True}, actions=163)
+    assert [a.type for a in game.actions[-2:]] == ["buy_company", "buy_company"]
+    actions = export_game(game, 17)["actions"]
+    cnm, sce = actions[-2:]
+    assert (cnm["entity"], cnm["company"], sce["company"]) == ("ATA", "CNM", "SCE")
+    assert cnm["auto_actions"] == [{"type": "pass", "entity": "ATA", "entity_type": "corporation"}]
+    imported = import_export(export_game(game, 17)).game
+    assert [a.type for a in imported.actions[-2:]] == ["buy_company", "buy_company"]
+
+
+def _bob_sells_ctl_to_ann(options: dict[str, Any] | None, rules_version: int | None) -> Game:
+    """SR 2 of `two_corps`: Bob holds 50% of CTL (the president's certificate and three 10%),
+    Ann 40% (the 20% last certificate and two 10%); Bob sells 30% and keeps 20%, so Ann
+    takes the presidency."""
+    g = two_corps(options, rules_version)
+    auto_until(g, in_stock_round)
+    give_certs(g, "CTL", "Bob", 3)
+    give_certs(g, "CTL", "Ann", 1, last=True)
+    reg = g.state.shares
+    assert (reg.percent("Bob", "CTL"), reg.percent("Ann", "CTL")) == (50, 40)
+    while g.active_entity() != "Bob":
+        g.apply(Pass(str(g.active_entity())))
+    g.apply(SellShares("Bob", "CTL", 30))
+    assert reg.president["CTL"] == "Ann"
+    return g
+
+
+def _held(g: Game, who: str) -> list[tuple[int, bool, bool]]:
+    return sorted((c.percent, c.last, c.president) for c in g.state.shares.held(who, "CTL"))
+
+
+# Ruling S17 (R23 on a sale; the summary is silent on presidency exchanges): on 18xx.games the
+# new president who holds the 20% last certificate gives it for the president's certificate,
+# and, holding 40% or more, the seller chooses between it and two 10% certificates
+# (`G1849::SharePool#change_president`), from rules version 7; before it, and in the summary's
+# rule set, two 10% certificates are handed over and nothing is asked.
+def test_the_site_hands_over_the_last_certificate_on_a_sale_and_asks() -> None:
+    g = _bob_sells_ctl_to_ann(SITE, None)
+    assert _held(g, "Bob") == [(20, True, False)]
+    assert _held(g, "Ann") == [(10, False, False), (10, False, False), (20, False, True)]
+    assert where(g) == "swap" and g.active_entity() == "Bob"
+    two = g.clone()
+    two.apply(next(a for a in g.legal_actions() if getattr(a, "choice", "") == "Two 10% certs"))
+    assert _held(two, "Bob") == [(10, False, False), (10, False, False)]
+    assert _held(two, "Ann") == [(20, False, True), (20, True, False)]
+
+
+@pytest.mark.parametrize(("options", "version"), [(SITE, 6), (None, None)])
+def test_a_sale_hands_over_two_10_certificates_otherwise(
+    options: dict[str, Any] | None, version: int | None
+) -> None:
+    g = _bob_sells_ctl_to_ann(options, version)
+    assert _held(g, "Bob") == [(10, False, False), (10, False, False)]
+    assert _held(g, "Ann") == [(20, False, True), (20, True, False)]
+    assert where(g) != "swap"
+
+
+def ift_in_catania_and_terranova() -> MapState:
+    """IFT's home token in Catania (H12) and a token SMS placed in Terranova (M9), no track
+    laid between them (random game 3 players seed 24 with bonds, at its 126th site action)."""
+    s = new_map(manifest="18xx.games")
+    s.place_token("IFT", "H12", 0)
+    s.place_token("IFT", "M9", 0)
+    return s
+
+
+# Ruling S18 (§OR Buy trains, "a trainless corporation with a route must own a train"): on
+# 18xx.games the route that forces the purchase is two stops (ports aside) met by the walk
+# from one token (`route_train_purchase`): IFT's two cities, each alone on its own track (and
+# Terranova's port), force nothing from rules version 7; tresham's reach counts both cities
+# together (the summary's rule set, saves of version 6).
+@pytest.mark.parametrize(
+    ("options", "version", "forced"), [(SITE, None, False), (SITE, 6, True), (None, None, True)]
+)
+def test_the_site_forces_a_train_only_for_two_stops_met_from_one_token(
+    options: dict[str, Any] | None, version: int | None, forced: bool
+) -> None:
+    s = ift_in_catania_and_terranova()
+    assert {("H12", 0), ("M9", 0)} <= reach(s, "IFT").nodes
+    graph = site_graph(s, "IFT")
+    assert graph.route_available and not graph.train_purchase
+    g = two_corps(options, version)
+    g.state.map = s
+    assert map_glue.has_route(g, "IFT") == forced

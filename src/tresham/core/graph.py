@@ -43,6 +43,9 @@ Connection = Callable[["MapState", str], Mapping[str, frozenset[int]]]
 """A title's own answer to where a corporation may build, where it is not :func:`reach`'s:
 for each hex, the edges by which its network reaches it (all six on a hex holding its token).
 Hexes left out are not connected."""
+Reached = Callable[["MapState", str], frozenset[NodeKey]]
+"""A title's own answer to which nodes a corporation's network reaches, where it is not
+:func:`reach`'s (the cities where it may place a token)."""
 
 RULE_CONNECT = "Tile lay: connected to the network"
 RULE_TOKEN_REACH = "Station token: reachable city"
@@ -223,6 +226,28 @@ class Reach:
         return self.edges.get(coord, frozenset())
 
 
+def path_exit_edges(
+    state: MapState,
+    graph: TrackGraph,
+    paths: Iterable[int],
+    edges: dict[str, set[int]] | None = None,
+) -> dict[str, set[int]]:
+    """The edges by which a set of paths reaches each hex: every board exit of a path in its
+    own hex, and the facing edge of the neighbour across it; added to `edges` when given."""
+    out: dict[str, set[int]] = {} if edges is None else edges
+    board = state.board
+    for pid in paths:
+        coord = graph.key[pid][0]
+        for e in graph.end_edge[pid]:
+            if e < 0:
+                continue
+            out.setdefault(coord, set()).add(e)
+            nb = board.neighbor(coord, e)
+            if nb is not None:
+                out.setdefault(nb, set()).add((e + 3) % 6)
+    return out
+
+
 def reach(state: MapState, corporation: str, start: NodeKey | None = None) -> Reach:
     """Walk the corporation's network from its tokens, or from the one token at ``start``
     (a title's rule, e.g. a lay from each home city); cached until the state changes."""
@@ -256,17 +281,7 @@ def reach(state: MapState, corporation: str, start: NodeKey | None = None) -> Re
         if ok:
             stack.extend((q, kq) for q, kq in graph.node_paths[there] if q != pid)
     paths = frozenset(p for p in range(len(graph.key)) if visited[2 * p] or visited[2 * p + 1])
-    edges: dict[str, set[int]] = {}
-    board = state.board
-    for pid in paths:
-        coord = graph.key[pid][0]
-        for e in graph.end_edge[pid]:
-            if e < 0:
-                continue
-            edges.setdefault(coord, set()).add(e)
-            nb = board.neighbor(coord, e)
-            if nb is not None:
-                edges.setdefault(nb, set()).add((e + 3) % 6)
+    edges = path_exit_edges(state, graph, paths)
     result = Reach(
         corporation,
         frozenset(nodes),
@@ -679,12 +694,13 @@ def _bad_exit_mask(state: MapState, coord: str) -> int:
 
 
 # -- station tokens ----------------------------------------------------------------------------
-def token_slots(state: MapState, corporation: str) -> list[NodeKey]:
-    """Every city the corporation reaches that has a free, unreserved slot (or the slot
-    reserved for it) and holds none of its tokens yet, sorted."""
-    net = reach(state, corporation)
+def token_slots(state: MapState, corporation: str, reached: Reached | None = None) -> list[NodeKey]:
+    """Every city the corporation reaches (by the title's `reached` where it gives one) that
+    has a free, unreserved slot (or the slot reserved for it) and holds none of its tokens
+    yet, sorted."""
+    nodes = reached(state, corporation) if reached is not None else reach(state, corporation).nodes
     out = []
-    for key in sorted(net.nodes):
+    for key in sorted(nodes):
         nd = state.tile(key[0]).nodes[key[1]]
         if nd.kind != CITY:
             continue

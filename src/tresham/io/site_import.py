@@ -432,7 +432,8 @@ class StateCheck:
         compared at its own line. Where the site's next action is a pass only the site asks
         of the entity it waits for, tresham may be that pass ahead: its state is then the
         site's after the pass (at once where tresham waits for someone else; else where the
-        line differs and stands at a step tresham has moved past)."""
+        line differs and stands at a step tresham has moved past). Where the site stalled
+        (:meth:`site_stalled`), its line after the chat line that wakes it is compared."""
         waiting = site_active(self.states[line], self.names)
         game = aligned_game(self.game, waiting)
         behind = game.active_entity() not in waiting or _no_run(self.entries[line + 1 :])
@@ -448,9 +449,23 @@ class StateCheck:
                 result.state_lines_compared = (result.state_lines_compared or 0) + 1
                 return
             first = first or later
+        if self.site_stalled(line) and self._difference(line, line + 1, ahead) is None:
+            # the site's line is stale: its state after the chat line that wakes it is its own
+            result.state_lines_compared = (result.state_lines_compared or 0) + 1
+            return
         assert first is not None
         result.first_divergence = first
         raise StateDivergence(first, str(self.entries[line]["type"]), result)
+
+    def site_stalled(self, line: int) -> bool:
+        """Whether the site's line may be stale: a stock-round sale followed by a chat line.
+        The site's stock round stalls after a sale that closes the corporation (its active
+        step is remembered from before the closure) until its next action of any kind: its
+        line after such a sale still stands where the sale left it, its line after the chat
+        line (which changes nothing) is the state the sale led to."""
+        if line + 1 >= len(self.entries) or self.entries[line].get("type") != "sell_shares":
+            return False
+        return self.entries[line + 1].get("type") == "message"
 
     def _difference(self, line: int, at: int, ahead: int) -> Divergence | None:
         """The first difference between tresham's state and the site's line `at` (for the
@@ -505,13 +520,15 @@ def _no_run(later: list[dict[str, Any]]) -> bool:
 def _site_pass(ctx: SiteContext, action: dict[str, Any]) -> None:
     """A site pass: tresham's pass if tresham is waiting for this entity and may pass, after
     the passes of entities before it that can do nothing but pass (the site skips those by
-    itself); otherwise the site stopped at a step tresham does not have, and nothing
-    changes."""
+    itself, the entity's own turn too where it can only pass); otherwise the site stopped
+    at a step tresham does not have, and nothing changes."""
     game = ctx.game
     entity = ctx.entity(action)
-    if game.active_entity() != entity:
+    if game.active_entity() != entity or passes_by_itself(game):
+        # the site also ends by itself the turn of a player who can only pass (having
+        # bought): its pass is then the one of the player's next turn where it can act
         skipped = aligned_game(game, {entity})
-        if skipped is game:
+        if skipped is game and game.active_entity() != entity:
             return
         for _ in range(len(skipped.actions) - len(game.actions)):
             active = game.active_entity()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import LayTile, RunRoutes
-from tresham.core.graph import Connection, check_tile_lay, legal_tile_lays, reach
+from tresham.core.graph import Connection, Reached, check_tile_lay, legal_tile_lays, reach
 from tresham.core.graph import token_slots as graph_token_slots
 from tresham.core.rules_protocols import TrainSpec
 from tresham.core.track import MapState
@@ -16,9 +16,10 @@ from tresham.titles.t1849.rule_set import (
     SITE_BROWN_FROM,
     site_connection,
     site_engine,
+    site_fourth_round,
     site_rules,
 )
-from tresham.titles.t1849.site_graph import site_hexes, site_paths
+from tresham.titles.t1849.site_graph import site_graph, site_hexes, site_nodes, site_paths
 from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board, tile_colors_for_phase
 from tresham.titles.t1849.track_rules import new_map as fresh_map
@@ -178,7 +179,13 @@ def token_slots(game: Game, corp: str, sms_hex: str | None) -> list[tuple[str, i
             for i, n in enumerate(tile.nodes)
             if n.kind == "city" and s.map.token_problem(corp, sms_hex, i) is None
         ]
-    return list(graph_token_slots(s.map, corp))
+    return list(graph_token_slots(s.map, corp, reached_for(game)))
+
+
+def reached_for(game: Game) -> Reached | None:
+    """Where a corporation may place a token: the cities the site's own walk reaches in the
+    "18xx.games" rule set from rules version 7 (ruling S15), else tresham's reach (``None``)."""
+    return site_nodes if site_fourth_round(game) else None
 
 
 def corp_trains(game: Game, corp: str) -> list[TrainSpec]:
@@ -209,8 +216,12 @@ def runs_revenue(game: Game, corp: str, action: RunRoutes) -> int:
 
 
 def has_route(game: Game, corp: str) -> bool:
-    """Whether the corporation reaches at least two stops that make a run (ports aside)."""
+    """Whether the corporation reaches at least two stops that make a run (ports aside); in
+    the "18xx.games" rule set from rules version 7, whether the site's walk from one of its
+    tokens meets two such stops (ruling S18)."""
     s = game.state
+    if site_fourth_round(game):
+        return site_graph(s.map, corp).train_purchase
     net = reach(s.map, corp)
     stops = 0
     for coord, node in net.nodes:

@@ -15,6 +15,7 @@ from tresham.titles.t1849.versions import (
     SITE_CONNECTION_VERSION,
     SITE_ENGINE_VERSION,
     SITE_PROVEN_VERSION,
+    SITE_TOKEN_VERSION,
 )
 
 if TYPE_CHECKING:
@@ -65,6 +66,12 @@ def site_connection(game: Game) -> bool:
     """Whether the game plays the "18xx.games" rule set with the third round of fixes from the
     site's engine (from rules version `SITE_CONNECTION_VERSION`)."""
     return site_rules(game.options) and game.rules_version >= SITE_CONNECTION_VERSION
+
+
+def site_fourth_round(game: Game) -> bool:
+    """Whether the game plays the "18xx.games" rule set with the fourth round of fixes from the
+    site's engine (from rules version `SITE_TOKEN_VERSION`)."""
+    return site_rules(game.options) and game.rules_version >= SITE_TOKEN_VERSION
 
 
 def operating_steps(options: dict[str, Any]) -> tuple[str, ...]:

@@ -39,6 +39,7 @@ from tresham.titles.t1849.rule_set import (
     RULE_SETS,
     operating_steps,
     site_engine,
+    site_fourth_round,
     site_proven,
     site_rules,
 )
@@ -49,7 +50,7 @@ from tresham.titles.t1849.variant_steps import (
     Debt,
 )
 from tresham.titles.t1849.variant_steps import action_words as variant_action_words
-from tresham.titles.t1849.versions import DEALS_VERSION, SITE_CONNECTION_VERSION
+from tresham.titles.t1849.versions import DEALS_VERSION, SITE_TOKEN_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
@@ -169,10 +170,10 @@ class Title1849(Title):
 
     name = "1849"
     player_range = (3, 5)
-    rules_version = SITE_CONNECTION_VERSION
+    rules_version = SITE_TOKEN_VERSION
     # 1: before deals needed both sides; 2: before issue 39; 3: before ruling V11;
-    # 4: before rulings S9 (corrected)-S13; 5: before rulings S14-
-    older_rules = frozenset({1, 2, 3, 4, 5})
+    # 4: before rulings S9 (corrected)-S13; 5: before ruling S14; 6: before rulings S15-
+    older_rules = frozenset({1, 2, 3, 4, 5, 6})
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}
@@ -500,8 +501,11 @@ class Title1849(Title):
             own.turn_order = s.market.operating_order(live)
             own.moved_by_sales = []
         before = s.market.position(sym)
+        old = s.shares.president[sym]
         sell_to_pool(game, player, sym, action.percent, action.last)
         game.log(f"{player} sells {action.percent}% of {sym}")
+        if old == player and site_fourth_round(game):
+            self._site_sale_swap(game, player, sym)
         self.move_price(game, sym, "down", action.percent // 10)
         if isinstance(rnd, StockRound) and sym in s.market and s.market.position(sym) != before:
             moved = own.moved_by_sales
@@ -510,6 +514,28 @@ class Title1849(Title):
                 moved.append(sym)
             if len(moved) >= 2:
                 self._restack(game, moved, own.turn_order)
+
+    def _site_sale_swap(self, game: Game, seller: str, sym: str) -> None:
+        """Ruling S17 (R23 on a sale, as 18xx.games plays it): where the president's sale hands
+        the presidency to a player holding the 20% last certificate and the seller keeps the
+        president's share (20%) or more, that certificate is what the new president gives
+        for the president's certificate; if the new president holds 40% or more, the seller
+        then chooses between it and two 10% certificates (the prompt of a purchase)."""
+        reg = game.state.shares
+        new = reg.president[sym]
+        if new is None or new == seller or reg.percent(seller, sym) < 20:
+            return
+        last = [c for c in reg.held(new, sym) if c.last]
+        tens = [c for c in reg.held(seller, sym) if not c.president and not c.last]
+        if not last or len(tens) < 2:
+            return
+        reg.move(last[0].cid, seller)
+        for c in tens[:2]:
+            reg.move(c.cid, new)
+        game.log(f"{new} gives the 20% last certificate of {sym} for the president's")
+        if reg.percent(new, sym) >= 40:
+            state_of(game).swap_corp = sym
+            game.state.pending.append((SWAP, seller))
 
     def _restack(self, game: Game, moved: list[str], turn_order: list[str]) -> None:
         """Ruling R22 (rule details §3.8): once sales in one stock-round turn have moved two

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from tresham.core.graph import TrackGraph, passable, track_graph
+from tresham.core.graph import TrackGraph, passable, path_exit_edges, track_graph
 from tresham.core.tiles import CITY
 from tresham.core.track import MapState, NodeKey
 
@@ -38,12 +38,14 @@ class SiteGraph:
     """The site's network of a corporation: the path ids (of the state's
     :class:`~tresham.core.graph.TrackGraph`) and nodes its walk met, and whether one token's
     walk met two stops, or one and a port (the site's ``route_available``; its ports are
-    ``route: optional``)."""
+    ``route: optional``), and whether one token's walk met two stops besides ports (the site's
+    ``route_train_purchase``: a corporation without a train must then buy one)."""
 
     paths: frozenset[int]
     nodes: frozenset[NodeKey]
     route_available: bool
     hexes: Mapping[str, frozenset[int]]
+    train_purchase: bool
 
 
 def site_graph(state: MapState, corporation: str) -> SiteGraph:
@@ -55,18 +57,20 @@ def site_graph(state: MapState, corporation: str) -> SiteGraph:
     graph = track_graph(state)
     tokens = [k for k in state.tokens_of(corporation) if graph.nodes[k].kind == CITY]
     walk = _Walk(state, graph, corporation)
-    route = False
+    route = purchase = False
     for node in tokens:
         walk.start(set(tokens) - {node})
         walk.node(node, converging=False)
         ports = sum(1 for coord, _n in walk.local if state.board.hexes[coord].port)
         stops = len(walk.local) - ports
         route = route or stops > 1 or (stops == 1 and ports > 0)
+        purchase = purchase or stops > 1
     result = SiteGraph(
         frozenset(walk.paths),
         frozenset(walk.nodes | set(tokens)),
         route,
         _connected_hexes(state, graph, walk.paths, tokens),
+        purchase,
     )
     state.set_cached(key, result)
     return result
@@ -83,15 +87,7 @@ def _connected_hexes(
         edges.setdefault(coord, set()).update(
             e for e in range(6) if board.neighbor(coord, e) is not None
         )
-    for pid in paths:
-        coord = graph.key[pid][0]
-        for e in graph.end_edge[pid]:
-            if e < 0:
-                continue
-            edges.setdefault(coord, set()).add(e)
-            nb = board.neighbor(coord, e)
-            if nb is not None:
-                edges.setdefault(nb, set()).add((e + 3) % 6)
+    path_exit_edges(state, graph, paths, edges)
     return {c: frozenset(es) for c, es in edges.items()}
 
 
@@ -168,6 +164,12 @@ class _Walk:
 def site_paths(state: MapState, corporation: str) -> frozenset[int]:
     """The path ids of the site's network (a ``core.graph.Network``)."""
     return site_graph(state, corporation).paths
+
+
+def site_nodes(state: MapState, corporation: str) -> frozenset[NodeKey]:
+    """The nodes of the site's network, its tokens' cities included (the site's
+    ``connected_nodes``, where it lets the corporation place a token; a ``core.graph.Reached``)."""
+    return site_graph(state, corporation).nodes
 
 
 def site_hexes(state: MapState, corporation: str) -> Mapping[str, frozenset[int]]:

@@ -365,6 +365,11 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
             out.append({"type": "pass", "entity": corp, "entity_type": "corporation"})
             if steps[k] == "buy_token" and not tokens_in_reach(game, corp):
                 out[-1][AUTO] = True  # the site's step passes by itself
+            elif (now is None or now[0] != rid) and corp == game.active_entity():
+                # the corporation's next turn has begun in tresham (it operates first in the
+                # next round): its last pass of this one goes with the action, so that no
+                # reader takes it for a pass of the new turn
+                out[-1][AUTO] = True
     return out
 
 

@@ -38,7 +38,7 @@ from tresham.core.trains import Train
 from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.operating import OPERATING
-from tresham.titles.t1849.rule_set import site_engine, site_proven
+from tresham.titles.t1849.rule_set import site_engine, site_fourth_round, site_proven
 from tresham.titles.t1849.state import state_of
 
 if TYPE_CHECKING:
@@ -78,15 +78,18 @@ def issue(game: Game, corp: str, percent: int) -> None:
     rules_of(game).move_price(game, corp, "down", percent // 10)
 
 
-def emergency_sale(game: Game, pres: str, sale: SellShares) -> None:
+def emergency_sale(game: Game, pres: str, sale: SellShares, *, bankrupt: bool = False) -> None:
     """The president sells to the pool to raise money for the corporation; the price drops a
     row per 10% (1849 §Trouble). In the "18xx.games" rule set (from rules version 5) the
     corporations still to operate in the round then go in their new market order (ruling
-    S13)."""
+    S13), but not after the sales of a bankruptcy (from rules version 7, ruling S16: the
+    site's 1849 ``Bankrupt`` step leaves the round's order as it is)."""
     sell_to_pool(game, pres, sale.corporation, sale.percent, sale.last)
     game.log(f"{pres} sells {sale.percent}% of {sale.corporation} (emergency)")
     rules_of(game).move_price(game, sale.corporation, "down", sale.percent // 10)
     rnd = game.state.round
+    if bankrupt and site_fourth_round(game):
+        return
     if site_engine(game) and isinstance(rnd, OperatingRound):
         reorder_the_rest(game, rnd)
 
@@ -285,7 +288,7 @@ class TrainStep(Step):
             assert cheap is not None
             shortfall = cheap[1] - s.corps[corp].cash - game.player(pres).cash
             for sale in self._largest_sales(game, corp, pres, shortfall):
-                emergency_sale(game, pres, sale)
+                emergency_sale(game, pres, sale, bankrupt=True)
             game.transfer(pres, corp, game.player(pres).cash)
             title.close_corporation(game, corp)
             self._after_failure(game, pres)

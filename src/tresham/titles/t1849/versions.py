@@ -29,3 +29,8 @@ SITE_ENGINE_VERSION: Final = 5
 #: lay's connection judged by the site's own walk (ruling S14), and the other site rules found
 #: then (rulings S15-). The summary's rule set is unchanged.
 SITE_CONNECTION_VERSION: Final = 6
+
+#: The "18xx.games" rule set's fourth round of fixes from the differential test (issue 39): a
+#: token placed only in a city the site's own walk reaches (ruling S15), and the other site
+#: rules found then (rulings S16-). The summary's rule set is unchanged.
+SITE_TOKEN_VERSION: Final = 7
