@@ -9,7 +9,7 @@ from tresham.core.game import Game
 from tresham.core.shares import POOL, treasury
 from tresham.titles.t1883 import coop
 from tresham.titles.t1883.operating import STEP_OBJECTS
-from tresham.titles.t1883.state import state_of
+from tresham.titles.t1883.state import state_of, turn_of
 
 
 def started() -> Game:
@@ -46,7 +46,7 @@ def test_loot() -> None:
     g = started()
     s = g.state
     rnd = turn_at(g, "CCFR", "loot")
-    rnd.turn["revenue"] = 40
+    rnd.turn.revenue = 40
     assert STEP_OBJECTS["loot"].actions(g, rnd, "CCFR") == [Choose("CCFR", "loot"), Pass("CCFR")]
     assert STEP_OBJECTS["dividend"].actions(g, rnd, "CCFR") == [Dividend("CCFR", "payout")]
     cash = g.player("A").cash
@@ -112,7 +112,7 @@ def test_free_hill_tile() -> None:
     rnd = at(g, "CCFR", "track")
     extra = s.map.board.extra
     hills = set(extra["hills"]) | set(extra["mountains"])
-    rnd.turn["lays"] = 2  # its two lays are made
+    turn_of(rnd).lays = 2  # its two lays are made
     free = OPERATING.lay_options(g, rnd, "CCFR") or []
     assert free and all(a.hex in hills for a in free)
     cash = s.corps["CCFR"].cash

@@ -101,7 +101,7 @@ def test_a_support_card_says_its_price_and_use() -> None:
 def test_loot_says_it_ousts_the_president() -> None:
     g = floated("FBV", (2, 8))
     rnd = turn_at(g, "CCFR", "loot")
-    rnd.turn["revenue"] = 85
+    rnd.turn.revenue = 85
     words = text(g, Choose("CCFR", "loot"))
     assert "take its L.85 yourself" in words and "leave the presidency for good" in words
 

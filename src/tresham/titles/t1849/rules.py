@@ -42,7 +42,7 @@ from tresham.titles.t1849.rule_set import (
     site_proven,
     site_rules,
 )
-from tresham.titles.t1849.state import State1849, state_of
+from tresham.titles.t1849.state import State1849, Turn1849, state_of
 from tresham.titles.t1849.steps import LOAN_PROMPT, STEP_OBJECTS, anytime_actions
 from tresham.titles.t1849.variant_steps import (
     VARIANT_STEPS,
@@ -163,6 +163,7 @@ class Title1849(Title):
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}
+    turn_record = Turn1849
     prompts = {p.kind: p for p in (RsaPar(), Loan(), Swap(), Debt())}
     anytime_types = frozenset({"buy_company", "use_company"})
     declared_options = (
@@ -750,11 +751,6 @@ class Title1849(Title):
         return home
 
     # ================================================================ OR hooks
-    def step_actor(self, game: Game, rnd: OperatingRound, corp: str) -> str:
-        """The operating corporation acts, except its president during emergency sales."""
-        actor = rnd.turn.get("actor")
-        return actor if isinstance(actor, str) else corp
-
     def anytime_actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
         """Buying privates (phases 6H-10H) and using private powers during the turn."""
         return anytime_actions(game, rnd, corp)

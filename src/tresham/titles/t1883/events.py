@@ -284,7 +284,7 @@ def _reorder(game: Game) -> None:
     from tresham.core.rounds.operating import OperatingRound
 
     rnd = game.state.round
-    if isinstance(rnd, OperatingRound) and rnd.index == 0 and not rnd.turn:
+    if isinstance(rnd, OperatingRound) and rnd.index == 0 and not rnd.turn.started:
         rnd.order = game.state.market.operating_order(
             [c for c in rnd.order if c in game.state.market]
         )

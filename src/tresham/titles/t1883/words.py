@@ -80,7 +80,7 @@ def support_text(title: Title1883, game: Game, player: str) -> str:
 def _loot_text(game: Game, corp: str) -> str:
     """§8.1.6: the president takes the revenue and half his share's value, and is ousted."""
     rnd = game.state.round
-    revenue = int(rnd.turn.get("revenue", 0)) if isinstance(rnd, OperatingRound) else 0
+    revenue = (rnd.turn.revenue or 0) if isinstance(rnd, OperatingRound) else 0
     half = game.state.market.price(corp) // 2
     money = game.title.money
     return (
