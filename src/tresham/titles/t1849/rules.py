@@ -150,6 +150,24 @@ class Swap(Prompt):
                 s.shares.move(c.cid, entity)
             game.log(f"{entity} takes two 10% certificates of {sym} instead of the 20%")
 
+    def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
+        """What each answer exchanges, and with whom."""
+        sym = state_of(game).swap_corp
+        if not isinstance(action, Choose) or not sym:
+            return None
+        new = game.state.shares.president[sym]
+        if action.choice == SWAP_ONE_20:
+            return (
+                f"Keep the 20% last certificate of {sym} that {new} gave you for the "
+                "president's certificate"
+            )
+        if action.choice == SWAP_TWO_10:
+            return (
+                f"Give {new} the 20% last certificate of {sym} back for two of {new}'s 10% "
+                "certificates"
+            )
+        return None
+
 
 class Title1849(Title):
     """1849's data and hooks."""
@@ -208,29 +226,8 @@ class Title1849(Title):
         self.market_def = Market.load("tresham.titles.t1849", "data/market.json")
 
     def action_words(self, game: Game, action: Action, words: Any) -> str | None:
-        """The presidency swap's answers and the optional rules' own actions in a player's
-        words."""
-        swap = self._swap_words(game, action)
-        return swap if swap is not None else variant_action_words(game, action, words)
-
-    def _swap_words(self, game: Game, action: Action) -> str | None:
-        """Ruling R23: what each answer to the swap exchanges, and with whom."""
-        s = game.state
-        sym = state_of(game).swap_corp
-        if not (s.pending and s.pending[0][0] == SWAP and isinstance(action, Choose)) or not sym:
-            return None
-        new = s.shares.president[sym]
-        if action.choice == SWAP_ONE_20:
-            return (
-                f"Keep the 20% last certificate of {sym} that {new} gave you for the "
-                "president's certificate"
-            )
-        if action.choice == SWAP_TWO_10:
-            return (
-                f"Give {new} the 20% last certificate of {sym} back for two of {new}'s 10% "
-                "certificates"
-            )
-        return None
+        """The optional rules' own actions in a player's words."""
+        return variant_action_words(game, action, words)
 
     # ================================================================ deals
     def deals_need_consent(self, game: Game) -> bool:

@@ -14,7 +14,7 @@ tile (``tunnels.py``, §5.3.1).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import (
     Action,
@@ -155,6 +155,16 @@ class Permission(Prompt):
         else:
             game.log(f"{entity} refuses {corp} a tile on {ask.hex}")
             turn_of(rnd).refused.append(ask.hex)
+
+    def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
+        """The Director's answer: which tile, where, for whom."""
+        request = state_of(game).shield_request
+        if not isinstance(action, Choose) or request is None:
+            return None
+        where = game.state.map.board.place(request.hex)
+        if action.choice == GRANT:
+            return f"Let {request.entity} lay tile {request.tile} on {where}"
+        return f"Refuse {request.entity} tile {request.tile} on {where}"
 
 
 def train_specs(game: Game, corp: str) -> list[TrainSpec]:

@@ -147,6 +147,14 @@ class Consent(Prompt):
         else:
             game.log(f"{player} refuses the SEFTA merger")
 
+    def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
+        if not isinstance(action, Choose):
+            return None
+        return {
+            AGREE: "Agree to merge FMV and FSMMF into SEFTA",
+            REFUSE: "Refuse the SEFTA merger",
+        }.get(action.choice)
+
 
 class Leftover(Prompt):
     """Step D for one player's odd share: convert it into SEFTA for half its price, or
@@ -183,6 +191,14 @@ class Leftover(Prompt):
             game.log(f"{player} gives up a share for L.{half}")
         if not any(k == LEFTOVER for k, _ in s.pending):
             _finish(game)
+
+    def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
+        if not isinstance(action, Choose):
+            return None
+        return {
+            CONVERT: "Pay half a SEFTA share's price for a SEFTA share for your odd share",
+            DISCARD: "Give up your odd share for half a SEFTA share's price",
+        }.get(action.choice)
 
 
 #: The SEFTA merger's prompts, registered by the title (``Title.prompts``).
