@@ -28,7 +28,7 @@ def title(g: Game) -> Title1849:
 
 def pay(g: Game, corp: str, revenue: int, kind: str) -> None:
     rnd = OperatingRound(g, [corp], ["dividend"], "test")
-    rnd.turn["revenue"] = revenue
+    rnd.turn.revenue = revenue
     from tresham.core.actions import Dividend
 
     STEP_OBJECTS["dividend"].process(g, rnd, corp, Dividend(corp, kind))

@@ -231,7 +231,7 @@ def test_runs_dividends_and_the_price_move() -> None:
     g.apply(Pass("SD"))  # track
     while not any(isinstance(a, Dividend) for a in g.legal_actions()):
         g.apply(g.legal_actions()[0])
-    assert s.round is not None and s.round.turn["revenue"] == 50  # type: ignore[union-attr]
+    assert isinstance(s.round, OperatingRound) and s.round.turn.revenue == 50
     money = cash(g)
     g.apply(Dividend("SD", "payout"))
     # B holds 40% + 20%: 30 G; the initial offering's 40% pays nobody

@@ -183,9 +183,9 @@ def test_autarchy_through_the_turn() -> None:
     state_of(g).support.held["B"] = 0
     draw(g, 14)
     rnd = turn_at(g, "FBV", "events")
-    rnd.turn["revenue"] = 130
+    rnd.turn.revenue = 130
     STEP_OBJECTS["events"].skip(g, rnd, "FBV")
-    assert rnd.turn["revenue"] == 60
+    assert rnd.turn.revenue == 60
     assert events.adjust_revenue(g, "CCFR", 50) == 20
 
 

@@ -57,11 +57,11 @@ def test_a_2gt_runs_downhill_on_a_2t_stretch_for_half() -> None:
     assert [(r.train, r.stops, r.revenue) for r in runs] == [(gt, (("S7", 0), ("O7", 0)), 15)]
     rnd = turn_at(g, "FMV", "routes")
     STEP_OBJECTS["routes"].process(g, rnd, "FMV", STEP_OBJECTS["routes"].actions(g, rnd, "FMV")[0])
-    assert rnd.turn["revenue"] == 30
+    assert rnd.turn.revenue == 30
     step = STEP_OBJECTS["gravity"]
     step.process(g, rnd, "FMV", step.actions(g, rnd, "FMV")[0])
     roll = next(e for e in reversed(s.events) if "d10" in e)
-    assert rnd.turn["revenue"] == (45 if "downhill" in roll else 30)
+    assert rnd.turn.revenue == (45 if "downhill" in roll else 30)
 
 
 # 1883 §10.0 EXAMPLE: the bank breaks during the second OR of three: that OR is completed, the

@@ -79,7 +79,7 @@ def test_payout_example() -> None:
         s.shares.move(cid, holder)
     assert s.shares.percent(treasury("SAFRE"), "SAFRE") == 10
     rnd = turn_at(g, "SAFRE", "dividend")
-    rnd.turn["revenue"] = 130
+    rnd.turn.revenue = 130
     cash = {p: g.player(p).cash for p in "ABC"}
     bank = s.bank.cash
     STEP_OBJECTS["dividend"].process(g, rnd, "SAFRE", Dividend("SAFRE", "payout"))
@@ -104,7 +104,7 @@ def test_market_moves_example(
 ) -> None:
     g = floated(sym, pos)
     rnd = turn_at(g, sym, "dividend")
-    rnd.turn["revenue"] = revenue
+    rnd.turn.revenue = revenue
     STEP_OBJECTS["dividend"].process(g, rnd, sym, Dividend(sym, kind))
     assert g.state.market.price(sym) == after
 

@@ -25,7 +25,7 @@ def test_first_turn_homes() -> None:
     assert step.process(g, rnd, "SARSA", PlaceBus("SARSA", "S9"))
     assert sarsa.tokens(g) == {"P2": 0, "S9": 1}
     assert s.corps["SARSA"].cash == cash - 40 - 20
-    assert rnd.turn["revenue"] == 20  # two groups of one city each: the better one counts
+    assert rnd.turn.revenue == 20  # two groups of one city each: the better one counts
 
 
 # 1883 §8.3.1: later turns place two tokens, one next to each group (hills and mountains

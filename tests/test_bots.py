@@ -249,7 +249,7 @@ def test_a_corporation_saves_for_its_next_train_but_never_withholds_into_closing
     goal = heuristic._train_goal(game, corp)
     rnd = game.state.round
     assert isinstance(rnd, OperatingRound)
-    revenue = int(rnd.turn["revenue"])
+    revenue = rnd.turn.revenue or 0
     assert goal is not None and 0 < revenue < goal
     game.state.corps[corp].cash = goal - revenue  # one withheld revenue buys the next train
     game.state.market.move_to(corp, game.state.market.market.positions_at_price(100)[0])

@@ -12,11 +12,11 @@ import pytest
 from test_1883_events import draw
 from test_1883_operating import floated, turn_at
 from tresham.bots.random_bot import choose
-from tresham.core.actions import Action, Choose
+from tresham.core.actions import Action, Choose, LayTile, Pass
 from tresham.core.game import Game
 from tresham.io.save import new_game
 from tresham.titles.registry import get_title
-from tresham.titles.t1854.actions import BuildTunnel, BuyMailContract
+from tresham.titles.t1854.actions import BuildTunnel, BuyMailContract, MergeLocals
 from tresham.titles.t1883.actions import BuyConcession, BuySupport
 from tresham.words import Words
 
@@ -101,7 +101,7 @@ def test_a_support_card_says_its_price_and_use() -> None:
 def test_loot_says_it_ousts_the_president() -> None:
     g = floated("FBV", (2, 8))
     rnd = turn_at(g, "CCFR", "loot")
-    rnd.turn["revenue"] = 85
+    rnd.turn.revenue = 85
     words = text(g, Choose("CCFR", "loot"))
     assert "take its L.85 yourself" in words and "leave the presidency for good" in words
 
@@ -120,6 +120,28 @@ def test_an_event_choice_says_what_each_answer_does() -> None:
     assert text(g, Choose("FBV", "decline")) == (
         "Play no card: FBV loses its dearest train (half its price paid back)"
     )
+
+
+# 1854 ruling ML1 and §5.3 (ruling T2): a prompt's answers are worded by the prompt, the same
+# action otherwise by the title
+def test_1854s_prompts_word_their_answers() -> None:
+    from test_1854_major_local import phase_5_round, until
+    from test_1854_operating import sd_asks_for_c21
+
+    g = phase_5_round()
+    until(g, "L2")
+    assert text(g, MergeLocals("L2", "L3")) == "Merge L2 with L3 into a Major Local Railway"
+    g.apply(MergeLocals("L2", "L3"))
+    assert text(g, MergeLocals("L3", "L2")) == (
+        "Agree: merge L3 with L2 into a Major Local Railway"
+    )
+    assert text(g, Pass("L3")) == "Refuse the merger: L3 carries on alone"
+    g = sd_asks_for_c21()
+    ask = next(a for a in g.legal_actions() if isinstance(a, LayTile) and a.hex == "C21")
+    g.apply(ask)
+    where = g.state.map.board.place("C21")
+    assert text(g, Choose("KE", "grant")) == f"Let SD lay tile {ask.tile} on {where}"
+    assert text(g, Choose("KE", "refuse")) == f"Refuse SD tile {ask.tile} on {where}"
 
 
 # 1854 §5.12, Table 6: a 100 G contract earns 10 G a turn in phase 2, up to 60 G in phase 8

@@ -134,7 +134,7 @@ def test_a_dividend_says_what_each_share_pays() -> None:
         return (
             any(isinstance(x, Dividend) for x in actions)
             and isinstance(rnd, OperatingRound)
-            and rnd.turn.get("revenue", 0) % 10 == 0
+            and (rnd.turn.revenue or 0) % 10 == 0
             and any(
                 g.state.shares.percent(p.name, actions[0].entity)
                 and p.name != g.state.shares.president[actions[0].entity]
@@ -145,7 +145,8 @@ def test_a_dividend_says_what_each_share_pays() -> None:
     game, actions = play_until("1849", paying)
     rnd = game.state.round
     assert isinstance(rnd, OperatingRound)
-    revenue = rnd.turn["revenue"]
+    revenue = rnd.turn.revenue
+    assert revenue is not None
     words = Words(game)
     by_kind = {
         a.kind: c

@@ -193,6 +193,12 @@ class Words:
         offer = offer_facts(self.game)
         if offer is not None and isinstance(action, Choose) and action.entity == offer["seller"]:
             return answer_text(offer, action.choice)
+        pending = self.game.state.pending
+        if pending:
+            kind, entity = pending[0]
+            said = self.game.title.prompt(kind).words(self.game, entity, action, self)
+            if said is not None:
+                return said
         own = self.game.title.action_words(self.game, action, self)
         if own is not None:
             return own

@@ -514,7 +514,7 @@ def _dividend(game: Game, me: str, a: Action) -> float:
     c = game.state.corps.get(corp)
     if c is None:
         return 0.0
-    revenue = int(rnd.turn.get("revenue", 0)) if isinstance(rnd, OperatingRound) else 0
+    revenue = (rnd.turn.revenue or 0) if isinstance(rnd, OperatingRound) else 0
     cheapest = _cheapest_train(game)
     room = len(c.trains) < game.phase.limit(c.kind)
     # withhold to save for a train it must have, or when the revenue buys a second one or

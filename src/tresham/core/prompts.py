@@ -1,9 +1,10 @@
 """Prompts: decisions the rules put to one entity before anything else goes on (a pending
 ``(kind, entity)`` in ``GameState.pending``), as registered objects. A prompt has a kind, its
 legal answers, their validation (membership in them, unless it says otherwise), their
-processing and the rule it applies, exactly as a round's step does; a title lists the prompts
-it uses (``Title.prompts``), each mechanism module exporting its own, and the dispatch in
-``core/title.py`` finds a pending prompt's object by its kind.
+processing, their answers' words and the rule it applies, exactly as a round's step does; a
+title lists the prompts it uses (``Title.prompts``), each mechanism module exporting its own,
+and the dispatch in ``core/title.py`` (and in ``tresham.words`` for the words) finds a pending
+prompt's object by its kind.
 
 Two prompts belong to every title and are written once here:
 
@@ -17,7 +18,7 @@ Two prompts belong to every title and are written once here:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from tresham.core import deals
 from tresham.core.actions import Action, DiscardTrain
@@ -57,6 +58,11 @@ class Prompt:
         """Why `entity` is asked, in a player's words, shown above its answers ("": the
         answers say it all)."""
         return ""
+
+    def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
+        """A listed answer in a player's words (`words`: the game's ``tresham.words.Words``,
+        for its names of places, trains and money); None: the common wording serves."""
+        return None
 
 
 class Discard(Prompt):

@@ -111,10 +111,6 @@ class NodeDef:
                     return value
         return self.revenue
 
-    def is_stop(self) -> bool:
-        """Cities, towns and offboards are stops; junctions are not."""
-        return self.kind != JUNCTION
-
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "revenue": self.revenue}
         if self.kind == CITY:

@@ -21,6 +21,7 @@ from tresham.core.end import EndReason
 from tresham.core.errors import RuleError
 from tresham.core.game_spec import RNG_OPTION, OptionSpec
 from tresham.core.prompts import COMMON, Prompt
+from tresham.core.rounds.operating import Turn
 from tresham.core.trains import Phase
 
 if TYPE_CHECKING:
@@ -162,6 +163,9 @@ class Title:
 
     # -------------------------------------------------------------- operating round hooks
     step_objects: dict[str, Step] = {}
+    #: What a corporation's turn remembers (``core/rounds/operating.py``): a title whose steps
+    #: remember more than core's facts names its subclass of `Turn`.
+    turn_record: ClassVar[type[Turn]] = Turn
     anytime_types: frozenset[str] = frozenset()
 
     def controller(self, game: Game, entity: str) -> str | None:

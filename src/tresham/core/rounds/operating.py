@@ -1,10 +1,18 @@
 """The operating round: each floated corporation, in operating order, takes one turn made of
 steps the title chooses and orders (lay track, place a token, run trains, pay or withhold,
 issue shares, buy trains...). A step with nothing to decide is skipped.
+
+What a corporation's turn has done so far is a typed record, :class:`Turn`: core's own facts
+(started, ended, the trains' revenue) and, in a title's subclass, what its steps remember
+(1883's tile lays, 1854's refused permissions...). The round makes a fresh record of the
+title's class for each corporation. The state hash sees the record as the dictionary the turn
+was before it had a class: a fact appears once it differs from its field's default, so every
+state hash is unchanged.
 """
 
 from __future__ import annotations
 
+from dataclasses import MISSING, Field, dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action
@@ -13,6 +21,36 @@ from tresham.core.rounds.base import Round
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
+
+
+@dataclass
+class Turn:
+    """What one corporation's turn has done so far. A title whose steps remember more
+    declares a subclass with one field per fact (``titles/<t>/state.py``); a field's default
+    is its value before the turn has done anything about it."""
+
+    #: The title's start-of-turn hook has run.
+    started: bool = False
+    #: The turn is over (its steps done, or ended at once: the corporation closed).
+    ended: bool = False
+    #: The trains' revenue, as the run set it and events, the Co-operative's looting or a
+    #: bus run changed it; None before the trains run.
+    revenue: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Canonical form for hashing: the facts that differ from their defaults, under
+        their field names."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value != _default(f):
+                out[f.name] = value
+        return out
+
+
+def _default(f: Field[Any]) -> Any:
+    """A dataclass field's default value (a fresh one for a factory's)."""
+    return f.default if f.default_factory is MISSING else f.default_factory()
 
 
 class Step:
@@ -59,7 +97,8 @@ class OperatingRound(Round):
         self.steps = steps
         self.index = 0
         self.step = 0
-        self.turn: dict[str, Any] = {}
+        #: What the operating corporation's turn has done (the title's `Turn` record).
+        self.turn: Turn = game.title.turn_record()
         self.done: list[str] = []
 
     # ------------------------------------------------------------------ helpers
@@ -105,11 +144,11 @@ class OperatingRound(Round):
         while not self.finished(game):
             corp = self.corp()
             c = game.state.corps[corp]
-            if c.closed or not c.floated or self.turn.get("ended"):
+            if c.closed or not c.floated or self.turn.ended:
                 self._next_corp(game)
                 continue
-            if self.step == 0 and not self.turn.get("started"):
-                self.turn["started"] = True
+            if self.step == 0 and not self.turn.started:
+                self.turn.started = True
                 game.title.start_turn(game, self, corp)
                 if game.state.pending or game.state.finished:
                     return
@@ -132,13 +171,16 @@ class OperatingRound(Round):
 
     def end_turn_now(self) -> None:
         """End the operating corporation's turn at once (e.g. it closed)."""
-        self.turn["ended"] = True
+        self.turn.ended = True
 
     def _next_corp(self, game: Game) -> None:
         self.done.append(self.order[self.index])
         self.index += 1
         self.step = 0
-        self.turn = {}
+        self.turn = game.title.turn_record()
 
     def finished(self, game: Game) -> bool:
         return self.index >= len(self.order)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "turn": self.turn.to_dict()}

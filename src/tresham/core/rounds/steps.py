@@ -172,7 +172,7 @@ class RouteStep(Step):
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         assert isinstance(action, RunRoutes)
         revenue = self.rules.runs_revenue(game, corp, action)
-        rnd.turn["revenue"] = revenue
+        rnd.turn.revenue = revenue
         board = game.state.map.board
         for run in action.runs:
             train = game.state.depot.trains[run.train]
@@ -193,7 +193,7 @@ class DividendStep(Step):
         self.rule = rule
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
-        if rnd.turn.get("revenue", 0) <= 0:
+        if (rnd.turn.revenue or 0) <= 0:
             return []
         if not self.rules.may_withhold(game, corp):
             return [Dividend(corp, "payout")]
@@ -205,7 +205,7 @@ class DividendStep(Step):
 
     def process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
         assert isinstance(action, Dividend)
-        revenue = int(rnd.turn.get("revenue", 0))
+        revenue = rnd.turn.revenue or 0
         s = game.state
         s.corps[corp].revenue_history.append(revenue)
         if action.kind == "withhold":

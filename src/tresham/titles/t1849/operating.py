@@ -12,19 +12,19 @@ from tresham.core.shares import POOL, treasury
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.rule_set import site_engine
+from tresham.titles.t1849.state import turn_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
 
 
 def _sms_hex(rnd: OperatingRound) -> str | None:
-    hex_: str | None = rnd.turn.get("sms_hex")
-    return hex_
+    return turn_of(rnd).sms_hex
 
 
 def _sms_spent(rnd: OperatingRound) -> bool:
     """SMS was closed this turn without a hex left to build in."""
-    return bool(rnd.turn.get("sms_used")) and _sms_hex(rnd) is None
+    return turn_of(rnd).sms_used and _sms_hex(rnd) is None
 
 
 class Operating1849:

@@ -43,7 +43,7 @@ from tresham.titles.t1849.rule_set import (
     site_proven,
     site_rules,
 )
-from tresham.titles.t1849.state import State1849, state_of
+from tresham.titles.t1849.state import State1849, Turn1849, state_of
 from tresham.titles.t1849.steps import LOAN_PROMPT, STEP_OBJECTS, anytime_actions
 from tresham.titles.t1849.variant_steps import (
     VARIANT_STEPS,
@@ -164,6 +164,24 @@ class Swap(Prompt):
             f"{new} the president's certificate (20%) for the 20% last certificate"
         )
 
+    def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
+        """What each answer exchanges, and with whom."""
+        sym = state_of(game).swap_corp
+        if not isinstance(action, Choose) or not sym:
+            return None
+        new = game.state.shares.president[sym]
+        if action.choice == SWAP_ONE_20:
+            return (
+                f"Keep the 20% last certificate of {sym} that {new} gave you for the "
+                "president's certificate"
+            )
+        if action.choice == SWAP_TWO_10:
+            return (
+                f"Give {new} the 20% last certificate of {sym} back for two of {new}'s 10% "
+                "certificates"
+            )
+        return None
+
 
 class Title1849(Title):
     """1849's data and hooks."""
@@ -177,6 +195,7 @@ class Title1849(Title):
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}
+    turn_record = Turn1849
     prompts = {p.kind: p for p in (RsaPar(), Loan(), Swap(), Debt())}
     anytime_types = frozenset({"buy_company", "use_company"})
     declared_options = (
@@ -221,29 +240,8 @@ class Title1849(Title):
         self.market_def = Market.load("tresham.titles.t1849", "data/market.json")
 
     def action_words(self, game: Game, action: Action, words: Any) -> str | None:
-        """The presidency swap's answers and the optional rules' own actions in a player's
-        words."""
-        swap = self._swap_words(game, action)
-        return swap if swap is not None else variant_action_words(game, action, words)
-
-    def _swap_words(self, game: Game, action: Action) -> str | None:
-        """Ruling R23: what each answer to the swap exchanges, and with whom."""
-        s = game.state
-        sym = state_of(game).swap_corp
-        if not (s.pending and s.pending[0][0] == SWAP and isinstance(action, Choose)) or not sym:
-            return None
-        new = s.shares.president[sym]
-        if action.choice == SWAP_ONE_20:
-            return (
-                f"Keep the 20% last certificate of {sym} that {new} gave you for the "
-                "president's certificate"
-            )
-        if action.choice == SWAP_TWO_10:
-            return (
-                f"Give {new} the 20% last certificate of {sym} back for two of {new}'s 10% "
-                "certificates"
-            )
-        return None
+        """The optional rules' own actions in a player's words."""
+        return variant_action_words(game, action, words)
 
     # ================================================================ deals
     def deals_need_consent(self, game: Game) -> bool:
@@ -789,11 +787,6 @@ class Title1849(Title):
         return home
 
     # ================================================================ OR hooks
-    def step_actor(self, game: Game, rnd: OperatingRound, corp: str) -> str:
-        """The operating corporation acts, except its president during emergency sales."""
-        actor = rnd.turn.get("actor")
-        return actor if isinstance(actor, str) else corp
-
     def anytime_actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
         """Buying privates (phases 6H-10H) and using private powers during the turn."""
         return anytime_actions(game, rnd, corp)

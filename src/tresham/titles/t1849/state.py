@@ -15,8 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tresham.core.rounds.operating import Turn
+
 if TYPE_CHECKING:
     from tresham.core.game import Game
+    from tresham.core.rounds.operating import OperatingRound
 
 
 @dataclass
@@ -121,3 +124,20 @@ def state_of(game: Game) -> State1849:
     s = game.state.title_state
     assert isinstance(s, State1849), "not a game of 1849"
     return s
+
+
+@dataclass
+class Turn1849(Turn):
+    """What a corporation's turn of 1849 remembers beyond core's facts."""
+
+    #: It closed the SMS this turn (§Privates: build in one of its hexes at no cost).
+    sms_used: bool = False
+    #: The hex the SMS lets it build in; None once built there (or never closed).
+    sms_hex: str | None = None
+
+
+def turn_of(rnd: OperatingRound) -> Turn1849:
+    """The turn record of an operating round of 1849."""
+    turn = rnd.turn
+    assert isinstance(turn, Turn1849), "not a turn of 1849"
+    return turn

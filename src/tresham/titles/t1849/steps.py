@@ -39,7 +39,7 @@ from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.operating import OPERATING
 from tresham.titles.t1849.rule_set import site_engine, site_fourth_round, site_proven
-from tresham.titles.t1849.state import state_of
+from tresham.titles.t1849.state import state_of, turn_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -336,7 +336,7 @@ def anytime_actions(game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
     s = game.state
     out: list[Action] = []
     c = s.corps[corp]
-    if s.round is not rnd or rnd.turn.get("actor"):
+    if s.round is not rnd:
         return out
     if game.phase.name in ("6H", "8H", "10H") and c.cash >= 1:
         for comp in s.companies.values():
@@ -348,7 +348,7 @@ def anytime_actions(game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
             continue
         if comp.sym == "CNM":
             out.extend(UseCompany(corp, "CNM", port) for port in CNM_PORTS)
-        if comp.sym == "SMS" and rnd.steps[rnd.step] == "track" and not rnd.turn.get("sms_used"):
+        if comp.sym == "SMS" and rnd.steps[rnd.step] == "track" and not turn_of(rnd).sms_used:
             out.extend(UseCompany(corp, "SMS", h) for h in SMS_HEXES)
     return out
 
@@ -370,8 +370,9 @@ def process_anytime(game: Game, rnd: OperatingRound, corp: str, action: Action) 
         state_of(game).cnm_port[corp] = action.target
         game.log(f"{corp} closes CNM: +L.20 at port {action.target}")
     elif comp.sym == "SMS":
-        rnd.turn["sms_used"] = True
-        rnd.turn["sms_hex"] = action.target
+        turn = turn_of(rnd)
+        turn.sms_used = True
+        turn.sms_hex = action.target
         game.log(f"{corp} closes SMS to build in {game.state.map.board.place(action.target)}")
 
 

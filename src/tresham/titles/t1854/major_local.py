@@ -134,6 +134,15 @@ class Consent(Prompt):
         if mergers.fates is not None:
             next_fate(game)
 
+    def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
+        """The owner's answer: agree to the merger, or carry on alone."""
+        match action:
+            case MergeLocals(entity=local, partner=partner):
+                return f"Agree: merge {local} with {partner} into a Major Local Railway"
+            case Pass(entity=local):
+                return f"Refuse the merger: {local} carries on alone"
+        return None
+
 
 class Fate(Prompt):
     """§5.10 Phase 6 (ruling ML2): a Local Railway's owner proposes a merger with a possible

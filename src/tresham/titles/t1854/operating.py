@@ -14,7 +14,7 @@ tile (``tunnels.py``, §5.3.1).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import (
     Action,
@@ -39,7 +39,7 @@ from tresham.routes.runs import action_revenue, runs_action
 from tresham.titles.t1854 import cities, local_railways, mail, major_local, options, tunnels
 from tresham.titles.t1854.actions import BuildTunnel, CloseLocal, MergeLocals
 from tresham.titles.t1854.facts import rules_of
-from tresham.titles.t1854.state import state_of
+from tresham.titles.t1854.state import state_of, turn_of
 from tresham.titles.t1854.track_rules import TrackRules1854
 from tresham.titles.t1854.versions import DEALS_VERSION
 
@@ -112,7 +112,7 @@ def _shields(game: Game, director: str | None, asking: bool = False) -> dict[str
     if not asking:
         return out
     rnd = s.round
-    refused = rnd.turn.get("refused", []) if isinstance(rnd, OperatingRound) else []
+    refused = turn_of(rnd).refused if isinstance(rnd, OperatingRound) else []
     return {h: g for h, g in out.items() if s.shares.president[g] is None or h in refused}
 
 
@@ -151,10 +151,20 @@ class Permission(Prompt):
             game.log(
                 f"{corp} lays tile {ask.tile} on {ask.hex} (rotation {ask.rotation}) for {cost} G"
             )
-            rnd.turn["laid"] = True
+            turn_of(rnd).laid = True
         else:
             game.log(f"{entity} refuses {corp} a tile on {ask.hex}")
-            rnd.turn.setdefault("refused", []).append(ask.hex)
+            turn_of(rnd).refused.append(ask.hex)
+
+    def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
+        """The Director's answer: which tile, where, for whom."""
+        request = state_of(game).shield_request
+        if not isinstance(action, Choose) or request is None:
+            return None
+        where = game.state.map.board.place(request.hex)
+        if action.choice == GRANT:
+            return f"Let {request.entity} lay tile {request.tile} on {where}"
+        return f"Refuse {request.entity} tile {request.tile} on {where}"
 
 
 def train_specs(game: Game, corp: str) -> list[TrainSpec]:
@@ -302,7 +312,7 @@ class DividendStep1854(DividendStep):
         """§5.7: a Local Railway keeps half its income and pays half to its owner; a Major
         Company that earned nothing moves left (ruling T7)."""
         if local_railways.is_local(game, corp):
-            local_railways.pay_half(game, corp, int(rnd.turn.get("revenue", 0)))
+            local_railways.pay_half(game, corp, rnd.turn.revenue or 0)
             return
         super().skip(game, rnd, corp)
 
@@ -539,10 +549,10 @@ class TrackStep1854(TrackStep):
     """§5.3, §5.3.1: lay or promote one tile, or instead build one tunnel, or pass."""
 
     def available(self, game: Game, rnd: OperatingRound, corp: str) -> bool:
-        return not rnd.turn.get("laid")
+        return not turn_of(rnd).laid
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
-        if rnd.turn.get("laid"):
+        if turn_of(rnd).laid:
             return []  # laid with a guard's permission (ruling T2)
         lays = super().actions(game, rnd, corp)
         if home_lay_pending(game, corp) is not None:

@@ -65,7 +65,7 @@ from tresham.titles.t1854 import (
 from tresham.titles.t1854 import words as t1854_words
 from tresham.titles.t1854.actions import BuyOption, PayOption
 from tresham.titles.t1854.first_round import FirstShareRound
-from tresham.titles.t1854.state import State1854, state_of
+from tresham.titles.t1854.state import State1854, Turn1854, state_of
 from tresham.titles.t1854.track_rules import ORIENT_EXPRESS
 from tresham.titles.t1854.versions import DEALS_VERSION, ORIGINAL_BOARD_VERSION
 
@@ -167,6 +167,7 @@ class Title1854(Title):
     older_rules = frozenset({1, major_local.MERGERS_VERSION, DEALS_VERSION})
     privates_count_toward_limit = True  # §6.5: "shares and private companies"
     step_objects = operating.STEP_OBJECTS
+    turn_record = Turn1854
     #: §5.3 a shielded hex's guard permits a tile or not (ruling T2); §5.10 a merger
     #: proposed to a Local Railway's owner, a Local Railway's fate in Phase 6.
     prompts = {p.kind: p for p in (operating.Permission(), *major_local.PROMPTS)}
@@ -759,7 +760,7 @@ class Title1854(Title):
         trains."""
         s = game.state
         s.corps[corp].operated += 1
-        if "revenue" in rnd.turn:
+        if rnd.turn.revenue is not None:
             for comp in s.companies.values():
                 if comp.powers.get("closes_when_runs") == corp and not comp.closed:
                     comp.closed = True

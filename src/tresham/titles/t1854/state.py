@@ -16,9 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tresham.core.rounds.operating import Turn
+
 if TYPE_CHECKING:
     from tresham.core.actions import LayTile
     from tresham.core.game import Game
+    from tresham.core.rounds.operating import OperatingRound
 
 
 @dataclass
@@ -169,3 +172,20 @@ def state_of(game: Game) -> State1854:
     s = game.state.title_state
     assert isinstance(s, State1854), "not a game of 1854"
     return s
+
+
+@dataclass
+class Turn1854(Turn):
+    """What a corporation's turn of 1854 remembers beyond core's facts."""
+
+    #: Its tile was laid with a guard's permission (ruling T2): the turn's lay is made.
+    laid: bool = False
+    #: The guarded hexes whose permission was refused this turn (ruling T2: not asked again).
+    refused: list[str] = field(default_factory=list)
+
+
+def turn_of(rnd: OperatingRound) -> Turn1854:
+    """The turn record of an operating round of 1854."""
+    turn = rnd.turn
+    assert isinstance(turn, Turn1854), "not a turn of 1854"
+    return turn

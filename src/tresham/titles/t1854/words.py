@@ -2,17 +2,18 @@
 
 Tunnels (§5.3.1) named by the hex and the sides they join, mail contracts (§5.12) with what
 they earn, buying options (§6.4.1), retracted bids (§4), the Local Railways' mergers and
-closures (§5.10) and a shielded hex's permission (§5.3); `words.py` adds the consequences it
-finds on a search copy.
+closures (§5.10); `words.py` adds the consequences it finds on a search copy. The answers to
+1854's prompts (a shielded hex's permission, §5.3; a proposed merger, ruling ML1) are worded
+by their prompts (`Prompt.words`, in `operating.py` and `major_local.py`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tresham.core.actions import Action, Choose, Pass
+from tresham.core.actions import Action
 from tresham.core.display import FactTable
-from tresham.titles.t1854 import mail, major_local, operating, tunnels
+from tresham.titles.t1854 import mail, tunnels
 from tresham.titles.t1854.actions import (
     BuildTunnel,
     BuyMailContract,
@@ -103,21 +104,8 @@ def pay_option_text(title: Title1854, game: Game, player: str) -> str:
     )
 
 
-def choice_text(game: Game, action: Choose) -> str | None:
-    """The Director of a shielded hex's guard answers a request to lay there (§5.3)."""
-    s = game.state
-    request = state_of(game).shield_request
-    if not s.pending or s.pending[0][0] != operating.PERMISSION or request is None:
-        return None
-    where = s.map.board.place(request.hex)
-    if action.choice == operating.GRANT:
-        return f"Let {request.entity} lay tile {request.tile} on {where}"
-    return f"Refuse {request.entity} tile {request.tile} on {where}"
-
-
 def action_words(title: Title1854, game: Game, action: Action, words: Any) -> str | None:
     """1854's own actions in words (None: the common words apply)."""
-    s = game.state
     match action:
         case BuildTunnel():
             return tunnel_text(game, action, words)
@@ -130,18 +118,12 @@ def action_words(title: Title1854, game: Game, action: Action, words: Any) -> st
         case RetractBid(company=co):
             return f"Take back your bid on {co} (the money is yours again)"
         case MergeLocals(entity=local, partner=partner):
-            if s.pending and s.pending[0][0] == major_local.CONSENT:
-                return f"Agree: merge {local} with {partner} into a Major Local Railway"
             return f"Merge {local} with {partner} into a Major Local Railway"
         case CloseLocal(entity=local):
             return (
                 f"Close {local}: its stations leave the map, its trains, money and mail "
                 "contract the game, its certificate is void"
             )
-        case Pass(entity=local) if s.pending and s.pending[0][0] == major_local.CONSENT:
-            return f"Refuse the merger: {local} carries on alone"
-        case Choose():
-            return choice_text(game, action)
     return None
 
 

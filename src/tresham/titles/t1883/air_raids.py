@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, Choose
 from tresham.core.prompts import Prompt
@@ -117,6 +117,17 @@ class AirRaid(Prompt):
         coord = _raids(game).pop(0).coord
         apply(game, coord, action.choice)
         settle(game)
+
+    def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
+        """§11.2 #13: the tile a bombed hex goes back to (ruling R24)."""
+        if not isinstance(action, Choose):
+            return None
+        raids = state_of(game).events.raids or []
+        where = words.place(raids[0].coord) if raids else "the bombed hex"
+        if action.choice == PRINTED:
+            return f"Remove the tile from {where} (its printed track again)"
+        tile, _, rotation = action.choice.partition("@")
+        return f"Put tile {tile} on {where} (rotation {rotation})"
 
 
 #: The air raids' prompt, registered by the title (``Title.prompts``).

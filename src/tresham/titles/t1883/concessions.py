@@ -233,6 +233,16 @@ class Bonus(Prompt):
             game.log(f"{corp} receives the next bonus, L.{rest}, in its treasury")
             _pay_bonus(game, corp, rest, as_dividend=False)
 
+    def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
+        """Where the bonus goes, and what it costs to pay it to the shareholders."""
+        if not isinstance(action, Choose):
+            return None
+        waiting = (state_of(game).concessions.bonus_waiting or {}).get(entity, [])
+        bonus = game.title.money(waiting[0]) if waiting else "the bonus"
+        if action.choice == AS_DIVIDEND:
+            return f"Play a Political Support card: pay {bonus} to the shareholders"
+        return f"Put {bonus} in {entity}'s treasury"
+
 
 #: The concessions' prompt, registered by the title (``Title.prompts``).
 PROMPTS: tuple[Prompt, ...] = (Bonus(),)

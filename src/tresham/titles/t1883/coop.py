@@ -196,7 +196,7 @@ class LootStep(Step):
     rule = f"{RULE}.6"
 
     def actions(self, game: Game, rnd: OperatingRound, corp: str) -> list[Action]:
-        if not is_coop(game, corp) or rnd.turn.get("revenue", 0) <= 0:
+        if not is_coop(game, corp) or (rnd.turn.revenue or 0) <= 0:
             return []
         return [Choose(corp, LOOT), Pass(corp)]
 
@@ -206,11 +206,11 @@ class LootStep(Step):
         s = game.state
         president = state_of(game).coop_president
         assert president is not None  # 8.1.2: an active Co-operative has a president
-        revenue = int(rnd.turn["revenue"])
+        revenue = rnd.turn.revenue or 0
         game.transfer("bank", president, revenue)
         share = s.shares.held(president, corp)[0]
         s.shares.move(share.cid, POOL)
         game.transfer("bank", president, s.market.price(corp) // 2)
         game.log(f"{president} loots {corp} for L.{revenue} and is ousted")
-        rnd.turn["revenue"] = 0  # nothing left to pay: the dividend step moves the price left
+        rnd.turn.revenue = 0  # nothing left to pay: the dividend step moves the price left
         return True

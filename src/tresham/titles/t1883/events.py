@@ -81,6 +81,24 @@ def new_state(game: Game, rng: GameRandom) -> Events:
     return Events(rng.permutation(first) if enabled(game) else [])
 
 
+#: What a Random Event does to whoever plays no Political Support card against it (§11).
+EFFECT_WORDS = {
+    "zero": "earns nothing this operating round",
+    "half": "earns half this operating round",
+    "gold": "gives 10% of their money, rounded up",
+    "war_effort": "loses its dearest train (half its price paid back)",
+    "marshall": "gets no Marshall Plan move",
+}
+#: What playing the cards does instead.
+SUPPORTED_WORDS = {
+    "zero": "earns in full",
+    "half": "earns in full",
+    "gold": "keeps all their money",
+    "war_effort": "chooses which train to lose (never a 2G)",
+    "marshall": "moves its share price one space right",
+}
+
+
 def _ev(game: Game) -> Events:
     return state_of(game).events
 
@@ -242,6 +260,21 @@ class Support(Prompt):
             _suffer(game, entity, effect)
         _reorder(game)
 
+    def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
+        """Play the cards the Random Event asks for, or suffer its effect."""
+        if not isinstance(action, Choose):
+            return None
+        ask = next((a for a in _ev(game).asks if a.entity == entity), None)
+        if ask is None:
+            return "Play a Political Support card" if action.choice == PLAY else "Play no card"
+        cards = (
+            "a Political Support card" if ask.cost == 1 else f"{ask.cost} Political Support cards"
+        )
+        if action.choice == PLAY:
+            instead = SUPPORTED_WORDS.get(ask.effect, "avoids the event")
+            return f"Play {cards}: {entity} {instead}"
+        return f"Play no card: {entity} {EFFECT_WORDS.get(ask.effect, 'suffers the event')}"
+
 
 class WarTrain(Prompt):
     """The train (not a gravity train) a corporation gives up to the War Effort."""
@@ -284,7 +317,7 @@ def _reorder(game: Game) -> None:
     from tresham.core.rounds.operating import OperatingRound
 
     rnd = game.state.round
-    if isinstance(rnd, OperatingRound) and rnd.index == 0 and not rnd.turn:
+    if isinstance(rnd, OperatingRound) and rnd.index == 0 and not rnd.turn.started:
         rnd.order = game.state.market.operating_order(
             [c for c in rnd.order if c in game.state.market]
         )

@@ -158,5 +158,5 @@ class GravityStep(Step):
                 game.log(f"{corp}'s 2G train crashes and goes back to the bank (d10: {roll})")
             else:
                 game.log(f"{corp}'s 2G train does not run (d10: {roll})")
-        rnd.turn["revenue"] = rnd.turn.get("revenue", 0) + earned
+        rnd.turn.revenue = (rnd.turn.revenue or 0) + earned
         return True

@@ -52,7 +52,7 @@ from tresham.titles.t1883.facts import (
 )
 from tresham.titles.t1883.sarsa import BusStep
 from tresham.titles.t1883.sefta import MergeStep
-from tresham.titles.t1883.state import state_of
+from tresham.titles.t1883.state import state_of, turn_of
 from tresham.titles.t1883.track_rules import TrackRules1883, north_of_fs
 from tresham.titles.t1883.versions import DEALS_VERSION
 
@@ -113,16 +113,17 @@ def _two_f_lays(game: Game, corp: str) -> bool:
 
 
 def _normal_lays_left(game: Game, rnd: OperatingRound, corp: str) -> bool:
-    lays: int = rnd.turn.get("lays", 0)
+    turn = turn_of(rnd)
+    lays = turn.lays
     if coop.is_coop(game, corp):
         return lays < coop.COOP_LAYS
     if _two_f_lays(game, corp) and lays == 1:
-        return bool(rnd.turn.get("f_lay"))
+        return turn.f_lay
     return lays < 1
 
 
 def _f_hex_only(game: Game, rnd: OperatingRound, corp: str) -> bool:
-    return _two_f_lays(game, corp) and rnd.turn.get("lays", 0) == 1
+    return _two_f_lays(game, corp) and turn_of(rnd).lays == 1
 
 
 def _free_hill_lay(game: Game, rnd: OperatingRound, corp: str) -> bool:
@@ -131,7 +132,7 @@ def _free_hill_lay(game: Game, rnd: OperatingRound, corp: str) -> bool:
     return (
         corp == state_of(game).coop
         and not _normal_lays_left(game, rnd, corp)
-        and not rnd.turn.get("free_hill_lay")
+        and not turn_of(rnd).free_hill_lay
     )
 
 
@@ -156,7 +157,7 @@ def _home_lays(
         for h, n in s.map.board.extra["home_cities"][corp]
         if s.map.has_token(corp, str(h), int(n))
     ]
-    earlier: list[list[list[object]]] = rnd.turn.get("lay_homes", [])
+    earlier = turn_of(rnd).lay_homes
     out: dict[tuple[str, str, int], list[list[object]]] = {}
     for home in homes:
         if any(all(tuple(p) == home for p in prev) for prev in earlier):
@@ -168,8 +169,7 @@ def _home_lays(
 
 def _private_lays(rnd: OperatingRound) -> list[str]:
     """The privates whose lays the turn has used (read only: `lay` records them)."""
-    used: list[str] = rnd.turn.get("private_lays", [])
-    return used
+    return turn_of(rnd).private_lays or []
 
 
 def _lays(game: Game, rnd: OperatingRound, corp: str, only: str | None = None) -> list[LayTile]:
@@ -234,10 +234,13 @@ class Operating1883:
         raise TrackError(f"{corp} has no tile lay left this turn", f"{OR}.4")
 
     def lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> int:
-        used: list[str] = rnd.turn.setdefault("private_lays", [])
+        turn = turn_of(rnd)
+        if turn.private_lays is None:
+            turn.private_lays = []
+        used = turn.private_lays
         company = privates.lay_private(game, corp, action.hex, used)
         if company is None and _free_hill_lay(game, rnd, corp):
-            rnd.turn["free_hill_lay"] = True  # 8.1.4: laid last, so it is this one
+            turn.free_hill_lay = True  # 8.1.4: laid last, so it is this one
             game.state.map.lay_tile(action.hex, action.tile, action.rotation)
             concessions.after_lay(game, corp)
             return 0
@@ -258,10 +261,10 @@ class Operating1883:
             if coop.is_coop(game, corp):
                 homes = _home_lays(game, rnd, corp, rules_for(game, corp), [action.hex])
                 key = (action.hex, action.tile, action.rotation)
-                rnd.turn.setdefault("lay_homes", []).append(homes[key])
-            rnd.turn["lays"] = rnd.turn.get("lays", 0) + 1
+                turn.lay_homes.append(homes[key])
+            turn.lays += 1
             if action.hex in game.state.map.board.extra["flood_hexes"]:
-                rnd.turn["f_lay"] = True
+                turn.f_lay = True
         game.state.map.lay_tile(action.hex, action.tile, action.rotation)
         game.transfer(corp, "bank", cost)
         concessions.after_lay(game, corp)
@@ -498,10 +501,10 @@ class EventRevenueStep(Step):
         return []
 
     def skip(self, game: Game, rnd: OperatingRound, corp: str) -> None:
-        revenue = int(rnd.turn.get("revenue", 0))
+        revenue = rnd.turn.revenue or 0
         changed = events.adjust_revenue(game, corp, revenue)
         if changed != revenue:
-            rnd.turn["revenue"] = changed
+            rnd.turn.revenue = changed
             game.log(f"{corp}'s revenue after the event: L.{changed}")
 
 

@@ -81,6 +81,7 @@ from tresham.titles.t1883.state import (
     PortTokens,
     State1883,
     Support,
+    Turn1883,
     state_of,
 )
 from tresham.titles.t1883.versions import (
@@ -331,6 +332,7 @@ class Title1883(Title):
 
     # ================================================================ sequence
     step_objects = STEP_OBJECTS
+    turn_record = Turn1883
     prompts = {
         p.kind: p
         for p in (

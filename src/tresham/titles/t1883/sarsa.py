@@ -23,7 +23,7 @@ from tresham.core.errors import RuleError
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.titles.t1883.actions import PlaceBus
 from tresham.titles.t1883.facts import GRAVITY_KINDS, home_cities
-from tresham.titles.t1883.state import state_of
+from tresham.titles.t1883.state import state_of, turn_of
 from tresham.titles.t1883.track_rules import north_of_fs as track_north_of_fs
 
 if TYPE_CHECKING:
@@ -79,8 +79,9 @@ def options(game: Game, rnd: OperatingRound, corp: str) -> list[PlaceBus]:
     s = game.state
     placed = tokens(game)
     home = homes(game, corp)
-    done: list[str] = rnd.turn.get("buses", [])
-    first: bool = rnd.turn.get("first_bus_turn", not placed)
+    turn = turn_of(rnd)
+    done = turn.buses
+    first = not placed if turn.first_bus_turn is None else turn.first_bus_turn
     if first:
         allowed = _first_turn_count(game)
     elif any(_plains(game, h) for h in done):
@@ -117,7 +118,9 @@ def place(game: Game, rnd: OperatingRound, corp: str, action: PlaceBus) -> None:
     """Place a bus token and pay the hex's terrain cost."""
     s = game.state
     placed = tokens(game)
-    rnd.turn.setdefault("first_bus_turn", not placed)  # as it was when the turn began
+    turn = turn_of(rnd)
+    if turn.first_bus_turn is None:
+        turn.first_bus_turn = not placed  # as it was when the turn began
     home = homes(game, corp)
     if action.hex in home:
         group = home.index(action.hex)
@@ -126,7 +129,7 @@ def place(game: Game, rnd: OperatingRound, corp: str, action: PlaceBus) -> None:
     placed[action.hex] = group
     cost = s.map.board.hexes[action.hex].terrain_cost
     game.transfer(corp, "bank", cost)
-    rnd.turn.setdefault("buses", []).append(action.hex)
+    turn.buses.append(action.hex)
     where = game.state.map.board.place(action.hex)
     game.log(f"{corp} places a bus token in {where} for L.{cost}")
 
@@ -198,4 +201,4 @@ class BusStep(Step):
 
     def skip(self, game: Game, rnd: OperatingRound, corp: str) -> None:
         if game.state.corps[corp].kind == "bus":
-            rnd.turn["revenue"] = revenue(game)
+            rnd.turn.revenue = revenue(game)

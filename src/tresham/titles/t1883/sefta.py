@@ -147,6 +147,9 @@ class Consent(Prompt):
         else:
             game.log(f"{player} refuses the SEFTA merger")
 
+    def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
+        return _said(action, CONSENT_WORDS)
+
 
 class Leftover(Prompt):
     """Step D for one player's odd share: convert it into SEFTA for half its price, or
@@ -183,6 +186,26 @@ class Leftover(Prompt):
             game.log(f"{player} gives up a share for L.{half}")
         if not any(k == LEFTOVER for k, _ in s.pending):
             _finish(game)
+
+    def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
+        return _said(action, LEFTOVER_WORDS)
+
+
+#: The consent's answers in a player's words.
+CONSENT_WORDS = {
+    AGREE: "Agree to merge FMV and FSMMF into SEFTA",
+    REFUSE: "Refuse the SEFTA merger",
+}
+#: An odd share's answers in a player's words.
+LEFTOVER_WORDS = {
+    CONVERT: "Pay half a SEFTA share's price for a SEFTA share for your odd share",
+    DISCARD: "Give up your odd share for half a SEFTA share's price",
+}
+
+
+def _said(action: Action, said: dict[str, str]) -> str | None:
+    """A `Choose` answer in the words `said` gives its choice (None for any other)."""
+    return said.get(action.choice) if isinstance(action, Choose) else None
 
 
 #: The SEFTA merger's prompts, registered by the title (``Title.prompts``).

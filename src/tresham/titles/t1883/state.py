@@ -20,8 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tresham.core.rounds.operating import Turn
+
 if TYPE_CHECKING:
     from tresham.core.game import Game
+    from tresham.core.rounds.operating import OperatingRound
 
 
 # ============================================ Random Events (§7, §11)
@@ -321,3 +324,33 @@ def state_of(game: Game) -> State1883:
     s = game.state.title_state
     assert isinstance(s, State1883), "not a game of 1883"
     return s
+
+
+@dataclass
+class Turn1883(Turn):
+    """What a corporation's turn of 1883 remembers beyond core's facts."""
+
+    #: Its ordinary tile lays so far (6.4; the Co-operative's, 8.1.4).
+    lays: int = 0
+    #: One of them was on an F hex (6.4.4: the FSF's second lay must follow one).
+    f_lay: bool = False
+    #: The CCFR's free hill or mountain lay is made (8.1.4, 8.2.3).
+    free_hill_lay: bool = False
+    #: The Co-operative's lays, each with the home stations it could be laid from (8.1.4:
+    #: a home serves one lay a turn), as ``[hex, node]`` lists.
+    lay_homes: list[list[list[object]]] = field(default_factory=list)
+    #: The privates whose lays the turn has used; None before the turn's first lay (kept as
+    #: the state hash has always seen it: the empty list from the first lay on).
+    private_lays: list[str] | None = None
+    #: The hexes of the bus tokens SARSA placed this turn.
+    buses: list[str] = field(default_factory=list)
+    #: Whether this is SARSA's first bus turn (no bus token on the board when it began);
+    #: None until its first token of the turn is placed.
+    first_bus_turn: bool | None = None
+
+
+def turn_of(rnd: OperatingRound) -> Turn1883:
+    """The turn record of an operating round of 1883."""
+    turn = rnd.turn
+    assert isinstance(turn, Turn1883), "not a turn of 1883"
+    return turn

@@ -1,9 +1,12 @@
 """1883's own decisions in a player's words: what each one is, what it costs and what follows.
 
-Government Concessions (§5.6, §6.12), Political Support cards (§5.5, §7.0), the Co-operative's
-loot (§8.1.6), the SEFTA merger (§8.4), SARSA's buses (§8.3.1), port tokens (§6.6) and the air
-raids' downgrades (§11.2 #13), named by places and trains as players name them; `words.py`
-adds the consequences it finds on a search copy.
+Government Concessions (§5.6, §6.12), buying Political Support cards (§5.5), the Co-operative's
+loot (§8.1.6), proposing the SEFTA merger (§8.4), SARSA's buses (§8.3.1) and port tokens
+(§6.6), named by places and trains as players name them; `words.py` adds the consequences it
+finds on a search copy. The answers to 1883's prompts (playing the cards, §7.0; a bonus's
+destination, §5.6.1; the SEFTA merger's consent and odd shares, §8.4; the air raids'
+downgrades, §11.2 #13) are worded by their prompts (`Prompt.words`, in their mechanism's
+module).
 """
 
 from __future__ import annotations
@@ -13,31 +16,13 @@ from typing import TYPE_CHECKING, Any
 from tresham.core.actions import Action, Choose
 from tresham.core.display import FactTable, MapMarker
 from tresham.core.rounds.operating import OperatingRound
-from tresham.titles.t1883 import air_raids, concessions, coop, events, sefta
+from tresham.titles.t1883 import concessions, coop, sefta
 from tresham.titles.t1883.actions import BuyConcession, BuySupport, PlaceBus, PlacePort
 from tresham.titles.t1883.state import state_of
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
     from tresham.titles.t1883.rules import Title1883
-
-#: What a Random Event does to whoever plays no Political Support card against it (§11).
-EFFECT_WORDS = {
-    "zero": "earns nothing this operating round",
-    "half": "earns half this operating round",
-    "gold": "gives 10% of their money, rounded up",
-    "war_effort": "loses its dearest train (half its price paid back)",
-    "marshall": "gets no Marshall Plan move",
-}
-#: What playing the cards does instead.
-SUPPORTED_WORDS = {
-    "zero": "earns in full",
-    "half": "earns in full",
-    "gold": "keeps all their money",
-    "war_effort": "chooses which train to lose (never a 2G)",
-    "marshall": "moves its share price one space right",
-}
-
 
 #: What 1883's own trains do (§6.9.5).
 TRAIN_NOTES = {
@@ -80,7 +65,7 @@ def support_text(title: Title1883, game: Game, player: str) -> str:
 def _loot_text(game: Game, corp: str) -> str:
     """§8.1.6: the president takes the revenue and half his share's value, and is ousted."""
     rnd = game.state.round
-    revenue = int(rnd.turn.get("revenue", 0)) if isinstance(rnd, OperatingRound) else 0
+    revenue = (rnd.turn.revenue or 0) if isinstance(rnd, OperatingRound) else 0
     half = game.state.market.price(corp) // 2
     money = game.title.money
     return (
@@ -89,56 +74,12 @@ def _loot_text(game: Game, corp: str) -> str:
     )
 
 
-def _support_choice(game: Game, entity: str, choice: str) -> str:
-    """§7.0: play the cards a Random Event asks for, or suffer its effect."""
-    ask = next((a for a in state_of(game).events.asks if a.entity == entity), None)
-    if ask is None:
-        return "Play a Political Support card" if choice == events.PLAY else "Play no card"
-    cards = "a Political Support card" if ask.cost == 1 else f"{ask.cost} Political Support cards"
-    if choice == events.PLAY:
-        instead = SUPPORTED_WORDS.get(ask.effect, "avoids the event")
-        return f"Play {cards}: {entity} {instead}"
-    return f"Play no card: {entity} {EFFECT_WORDS.get(ask.effect, 'suffers the event')}"
-
-
-def _downgrade_text(game: Game, words: Any, choice: str) -> str:
-    """§11.2 #13: the tile a bombed hex goes back to (ruling R24)."""
-    raids = state_of(game).events.raids or []
-    where = words.place(raids[0].coord) if raids else "the bombed hex"
-    if choice == air_raids.PRINTED:
-        return f"Remove the tile from {where} (its printed track again)"
-    tile, _, rotation = choice.partition("@")
-    return f"Put tile {tile} on {where} (rotation {rotation})"
-
-
-def choice_text(game: Game, action: Choose, words: Any) -> str | None:
-    """A `Choose` of one of 1883's prompts or steps, in words; None if it is none of them."""
-    s = game.state
-    kind = s.pending[0][0] if s.pending else None
-    choice, entity = action.choice, action.entity
-    if kind == events.SUPPORT:
-        return _support_choice(game, entity, choice)
-    if kind == concessions.BONUS_PROMPT:
-        waiting = (state_of(game).concessions.bonus_waiting or {}).get(entity, [])
-        bonus = game.title.money(waiting[0]) if waiting else "the bonus"
-        if choice == concessions.AS_DIVIDEND:
-            return f"Play a Political Support card: pay {bonus} to the shareholders"
-        return f"Put {bonus} in {entity}'s treasury"
-    if kind == air_raids.PROMPT:
-        return _downgrade_text(game, words, choice)
-    if kind == "sefta_consent":
-        return {
-            sefta.AGREE: "Agree to merge FMV and FSMMF into SEFTA",
-            sefta.REFUSE: "Refuse the SEFTA merger",
-        }.get(choice)
-    if kind == "sefta_leftover":
-        return {
-            sefta.CONVERT: "Pay half a SEFTA share's price for a SEFTA share for your odd share",
-            sefta.DISCARD: "Give up your odd share for half a SEFTA share's price",
-        }.get(choice)
-    if kind is None and choice == coop.LOOT:
-        return _loot_text(game, entity)
-    if kind is None and choice == sefta.MERGE:
+def choice_text(game: Game, action: Choose) -> str | None:
+    """A `Choose` of one of 1883's steps in words; None if it is none of them (a prompt's
+    answers are worded by the prompt)."""
+    if action.choice == coop.LOOT:
+        return _loot_text(game, action.entity)
+    if action.choice == sefta.MERGE:
         return "Propose merging FMV and FSMMF into SEFTA (the other president is asked)"
     return None
 
@@ -155,7 +96,7 @@ def action_words(title: Title1883, game: Game, action: Action, words: Any) -> st
         case PlacePort(hex=coord):
             return f"Place a port token in {words.place(coord)}"
         case Choose():
-            return choice_text(game, action, words)
+            return choice_text(game, action)
     return None
 
 
