@@ -42,7 +42,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -259,20 +259,27 @@ def _sell_shares(game: Game, me: str, actions: list[Action]) -> Action | None:
     return max(sells, key=lambda a: a.percent) if sells else None
 
 
-def _lay(game: Game, me: str, actions: list[Action]) -> Action | None:
-    """The lay after which its trains earn most, never from its first train's money."""
-    corp = next(a.entity for a in actions if isinstance(a, LayTile))
-    c = game.state.corps[corp]
-    base = _earns(game, corp)
-    best: tuple[int, int, Action] | None = None
+def _tried(game: Game, actions: list[Action], kind: type[Action]) -> Iterator[tuple[Action, Game]]:
+    """Each of `actions` of `kind` with a copy of the game it has been played on (those that
+    fail on a copy left out)."""
     for a in actions:
-        if not isinstance(a, LayTile):
+        if not isinstance(a, kind):
             continue
         work = game.search_copy()
         try:
             work.apply_known(a)
         except Exception:
             continue
+        yield a, work
+
+
+def _lay(game: Game, me: str, actions: list[Action]) -> Action | None:
+    """The lay after which its trains earn most, never from its first train's money."""
+    corp = next(a.entity for a in actions if isinstance(a, LayTile))
+    c = game.state.corps[corp]
+    base = _earns(game, corp)
+    best: tuple[int, int, Action] | None = None
+    for a, work in _tried(game, actions, LayTile):
         spent = c.cash - work.state.corps[corp].cash
         if spent and not c.trains and work.state.corps[corp].cash < _cheapest_on_sale(game):
             continue
@@ -314,14 +321,7 @@ def _token(game: Game, me: str, actions: list[Action]) -> Action | None:
     corp = next(a.entity for a in actions if isinstance(a, PlaceToken))
     c = game.state.corps[corp]
     best: tuple[int, Action] | None = None
-    for a in actions:
-        if not isinstance(a, PlaceToken):
-            continue
-        work = game.search_copy()
-        try:
-            work.apply_known(a)
-        except Exception:
-            continue
+    for a, work in _tried(game, actions, PlaceToken):
         if not c.trains and work.state.corps[corp].cash < _cheapest_on_sale(game):
             continue
         value = _earns(work, corp)
