@@ -1,8 +1,9 @@
 """Benchmark: time to import each 18xx.games export (prints figures).
 
-For every export in ``../shared/reference/18xx-games/<title>/`` (or the files given), the
-import time, the site actions per second, and the share of that time spent re-tracing routes
-versus replaying the save that the import produces (a plain replay of tresham's own log).
+For every export in ``tests/data/18xx-games/<title>/`` (copies of ``../shared``'s), or the
+files given: the import time, the site actions per second, and the share of that time spent
+re-tracing routes versus replaying the save that the import produces (a plain replay of
+tresham's own log).
 
 Run: .venv/bin/python benchmarks/import_18xx.py [FILE.json ...]
 """
@@ -17,13 +18,13 @@ from pathlib import Path
 from tresham.io.save import from_save, to_save
 from tresham.io.site_import import import_export
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "reference" / "18xx-games"
+GAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "18xx-games"
 
 
 def main() -> None:
-    files = [Path(a) for a in sys.argv[1:]] or sorted(SHARED.glob("*/*.json"))
+    files = [Path(a) for a in sys.argv[1:]] or sorted(GAMES.glob("*/*.json"))
     if not files:
-        print(f"no exports found under {SHARED}")
+        print(f"no exports found under {GAMES}")
         return
     total_import = total_replay = 0.0
     total_actions = 0

@@ -1,7 +1,7 @@
 """Benchmark: the route optimizer's time and revenue per position (prints figures).
 
 Positions:
-- every ``run_routes`` position of the real 1849 games in ``../shared/reference/18xx-games/``,
+- every ``run_routes`` position of the real 1849 games in ``tests/data/18xx-games/``,
   taken from the imported game just before the site's action;
 - synthetic late-game 1849 boards (``tests/boards_1849.busy_board``: 300 lays, six
   corporations, up to three tokens each) with the largest legal train set (16H, 16H, R6H);
@@ -47,7 +47,7 @@ from tresham.routes import solve  # noqa: E402
 from tresham.titles.t1849 import map_glue  # noqa: E402
 from tresham.titles.t1849.track_rules import TrackRules1849  # noqa: E402
 
-GAMES = HERE.parents[1] / "shared/reference/18xx-games"
+GAMES = HERE.parent / "tests/data/18xx-games"
 
 Position = tuple[str, MapState, str, list[TrainSpec], TrackRules]
 

@@ -1,8 +1,12 @@
-"""The reference files in ``../shared`` (beside the checkout) that some tests read.
+"""The reference files some tests read: the 18xx.games exports that travel with the project,
+and the rest of ``../shared`` (beside the checkout).
 
-They are read in place, never copied into the project (shared/README.md). A test that needs
-one is marked with `needs_shared`: where the file is missing the test is skipped, except in
-CI (``CI`` set), where it runs and fails on the missing file, as the PostgreSQL tests do.
+The exports and their states (``tests/data/18xx-games/``: tobymao/18xx's MIT licence and the
+source of each file beside them) are copies, as ``shared/README.md`` allows, so a clone
+anywhere runs the real-game tests. Everything else is read in place, never copied. A test that
+needs one of those is marked with `needs_shared`: where the file is missing the test is
+skipped, except in CI (``CI`` set), where it runs and fails on the missing file, as the
+PostgreSQL tests do.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ import pytest
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 REFERENCE_1849 = SHARED / "reference" / "1849.json"
 REFERENCE_1854 = SHARED / "reference" / "1854.json"
-SITE_GAMES = SHARED / "reference" / "18xx-games"
+#: The project's copies of the real 18xx.games exports (same layout as ``../shared``).
+SITE_GAMES = Path(__file__).resolve().parent / "data" / "18xx-games"
 EXPORT_27939 = SITE_GAMES / "1849" / "27939.json"
 #: Exports kept in ``pending/`` (so that the suite did not import them before their options
 #: played) that tresham now plays: tested with every export of ``<title>/``.
@@ -31,6 +36,6 @@ def needs_shared(path: Path) -> pytest.MarkDecorator:
 
 
 def site_exports() -> list[Path]:
-    """Every export in ``../shared/reference/18xx-games/<title>/`` (add files there and they
-    are tested too), and those of ``pending/`` that now play (:data:`PENDING_PLAYED`)."""
+    """Every export in ``tests/data/18xx-games/<title>/`` (add files there and they are
+    tested too), and those of ``pending/`` that now play (:data:`PENDING_PLAYED`)."""
     return sorted(SITE_GAMES.glob("*/*.json")) + [p for p in PENDING_PLAYED if p.exists()]

@@ -18,7 +18,7 @@ import pytest
 
 from helpers_1849 import sell_privates, start_first
 from rejections import rejected as assert_rejected
-from shared_files import VARIANTS_TEST, needs_shared
+from shared_files import VARIANTS_TEST
 from tresham.core.actions import (
     Action,
     BuyCompany,
@@ -396,7 +396,6 @@ def test_e_train_doubles_four_cities_and_avoids_narrow() -> None:
 # ====================================================================== the site's game
 # pending/1849/variants_test.json: all four options; the import matches the site's state after
 # every action (first_divergence null, every line compared) and its result
-@needs_shared(VARIANTS_TEST)
 def test_variants_test_imports_to_the_sites_states() -> None:
     data = json.loads(VARIANTS_TEST.read_text())
     states_file = states_path(VARIANTS_TEST)

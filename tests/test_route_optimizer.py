@@ -170,7 +170,6 @@ def test_kept_answers_follow_the_position() -> None:
     assert solve(s, "CTL", one, early).revenue == 0
 
 
-@needs_shared(EXPORT_27939)
 def test_routes_command(tmp_path: Path, capsys: object) -> None:
     game = tmp_path / "game.json"
     assert main(["import-18xx", str(EXPORT_27939), "--out", str(game)]) == 0

@@ -341,7 +341,6 @@ def test_best_runs_late_game_afg() -> None:
     assert validate_runs(s, "AFG", trains, logged, rules) == 170 + 230
 
 
-@needs_shared(EXPORT_27939)
 def test_replay_real_game_runs() -> None:
     """Lay every tile and token of game 27939 and check every logged run at its logged
     revenue; best_runs never does worse than the players."""

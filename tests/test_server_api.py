@@ -17,7 +17,7 @@ import pytest
 from conftest_server import LOCAL_RECEIVERS, ROOMY, Receiver, auth, play, silent_receiver
 from offer_position import PROPOSAL, before_the_offer
 from positions import two_trains_to_run
-from shared_files import EXPORT_27939, needs_shared
+from shared_files import EXPORT_27939
 from tresham.bots.players import DEFAULT_LEVEL, get_bot
 from tresham.core.actions import RunRoutes, RunSpec, action_from_json
 from tresham.core.game import Game
@@ -333,7 +333,6 @@ def test_a_bad_import_is_refused(client: TestClient, body: Any) -> None:
     assert "error" in answer.json()
 
 
-@needs_shared(EXPORT_27939)
 def test_an_18xx_games_export_imports(client: TestClient) -> None:
     answer = client.post("/api/games/import", content=EXPORT_27939.read_bytes())
     assert answer.status_code == 201, answer.text
@@ -674,7 +673,6 @@ def test_a_seat_token_names_its_player(client: TestClient) -> None:
     assert client.get(f"/api/games/{game_id}/seat", headers=auth("nope")).status_code == 403
 
 
-@needs_shared(EXPORT_27939)
 def test_the_history_of_a_finished_game(client: TestClient) -> None:
     answer = client.post("/api/games/import", content=EXPORT_27939.read_bytes())
     assert answer.status_code == 201, answer.text

@@ -33,7 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from conftest_server import LOCAL_RECEIVERS, ROOMY, Receiver, auth, play, play_until_turn
-from shared_files import EXPORT_27939, needs_shared
+from shared_files import EXPORT_27939
 from tresham.server import ServerConfig, create_app
 from tresham.server.live import token_hash
 from tresham.server.storage import (
@@ -413,7 +413,6 @@ def test_chat_is_exported_and_imported(client: TestClient) -> None:
     assert bad.status_code == 422 and bad.json()["field"] == "chat[0]"
 
 
-@needs_shared(EXPORT_27939)
 def test_an_18xx_games_import_keeps_its_messages_as_chat(client: TestClient) -> None:
     export = json.loads(EXPORT_27939.read_text())
     player = export["players"][0]

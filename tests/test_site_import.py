@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from shared_files import SITE_GAMES, needs_shared, site_exports
+from shared_files import SHARED, SITE_GAMES, needs_shared, site_exports
 from tresham.cli import main
 from tresham.core.actions import DiscardTrain
 from tresham.core.rng import SiteRandom, make_rng
@@ -18,14 +18,10 @@ from tresham.io.save import from_save, to_save
 from tresham.io.site_export import ImportFailure, effective_actions, effective_log, site_seed
 from tresham.io.site_import import SiteContext, import_export, translate_common
 
-# The exports are read from ../shared at test time, never copied into the project
-# (shared/README.md); where ../shared exists (here and in CI) every test below runs.
-pytestmark = needs_shared(SITE_GAMES)
-
 
 def real_games() -> list[Path]:
-    """Every export in ``../shared/reference/18xx-games/<title>/`` and those of ``pending/``
-    that now play (``shared_files.site_exports``)."""
+    """Every export in ``tests/data/18xx-games/<title>/`` and those of ``pending/`` that
+    now play (``shared_files.site_exports``)."""
     return site_exports()
 
 
@@ -36,6 +32,26 @@ def load(path: Path) -> dict[str, Any]:
 
 def test_there_are_real_games_to_import() -> None:
     assert real_games(), f"no 18xx.games exports in {SITE_GAMES}"
+
+
+SHARED_GAMES = SHARED / "reference" / "18xx-games"
+
+
+@needs_shared(SHARED_GAMES)
+def test_the_projects_copies_are_the_shared_exports_byte_for_byte() -> None:
+    """shared/README.md: the exports and their states may travel with the project; every
+    one of ``../shared`` is copied unchanged, beside tobymao/18xx's licence."""
+    shared = sorted(
+        p.relative_to(SHARED_GAMES)
+        for p in SHARED_GAMES.rglob("*")
+        if p.suffix in {".json", ".jsonl"}
+    )
+    assert shared, f"no exports in {SHARED_GAMES}"
+    for rel in shared:
+        copy_ = SITE_GAMES / rel
+        assert copy_.exists(), f"{rel} is not copied into {SITE_GAMES}"
+        assert copy_.read_bytes() == (SHARED_GAMES / rel).read_bytes(), f"{rel} differs"
+    assert "MIT License" in (SITE_GAMES / "LICENSE").read_text()
 
 
 # Issue 3 "Done when": finished, the export's game_end_reason, raw_scores equal to its

@@ -18,20 +18,18 @@ from typing import Any
 
 import pytest
 
-from shared_files import EXPORT_27939, SITE_GAMES, needs_shared, site_exports
+from shared_files import EXPORT_27939, SITE_GAMES, site_exports
 from tresham.cli import main
 from tresham.io.site_export import ImportFailure, effective_actions, effective_log
 from tresham.io.site_import import StateDivergence, import_export
 from tresham.io.site_states import parse_states, read_states, states_path
-
-pytestmark = needs_shared(SITE_GAMES)
 
 STATES_27939 = EXPORT_27939.with_name("27939.states.jsonl")
 SPREAD = 10
 
 
 def exports_with_states() -> list[Path]:
-    """Every export of ``../shared/reference/18xx-games/<title>/`` (and of ``pending/`` that
+    """Every export of ``tests/data/18xx-games/<title>/`` (and of ``pending/`` that
     now plays) with a states file."""
     return [p for p in site_exports() if states_path(p) is not None]
 

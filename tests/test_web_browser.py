@@ -31,7 +31,7 @@ import pytest
 from conftest_server import ServerProcess, auth
 from offer_position import before_the_offer
 from positions import two_trains_to_run
-from shared_files import EXPORT_27939, needs_shared
+from shared_files import EXPORT_27939
 from tresham.core.board import BoardDef
 from tresham.core.game import Game
 from tresham.core.market import Market
@@ -459,7 +459,6 @@ def test_an_offer_is_answered_at_the_table(browser: Any, server: ServerProcess) 
     assert errors.seen == []
 
 
-@needs_shared(EXPORT_27939)
 def test_a_finished_game_shows_scores_and_charts(browser: Any, server: ServerProcess) -> None:
     imported = httpx.post(
         f"{server.url}/api/games/import", content=EXPORT_27939.read_bytes(), timeout=60
