@@ -3,6 +3,7 @@
 
 - The presidency swap (1849 ruling R23): the outgoing president is told who took the
   presidency and what was handed over, and each answer says what it exchanges and with whom;
+  a watcher reads, in the third person, who is asked what, and why;
   after the answer, the log says which certificates the outgoing president kept.
 - A sale that closes a corporation (1849 §Trouble: the price enters "Closed"; 1883 §5.8), and
   with it the privates it owns: the sale's button warns, apart from its price, and names what
@@ -98,6 +99,18 @@ def test_the_presidency_swap_says_what_is_exchanged_and_with_whom(
     )
     assert "One 20% cert" not in page.inner_text("#actions")
     page.locator("#actions").screenshot(path=str(ARTIFACTS / "swap-asked.png"))
+    # a watcher sees why the table waits: who took the presidency, and what is chosen
+    watcher = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    watcher.goto(page.url.split("#", 1)[0])
+    at_index(watcher, len(game.actions))
+    waiting = watcher.inner_text("#actions p.waiting")
+    assert waiting.startswith(
+        f"{old} to act. {new} took the presidency of {sym} and handed {old} the 20% last "
+        f"certificate for the president's certificate: {old} keeps it or takes two 10% "
+        "certificates instead."
+    ), waiting
+    assert " you" not in waiting, waiting
+    watcher.close()
     held = page.locator("#players tr", has_text=str(old)).first.inner_text()
     two.click()
     at_index(page, len(game.actions) + 1)

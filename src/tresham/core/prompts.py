@@ -59,6 +59,11 @@ class Prompt:
         answers say it all)."""
         return ""
 
+    def why(self, game: Game, entity: str) -> str:
+        """What `entity` is asked, and why, as every table says it to those who watch
+        (`entity` named, not "you"; "": the table just waits)."""
+        return ""
+
     def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
         """A listed answer in a player's words (`words`: the game's ``tresham.words.Words``,
         for its names of places, trains and money); None: the common wording serves."""

@@ -249,7 +249,10 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         ],
         "map": plain(s.map.to_dict()),
         "market": plain(s.market.to_dict()),
-        "pending": [{"kind": kind, "entity": entity} for kind, entity in s.pending],
+        "pending": [
+            {"kind": kind, "entity": entity, "asked": g.title.prompt(kind).why(g, entity)}
+            for kind, entity in s.pending
+        ],
         "offer": offer_facts(g),
         "extra": extra,
         "tables": [table.to_dict() for table in g.title.fact_tables(g)],

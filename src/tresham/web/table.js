@@ -296,7 +296,8 @@ function renderActions(lays) {
   if (offer) {
     box.append(offerPanel(offer, legal.actions.filter((a) => answersOffer(a, offer))));
   } else if (!actingToken()) {
-    box.append(el("p", { class: "waiting" }, held.length ? `Waiting for ${who}.` : `${who} to act. You are watching.`));
+    const asked = state.pending.length && state.pending[0].asked ? ` ${state.pending[0].asked}.` : "";
+    box.append(el("p", { class: "waiting" }, held.length ? `Waiting for ${who}.${asked}` : `${who} to act.${asked} You are watching.`));
   }
   if (!offer && actingToken()) {
     box.append(el("p", { class: "turn" }, `${who} to act${legal.step ? `: ${legal.step}` : ":"}`));

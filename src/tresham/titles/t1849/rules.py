@@ -164,6 +164,19 @@ class Swap(Prompt):
             f"{new} the president's certificate (20%) for the 20% last certificate"
         )
 
+    def why(self, game: Game, entity: str) -> str:
+        """The swap's question as watchers read it: who took the presidency, and what the
+        outgoing president chooses."""
+        sym = state_of(game).swap_corp
+        new = game.state.shares.president.get(sym) if sym else None
+        if sym is None or new is None:
+            return ""
+        return (
+            f"{new} took the presidency of {sym} and handed {entity} the 20% last certificate "
+            f"for the president's certificate: {entity} keeps it or takes two 10% "
+            "certificates instead"
+        )
+
     def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
         """What each answer exchanges, and with whom."""
         sym = state_of(game).swap_corp
