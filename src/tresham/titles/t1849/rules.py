@@ -153,12 +153,19 @@ class Swap(Prompt):
         else:
             game.log(f"{entity} keeps the 20% last certificate of {sym}")
 
-    def question(self, game: Game, entity: str) -> str:
-        """Who took the presidency, and what was handed over for it."""
+    @staticmethod
+    def _swapped(game: Game) -> tuple[str, str] | None:
+        """The corporation whose presidency changed hands, and its new president; None when
+        no swap awaits an answer."""
         sym = state_of(game).swap_corp
         new = game.state.shares.president.get(sym) if sym else None
-        if sym is None or new is None:
+        return None if sym is None or new is None else (sym, new)
+
+    def question(self, game: Game, entity: str) -> str:
+        """Who took the presidency, and what was handed over for it."""
+        if (swapped := self._swapped(game)) is None:
             return ""
+        sym, new = swapped
         return (
             f"{new} now holds more of {sym} than you and takes its presidency: you hand "
             f"{new} the president's certificate (20%) for the 20% last certificate"
@@ -167,10 +174,9 @@ class Swap(Prompt):
     def why(self, game: Game, entity: str) -> str:
         """The swap's question as watchers read it: who took the presidency, and what the
         outgoing president chooses."""
-        sym = state_of(game).swap_corp
-        new = game.state.shares.president.get(sym) if sym else None
-        if sym is None or new is None:
+        if (swapped := self._swapped(game)) is None:
             return ""
+        sym, new = swapped
         return (
             f"{new} took the presidency of {sym} and handed {entity} the 20% last certificate "
             f"for the president's certificate: {entity} keeps it or takes two 10% "
