@@ -611,6 +611,10 @@ def test_discard_over_the_limit_to_the_pool() -> None:
     assert g.phase.name == "8H" and g.phase.train_limit == 3
     assert ift.trains == []  # the 4H rusted
     assert where(g) == "discard" and g.active_entity() == "CTL"
+    # what those who watch read while CTL chooses (the public state's `asked`)
+    assert g.title.prompt("discard").why(g, "CTL") == (
+        "CTL holds 4 trains, over its limit of 3 in phase 8H: it gives one back to the pool"
+    )
     assert_rejected(g, DiscardTrain("CTL", "4H-0"))
     g.apply(DiscardTrain("CTL", "6H-1"))
     assert g.state.depot.trains["6H-1"].owner == "pool"

@@ -92,6 +92,15 @@ class Discard(Prompt):
         if over_limit(game, entity):
             s.pending.insert(0, (DISCARD, entity))
 
+    def why(self, game: Game, entity: str) -> str:
+        """How far over its limit the corporation is, and what it must do."""
+        held = game.title.trains_toward_limit(game, entity)
+        limit = game.phase.limit(game.state.corps[entity].kind)
+        return (
+            f"{entity} holds {held} trains, over its limit of {limit} in phase "
+            f"{game.phase.name}: it gives one back to the pool"
+        )
+
 
 def over_limit(game: Game, corp: str) -> bool:
     """Whether `corp` holds more trains that count toward its limit than its phase allows."""
