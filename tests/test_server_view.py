@@ -135,7 +135,8 @@ def test_a_pending_offer_is_shown_to_everyone_until_it_is_answered() -> None:
         "text": "IFT offers L.1 to CTL for train 4H",
     }
     assert shown["acting_player"] == "Bob" and shown["active_entity"] == "CTL"
-    assert shown["pending"] == [{"kind": "offer", "entity": "CTL"}]
+    # the offer panel says what is asked: the prompt adds no words of its own
+    assert shown["pending"] == [{"kind": "offer", "entity": "CTL", "asked": ""}]
     # Bob declines: the offer is gone, and the game is as it was before it (but for the log)
     shown = post(live, "Bob", Choose("CTL", "decline"))
     assert shown["offer"] is None and shown["state_hash"] == before
