@@ -26,3 +26,10 @@ def two_trains_to_run() -> tuple[Game, RunRoutes]:
             return game, runs[0]
         game.apply(bot_action(game, len(game.actions), "easy"))
     raise AssertionError("no corporation ran two trains")
+
+
+def asked(g: Game) -> str:
+    """What the first pending prompt tells those who watch (its ``why``, as the public
+    state's ``asked``)."""
+    kind, entity = g.state.pending[0]
+    return g.title.prompt(kind).why(g, entity)

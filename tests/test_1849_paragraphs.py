@@ -19,6 +19,7 @@ import pytest
 
 from deals import buy_agreed
 from helpers_1849 import sell_privates, start_first
+from positions import asked
 from rejections import rejected as assert_rejected
 from tresham.core.actions import (
     Bankrupt,
@@ -627,6 +628,22 @@ def test_discard_over_the_limit_to_the_pool() -> None:
     assert ift.trains == ["6H-1"]
 
 
+# 1849 §Privates P5 RSA: "Comes with the president's certificate of the first corporation":
+# its buyer pars it at once (AFG, the first at seed 3, with its home), as watchers are told
+@pytest.mark.parametrize(("seed", "first", "home"), [(1, "CTL", ""), (3, "AFG", " and its home")])
+def test_rsa_buyer_pars_the_first_corporation(seed: int, first: str, home: str) -> None:
+    g = new_game("1849", NAMES, seed)
+    sell_privates(g)
+    assert g.state.pending == [("rsa_par", "Bob")] and state_of(g).order[0] == first
+    assert asked(g) == (
+        f"Bob owns the Reale Società d'Affari, which comes with {first}'s president's "
+        f"certificate: Bob chooses {first}'s par price{home}, the bank paying its treasury "
+        "(§Privates)"
+    )
+    start_first(g)
+    assert g.state.shares.president[first] == "Bob" and not g.state.pending
+
+
 # 1849 §Privates P5 RSA: "Closes when that corporation buys its first train."
 def test_rsa_closes_when_its_corporation_buys_a_train() -> None:
     g = two_corps()
@@ -698,6 +715,10 @@ def test_failed_raising_closes_and_offers_the_loan() -> None:
     assert state_of(g).order[-1] == "CTL" and not g.state.corps["CTL"].parred
     assert g.state.bank.cash == bank + raised  # Bob's cash went to the treasury, then out
     assert where(g) == "loan" and g.active_entity() == "Bob"
+    assert asked(g) == (
+        "Bob is left with no stock after an emergency sale: Bob takes a L.500 loan (L.750 off "
+        "their score) or leaves the game (§Trouble)"
+    )
     assert g.player("Bob").cash == 0
     assert_rejected(g, Choose("Bob", "borrow"))
     g.apply(Choose("Bob", "loan"))

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from helpers_1849 import sell_privates, start_first
+from positions import asked
 from rejections import rejected as assert_rejected
 from shared_files import VARIANTS_TEST
 from tresham.core.actions import (
@@ -231,6 +232,9 @@ def test_unpaid_interest_is_a_debt_the_president_pays() -> None:
     auto_until(g, "debt")
     assert g.state.corps["IFT"].cash == -30
     assert g.active_entity() == "IFT"
+    assert asked(g) == (
+        "IFT could not pay its bond interest and owes L.30: Cid, its president, pays it (§14.2)"
+    )
     assert PayDebt("IFT") in g.legal_actions()
     events = len(g.state.events)
     g.apply(PayDebt("IFT"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from helpers_1854 import TITLE, after_first_round, in_operating_round, rejected, second_round
-from positions import give_train
+from positions import asked, give_train
 from tresham.core.actions import BuyTrain, LayTile, Pass, PlaceToken, SellShares
 from tresham.core.errors import RuleError
 from tresham.core.game import Game
@@ -100,6 +100,10 @@ def test_merging_with_another_owners_railway_needs_consent() -> None:
     until(g, "L2")
     g.apply(MergeLocals("L2", "L3"))
     assert g.active_entity() == "L3" and g.title.controller(g, "L3") == "C"
+    assert asked(g) == (
+        "L2 proposes to merge with L3 into a Major Local Railway: C, L3's owner, agrees or "
+        "refuses (ruling ML1)"
+    )
     assert g.legal_actions() == [MergeLocals("L3", "L2"), Pass("L3")]
     g.apply(Pass("L3"))
     assert g.active_entity() == "L2" and not s.corps["L3"].closed
@@ -133,6 +137,10 @@ def test_phase_6_settles_every_local_railway_in_order() -> None:
     reach_phase(g, "3", "4", "5")
     TITLE.on_train_bought(g, "6")
     assert g.active_entity() == "L1"
+    assert asked(g) == (
+        "Phase 6: every Local Railway merges into a Major Local Railway or closes; A proposes "
+        "a merger for L1 or closes it (§5.10)"
+    )
     assert g.legal_actions() == [
         *(MergeLocals("L1", f"L{i}") for i in range(2, 7)),
         CloseLocal("L1"),

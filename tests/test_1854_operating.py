@@ -8,7 +8,7 @@ import pytest
 
 from deals import buy_agreed
 from helpers_1854 import TITLE, after_first_round, cash, passes, rejected, second_round
-from positions import give_train
+from positions import asked, give_train
 from tresham.core.actions import (
     Bankrupt,
     BuyTrain,
@@ -770,6 +770,10 @@ def test_permission_is_asked_of_the_guards_director() -> None:
     assert asks
     g.apply(asks[0])
     assert g.active_entity() == "KE" and g.title.controller(g, "KE") == "C"
+    assert asked(g) == (
+        f"SD asks to lay tile {asks[0].tile} on Krems & Tulln (C21), which KE guards: C, its "
+        "Director, permits it or refuses (§5.3)"
+    )
     assert g.legal_actions() == [Choose("KE", "grant"), Choose("KE", "refuse")]
     g.apply(Choose("KE", "refuse"))
     assert "C21" not in s.map.tiles and g.active_entity() == "SD"

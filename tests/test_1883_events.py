@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from positions import give_train
+from positions import asked, give_train
 from test_1883_operating import floated, turn_at
 from test_1883_start import game, rejected
 from tresham.core.actions import Bankrupt, Choose, DiscardTrain, LayTile, SellShares
@@ -89,6 +89,10 @@ def test_first_world_war() -> None:
     assert ("event_raise", "B") in s.pending and ("event_raise", "C") in s.pending
     while s.pending[0][1] != "B":
         s.pending.append(s.pending.pop(0))
+    assert (
+        asked(g) == "B owes the bank L.10 for a Random Event and has L.4: B sells shares to raise "
+        "the rest (6.9.6)"
+    )
     assert g.legal_actions() == [SellShares("B", "FBV", 10, False)]
     price = s.market.price("FBV")
     g.apply(SellShares("B", "FBV", 10, False))
@@ -136,6 +140,10 @@ def test_general_strike() -> None:
     draw(g, 3)
     assert events.adjust_revenue(g, "SV", 130) == 0
     assert s.pending == [("event_support", "FBV")]
+    assert (
+        asked(g) == "A Random Event: FBV earns nothing this operating round unless A plays a "
+        "Political Support card (7.0)"
+    )
     assert g.acting_player() == "A"
     g.apply(Choose("FBV", "play_support"))
     assert state_of(g).support.held["A"] == 0 and state_of(g).support.supply == supply + 1
@@ -279,6 +287,11 @@ def test_war_effort() -> None:
     draw(g, 23)
     assert s.pending == [("event_support", "FBV")]
     g.apply(Choose("FBV", "play_support"))
+    assert s.pending == [("war_effort_train", "FBV")]
+    assert (
+        asked(g) == "The War Effort takes a train of FBV: A played Political Support and chooses "
+        "which (never a gravity train), half its price paid back (§11.2 #23)"
+    )
     assert DiscardTrain("FBV", three) in g.legal_actions()
     assert all(s.depot.trains[a.train].kind != "2G" for a in g.legal_actions())
     g.apply(DiscardTrain("FBV", two))
@@ -344,7 +357,14 @@ def test_air_raid_downgrades() -> None:
     m.tiles[coord] = (green, 0)
     options = air_raids.choices(g, coord)
     assert options and all(m.catalogue[o.split("@")[0]].color == "yellow" for o in options)
-    air_raids.apply(g, coord, options[0])
+    air_raids.queue(g, "B", coord)
+    air_raids.settle(g)
+    assert len(options) > 1 and g.state.pending == [("air_raid", "B")]
+    assert asked(g) == (
+        f"B rolled an Air Raid on {m.board.place(coord)}: B chooses the tile it goes back to, "
+        "one colour lower (§11.2 #13)"
+    )
+    g.apply(Choose("B", options[0]))
     assert m.catalogue[m.tiles[coord][0]].color == "yellow"
 
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from boards_1883 import CORPS as CORPS_1883
 from boards_1883 import small_board as small_board_1883
+from positions import asked
 from test_1883_start import TITLE, game, sell_privates
 from tresham.bots.random_bot import choose
 from tresham.core.actions import (
@@ -240,6 +241,11 @@ def test_concession_bonus_as_dividend() -> None:
     treasury_cash, pres_cash = s.corps["FBV"].cash, g.player(pres).cash
     concessions.after_lay(g, "FBV")
     assert s.pending[0] == ("concession_bonus", "FBV")
+    assert (
+        asked(g)
+        == f"FBV fulfilled a concession: {pres} puts its L.100 bonus in the treasury, or pays "
+        "it as a dividend with a Political Support card (5.6.1)"
+    )
     assert g.acting_player() == pres
     g.apply(Choose("FBV", "dividend"))
     assert g.player(pres).cash == pres_cash + 100 * held // 100

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from positions import asked
 from test_1883_operating import floated
 from tresham.core.actions import Choose
 from tresham.core.game import Game
@@ -53,6 +56,10 @@ def test_merger_exchanges() -> None:
     # holds the odd FMV share that came with the TMM
     sefta.merge(g, "FMV")
     assert s.pending == [("sefta_leftover", "D")]
+    assert (
+        asked(g) == "D holds an odd FMV or FSMMF share after the SEFTA merger: D pays L.63 to "
+        "convert it into SEFTA, or gives it up for L.63 from the bank (8.4 step D)"
+    )
     cash = g.player("D").cash
     g.apply(Choose("D", sefta.DISCARD))
     assert g.player("D").cash == cash + 63
@@ -110,6 +117,23 @@ def turn_end(g: Game, corp: str) -> OperatingRound:
     rnd.done = rnd.order[: rnd.index]
     g.state.round = rnd
     return rnd
+
+
+# 1883 §8.4: "the FMV and FSMMF Corporations can merge ... if both their Presidents agree":
+# FMV's president proposes in its turn and FSMMF's is asked; refused, nothing merges
+@pytest.mark.parametrize(("answer", "merged"), [(sefta.AGREE, True), (sefta.REFUSE, False)])
+def test_the_merger_needs_both_presidents(answer: str, merged: bool) -> None:
+    g = pair_at_65()
+    rnd = turn_end(g, "FMV")
+    sefta.MergeStep().process(g, rnd, "FMV", Choose("FMV", sefta.MERGE))
+    assert g.state.pending == [("sefta_consent", "B")] and g.acting_player() == "B"
+    assert asked(g) == (
+        "A proposes, in FMV's turn, to merge FMV and FSMMF into SEFTA: B, the other "
+        "president, agrees or refuses (8.4)"
+    )
+    g.apply(Choose("B", answer))
+    assert ("SEFTA" in g.state.corps) is merged
+    assert g.state.corps["FMV"].closed is merged
 
 
 # 1883 §12.1 (variant "Mandatory SEFTA merger"): after the turn of the corporation that

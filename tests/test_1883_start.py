@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from positions import asked
 from rejections import rejected
 from tresham.core.actions import Bid, BuyShares, Par, Pass, SellShares
 from tresham.core.game import Game
@@ -134,7 +135,11 @@ def test_fsf_presidency() -> None:
         ("B", "FSF", 150),
     ):
         g.apply(Bid(who, comp, price))
-    assert g.active_entity() == "B"
+    assert g.active_entity() == "B" and g.state.pending == [("fsf_par", "B")]
+    assert asked(g) == (
+        "B bought the Ferrovia Suzzara Ferrara Presidency, which brings the FSF's president's "
+        "certificate: B sets the FSF's par price, the bank paying its treasury (3.1)"
+    )
     assert {a.price for a in g.legal_actions() if isinstance(a, Par)} == {65, 85, 100}
     rejected(g, Par("B", "FSF", 110))  # 110 only from phase 3
     g.apply(Par("B", "FSF", 100))

@@ -13,7 +13,9 @@ from test_1883_events import draw
 from test_1883_operating import floated, turn_at
 from tresham.bots.random_bot import choose
 from tresham.core.actions import Action, Choose, LayTile, Pass
+from tresham.core.deals import OFFER
 from tresham.core.game import Game
+from tresham.core.prompts import COMMON, Prompt
 from tresham.io.save import new_game
 from tresham.titles.registry import get_title
 from tresham.titles.t1854.actions import BuildTunnel, BuyMailContract, MergeLocals
@@ -210,3 +212,12 @@ def test_1854s_orient_express_and_plus_trains_in_players_words() -> None:
     assert "Paris" in note and "Constantinople" in note and "8-train" in note
     assert "only a Local Railway runs it, to 2 large stations" in game.title.train_note("2+")
     assert game.title.train_note("4") == ""
+
+
+@pytest.mark.parametrize("title", ["1849", "1854", "1883"])
+def test_every_prompt_tells_watchers_why(title: str) -> None:
+    """Every prompt a title registers says to those who watch what is asked and why (its own
+    ``why``, the public state's ``asked``); the offer alone has a panel of its own."""
+    prompts = {**COMMON, **get_title(title).prompts}
+    silent = {kind for kind, p in prompts.items() if type(p).why is Prompt.why}
+    assert silent == {OFFER}

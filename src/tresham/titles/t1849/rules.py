@@ -103,6 +103,18 @@ class RsaPar(Prompt):
             game, entity, action.corporation, action.price, action.home, pay=False
         )
 
+    def why(self, game: Game, entity: str) -> str:
+        """§Privates P5: RSA's owner holds the first corporation's president's certificate."""
+        sym = state_of(game).rsa_corp
+        if sym is None:
+            return ""
+        home = " and its home" if game.state.corps[sym].home is None else ""
+        return (
+            f"{entity} owns the Reale Società d'Affari, which comes with {sym}'s president's "
+            f"certificate: {entity} chooses {sym}'s par price{home}, the bank paying its "
+            "treasury (§Privates)"
+        )
+
 
 class Loan(Prompt):
     """A president left with no stock takes a loan or leaves the game (1849 §Trouble)."""
@@ -122,6 +134,16 @@ class Loan(Prompt):
             game.log(f"{entity} takes a L.{LOAN} loan")
         else:
             rules_of(game).leave(game, entity)
+
+    def why(self, game: Game, entity: str) -> str:
+        """§Trouble: "A president left with no stock quits on L. 0, or takes a L. 500 loan
+        costing L. 750 at scoring"."""
+        money = game.title.money
+        return (
+            f"{entity} is left with no stock after an emergency sale: {entity} takes a "
+            f"{money(LOAN)} loan ({money(LOAN_PENALTY)} off their score) or leaves the game "
+            "(§Trouble)"
+        )
 
 
 class Swap(Prompt):

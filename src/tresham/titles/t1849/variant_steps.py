@@ -244,6 +244,25 @@ class Debt(Prompt):
     def process(self, game: Game, entity: str, action: Action) -> None:
         debt_process(game, entity, action)
 
+    def why(self, game: Game, entity: str) -> str:
+        """§14.2 (rulings V7, V11): the interest the treasury could not pay."""
+        pres = game.state.shares.president.get(entity) or entity
+        kinds = {type(a) for a in debt_actions(game, entity)}
+        ways = [
+            words
+            for kind, words in (
+                (IssueShares, "it issues shares"),
+                (PayDebt, f"{pres}, its president, pays it"),
+                (SellShares, f"{pres}, its president, sells shares to pay it"),
+                (Bankrupt, "it goes bankrupt"),
+            )
+            if kind in kinds
+        ]
+        owed = game.title.money(-game.state.corps[entity].cash)
+        return (
+            f"{entity} could not pay its bond interest and owes {owed}: {' or '.join(ways)} (§14.2)"
+        )
+
 
 def debt_actions(game: Game, corp: str) -> list[Action]:
     """The ways to cover `corp`'s unpaid interest: issue a bundle no larger than needed (not

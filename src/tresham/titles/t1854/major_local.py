@@ -134,6 +134,17 @@ class Consent(Prompt):
         if mergers.fates is not None:
             next_fate(game)
 
+    def why(self, game: Game, entity: str) -> str:
+        """Ruling ML1: a merger between different owners needs the partner's owner."""
+        proposer = state_of(game).mergers.offer
+        if proposer is None:
+            return ""
+        owner = local_railways.owner(game, entity) or entity
+        return (
+            f"{proposer} proposes to merge with {entity} into a Major Local Railway: "
+            f"{owner}, {entity}'s owner, agrees or refuses (ruling ML1)"
+        )
+
     def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
         """The owner's answer: agree to the merger, or carry on alone."""
         match action:
@@ -162,6 +173,14 @@ class Fate(Prompt):
             close(game, entity, "its owner closes it (Phase 6)")
         if state_of(game).mergers.fates is not None:
             next_fate(game)
+
+    def why(self, game: Game, entity: str) -> str:
+        """§5.10 Phase 6 (ruling ML2): every Local Railway merges or closes."""
+        owner = local_railways.owner(game, entity) or entity
+        return (
+            f"Phase 6: every Local Railway merges into a Major Local Railway or closes; "
+            f"{owner} proposes a merger for {entity} or closes it (§5.10)"
+        )
 
 
 #: The merger prompts, registered by the title (``Title.prompts``).

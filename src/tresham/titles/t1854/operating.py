@@ -156,6 +156,18 @@ class Permission(Prompt):
             game.log(f"{entity} refuses {corp} a tile on {ask.hex}")
             turn_of(rnd).refused.append(ask.hex)
 
+    def why(self, game: Game, entity: str) -> str:
+        """§5.3: who asks to lay where, and whose Director answers for the guard."""
+        ask = state_of(game).shield_request
+        if ask is None:
+            return ""
+        director = game.title.controller(game, entity) or entity
+        where = game.state.map.board.place(ask.hex)
+        return (
+            f"{ask.entity} asks to lay tile {ask.tile} on {where}, which {entity} guards: "
+            f"{director}, its Director, permits it or refuses (§5.3)"
+        )
+
     def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
         """The Director's answer: which tile, where, for whom."""
         request = state_of(game).shield_request

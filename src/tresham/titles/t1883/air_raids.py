@@ -118,6 +118,17 @@ class AirRaid(Prompt):
         apply(game, coord, action.choice)
         settle(game)
 
+    def why(self, game: Game, entity: str) -> str:
+        """§11.2 #13 (ruling R24): the roller chooses the tile the bombed hex goes back to."""
+        raids = _raids(game)
+        if not raids:
+            return ""
+        where = game.state.map.board.place(raids[0].coord)
+        return (
+            f"{entity} rolled an Air Raid on {where}: {entity} chooses the tile it goes back "
+            "to, one colour lower (§11.2 #13)"
+        )
+
     def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
         """§11.2 #13: the tile a bombed hex goes back to (ruling R24)."""
         if not isinstance(action, Choose):

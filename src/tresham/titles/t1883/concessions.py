@@ -233,6 +233,18 @@ class Bonus(Prompt):
             game.log(f"{corp} receives the next bonus, L.{rest}, in its treasury")
             _pay_bonus(game, corp, rest, as_dividend=False)
 
+    def why(self, game: Game, entity: str) -> str:
+        """5.6.1: the bonus of a fulfilled concession, and the president's two ways to pay it."""
+        waiting = (state_of(game).concessions.bonus_waiting or {}).get(entity, [])
+        pres = game.state.shares.president.get(entity)
+        if not waiting or pres is None:
+            return ""
+        card = "" if game.options.get("no_events") else " with a Political Support card"
+        return (
+            f"{entity} fulfilled a concession: {pres} puts its {game.title.money(waiting[0])} "
+            f"bonus in the treasury, or pays it as a dividend{card} (5.6.1)"
+        )
+
     def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
         """Where the bonus goes, and what it costs to pay it to the shareholders."""
         if not isinstance(action, Choose):

@@ -275,6 +275,18 @@ class Support(Prompt):
             return f"Play {cards}: {entity} {instead}"
         return f"Play no card: {entity} {EFFECT_WORDS.get(ask.effect, 'suffers the event')}"
 
+    def why(self, game: Game, entity: str) -> str:
+        """7.0: the Random Event's effect, and the cards that avoid it."""
+        ask = next((a for a in _ev(game).asks if a.entity == entity), None)
+        decider = _decider(game, entity)
+        if ask is None or decider is None:
+            return ""
+        cards = "a Political Support card" if ask.cost == 1 else f"{ask.cost} of them"
+        return (
+            f"A Random Event: {entity} {EFFECT_WORDS.get(ask.effect, 'suffers the event')} "
+            f"unless {decider} plays {cards} (7.0)"
+        )
+
 
 class WarTrain(Prompt):
     """The train (not a gravity train) a corporation gives up to the War Effort."""
@@ -296,6 +308,14 @@ class WarTrain(Prompt):
         _lose_train(game, entity, action.train)
         _reorder(game)
 
+    def why(self, game: Game, entity: str) -> str:
+        """§11.2 #23 with support played: the president chooses the train lost."""
+        pres = game.state.shares.president.get(entity) or entity
+        return (
+            f"The War Effort takes a train of {entity}: {pres} played Political Support and "
+            "chooses which (never a gravity train), half its price paid back (§11.2 #23)"
+        )
+
 
 class Raise(Prompt):
     """6.9.6: a player raising the money an event costs."""
@@ -309,6 +329,17 @@ class Raise(Prompt):
     def process(self, game: Game, entity: str, action: Action) -> None:
         _raise_process(game, entity, action)
         _reorder(game)
+
+    def why(self, game: Game, entity: str) -> str:
+        """6.9.6: what the player owes, what they have, and how they raise the rest."""
+        debt = _ev(game).owed.get(entity)
+        if debt is None:
+            return ""
+        money = game.title.money
+        return (
+            f"{entity} owes the bank {money(debt.amount)} for a Random Event and has "
+            f"{money(game.player(entity).cash)}: {entity} sells shares to raise the rest (6.9.6)"
+        )
 
 
 def _reorder(game: Game) -> None:

@@ -134,6 +134,15 @@ class FsfPar(Prompt):
         game.state.companies[fsf["sym"]].closed = True
         game.log(f"The private {fsf['name']} ({fsf['sym']}) closes")
 
+    def why(self, game: Game, entity: str) -> str:
+        """3.1: the private's buyer holds the FSF president's certificate and sets its par."""
+        fsf = next(c for c in DATA["companies"] if "president" in c)
+        return (
+            f"{entity} bought the {fsf['name']}, which brings the {fsf['president']}'s "
+            f"president's certificate: {entity} sets the {fsf['president']}'s par price, the "
+            "bank paying its treasury (3.1)"
+        )
+
 
 class Title1883(Title):
     """1883: Building Railroads in Northern Italy."""

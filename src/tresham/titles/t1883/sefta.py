@@ -147,6 +147,17 @@ class Consent(Prompt):
         else:
             game.log(f"{player} refuses the SEFTA merger")
 
+    def why(self, game: Game, entity: str) -> str:
+        """8.4: the active corporation's president proposes; both presidents must agree."""
+        corp = state_of(game).sefta.active
+        if corp is None:
+            return ""
+        proposer = game.state.shares.president.get(corp) or corp
+        return (
+            f"{proposer} proposes, in {corp}'s turn, to merge FMV and FSMMF into SEFTA: "
+            f"{entity}, the other president, agrees or refuses (8.4)"
+        )
+
     def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
         return _said(action, CONSENT_WORDS)
 
@@ -186,6 +197,18 @@ class Leftover(Prompt):
             game.log(f"{player} gives up a share for L.{half}")
         if not any(k == LEFTOVER for k, _ in s.pending):
             _finish(game)
+
+    def why(self, game: Game, entity: str) -> str:
+        """8.4 step D: an odd FMV or FSMMF share converted or discarded, at half a SEFTA
+        share's value (rounded up) either way."""
+        sefta = facts(game)["sym"]
+        half = game.title.money(-(-game.state.market.price(sefta) // 2))
+        convert = Choose(entity, CONVERT) in self.actions(game, entity)
+        choice = f"pays {half} to convert it into {sefta}, or" if convert else "must"
+        return (
+            f"{entity} holds an odd FMV or FSMMF share after the {sefta} merger: {entity} "
+            f"{choice} gives it up for {half} from the bank (8.4 step D)"
+        )
 
     def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
         return _said(action, LEFTOVER_WORDS)
