@@ -48,6 +48,7 @@ from tresham.io.save import new_game
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.rules import Title1849
 from tresham.titles.t1849.state import state_of
+from tresham.words import Words
 
 NAMES = ["Ann", "Bob", "Cid"]
 # seed 1: the corporation order is CTL (home E1), IFT (H12), SFA (J6), AFG, RCS (C5).
@@ -710,6 +711,8 @@ def test_failed_raising_closes_and_offers_the_loan() -> None:
     g.apply(SellShares("CTL", "CTL", 20))
     raised = g.player("Bob").cash
     assert g.legal_actions() == [Bankrupt("CTL")]
+    warnings = Words(g).consequences(Bankrupt("CTL"))[1]
+    assert warnings[0].startswith("CTL closes: it cannot raise the money it needs (§Trouble)")
     bank = g.state.bank.cash
     g.apply(Bankrupt("CTL"))
     assert state_of(g).order[-1] == "CTL" and not g.state.corps["CTL"].parred
@@ -900,6 +903,11 @@ def test_earthquake_closes_garibaldi_homed_in_messina(other_token: bool) -> None
     early = [t for t, tr in g.state.depot.trains.items() if tr.kind in ("4H", "6H", "8H", "10H")]
     scrap(g, *early)
     g.state.corps["AFG"].cash = 800
+    warnings = Words(g).consequences(BuyTrain("AFG", "12H-0", 800))[1]
+    closes = "AFG closes: the Messina earthquake destroys its only station (§Messina earthquake)"
+    assert [w.startswith(closes) for w in warnings if "AFG closes" in w] == (
+        [] if other_token else [True]
+    )
     g.apply(BuyTrain("AFG", "12H-0", 800))
     afg = g.state.corps["AFG"]
     assert not g.state.map.has_token("AFG", "B14")  # Messina's tokens are lost either way

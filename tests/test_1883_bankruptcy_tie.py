@@ -12,6 +12,7 @@ from tresham.core.shares import POOL
 from tresham.titles.t1883 import concessions
 from tresham.titles.t1883.state import state_of
 from tresham.titles.t1883.versions import DEALS_VERSION
+from tresham.words import Words
 
 
 def bankrupt_c_with_tied_sv(rules_version: int) -> Game:
@@ -38,6 +39,8 @@ def bankrupt_c_with_tied_sv(rules_version: int) -> Game:
     concessions.end_of_operating_round(g)  # 6.12: the penalty, raised as in 6.9.6
     assert s.pending == [("event_raise", "C")]
     assert Bankrupt("C") in g.legal_actions()
+    warnings = Words(g).consequences(Bankrupt("C"))[1]
+    assert any(w.startswith("FBV closes: its president goes bankrupt (5.8)") for w in warnings)
     g.apply(Bankrupt("C"))
     assert g.player("C").bankrupt
     assert "FBV" not in s.market and s.shares.president["FBV"] is None  # FBV closed (6.9.6)

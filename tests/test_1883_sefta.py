@@ -13,6 +13,7 @@ from tresham.core.shares import POOL
 from tresham.titles.t1883 import sefta
 from tresham.titles.t1883.operating import STEPS
 from tresham.titles.t1883.state import state_of
+from tresham.words import Words
 
 
 def pair_at_65() -> Game:
@@ -131,6 +132,10 @@ def test_the_merger_needs_both_presidents(answer: str, merged: bool) -> None:
         "A proposes, in FMV's turn, to merge FMV and FSMMF into SEFTA: B, the other "
         "president, agrees or refuses (8.4)"
     )
+    warnings = Words(g).consequences(Choose("B", answer))[1]
+    merging = ["FMV closes: it merges into SEFTA (8.4)", "FSMMF closes: it merges into SEFTA (8.4)"]
+    said = [m for m in merging if any(w.startswith(m) for w in warnings)]
+    assert said == (merging if merged else [])
     g.apply(Choose("B", answer))
     assert ("SEFTA" in g.state.corps) is merged
     assert g.state.corps["FMV"].closed is merged

@@ -156,7 +156,8 @@ def test_a_sale_that_closes_a_corporation_warns_before_the_click(
     assert "act-grave" in str(button.get_attribute("class"))
     shown = button.locator(".act-warning").all_inner_texts()
     assert shown == [f"\N{WARNING SIGN} {w}" for w in warnings]
-    assert shown[0].startswith(f"\N{WARNING SIGN} {sym} closes. Lost with it: its ")
+    closes = f'{sym} closes: its share price enters the "Closed" section (5.8)'
+    assert shown[0].startswith(f"\N{WARNING SIGN} {closes}. Lost with it: its ")
     others = [b for b in page.locator(".act-sell_shares").all() if b.inner_text() != words]
     assert all(b.locator(".act-warning").count() == 0 for b in others if sym not in b.inner_text())
     page.locator("#actions").screenshot(path=str(ARTIFACTS / "closing-sale.png"))

@@ -381,6 +381,7 @@ class Snapshot:
         m = words.money
         out: list[str] = []
         for sym in self.closing(after):
+            why = words.game.title.why_closes(words.game, action, sym) if action else ""
             lost = []
             if (cash := self.cash.get(sym, 0) - after.cash.get(sym, 0)) > 0:
                 lost.append(f"its {m(cash)}")
@@ -393,7 +394,8 @@ class Snapshot:
                 lost.append(f"its train{'s' if len(gone) > 1 else ''} ({', '.join(gone)})")
             if shares := self.shares_lost(after, sym, action):
                 lost.append(f"{and_list(shares)} of {sym}")
-            out.append(f"{sym} closes" + (f". Lost with it: {'; '.join(lost)}" if lost else ""))
+            closes = f"{sym} closes: {why}" if why else f"{sym} closes"
+            out.append(closes + (f". Lost with it: {'; '.join(lost)}" if lost else ""))
         companies = words.game.state.companies
         for sym in sorted(self.companies - after.companies):
             name = companies[sym].name if sym in companies else ""

@@ -245,6 +245,12 @@ class Title:
         common wording serves."""
         return None
 
+    def why_closes(self, game: Game, action: Action, corp: str) -> str:
+        """Why `action`, played in `game`, closes the corporation `corp`, in a player's words
+        with the rule ("its share price enters the Closed section (5.8)"); "": the warning
+        that it closes says no more."""
+        return ""
+
     def price_range(self, game: Game, action: Action) -> tuple[int, int] | None:
         """The prices the acting side may name for a listed `action` instead of the one it
         is listed at (both ends legal, and every price between), where the title lists one

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from tresham.core.actions import Action, BuyCompany, BuyShares, Choose, Par, SellShares
+from tresham.core.actions import (
+    Action,
+    Bankrupt,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    Choose,
+    Par,
+    SellShares,
+)
 from tresham.core.bank import Bank, seat_players
 from tresham.core.end import EndReason
 from tresham.core.entities import Company, Corporation
@@ -900,6 +909,15 @@ class Title1849(Title):
             game.log("All private companies close")
         elif event == "earthquake":
             self.earthquake(game)
+
+    def why_closes(self, game: Game, action: Action, corp: str) -> str:
+        """1849 §Trouble: "Closure—the "Closed" box, or failed raising"; §Messina earthquake:
+        AFG closes with Messina, its home (a train's purchase brings the first 12H)."""
+        if isinstance(action, Bankrupt):
+            return "it cannot raise the money it needs (§Trouble)"
+        if isinstance(action, BuyTrain):  # no other purchase closes a corporation
+            return "the Messina earthquake destroys its only station (§Messina earthquake)"
+        return 'its share price enters the "Closed" box (§Trouble)'
 
     def earthquake(self, game: Game) -> None:
         """Messina drops to yellow; every token there is lost for good; no upgrade until

@@ -22,9 +22,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import (
     Action,
+    Bankrupt,
     BuyCompany,
     BuyShares,
+    Dividend,
     Par,
+    RunRoutes,
     SellShares,
     UseCompany,
 )
@@ -896,6 +899,17 @@ class Title1883(Title):
     def cash_aside(self, game: Game) -> int:
         """11.2 #18, 11.3 #31: money the events took from the bank."""
         return events.cash_aside(game)
+
+    def why_closes(self, game: Game, action: Action, corp: str) -> str:
+        """5.8: the stock price enters the "Closed" section, or the president goes bankrupt;
+        8.4: FMV and FSMMF leave the game when they merge into SEFTA."""
+        if isinstance(action, Bankrupt):
+            return "its president goes bankrupt (5.8)"
+        if isinstance(action, SellShares | Dividend | RunRoutes):
+            return 'its share price enters the "Closed" section (5.8)'
+        if corp in sefta.facts(game)["merger_of"]:
+            return f"it merges into {sefta.facts(game)['sym']} (8.4)"
+        return ""
 
     def bankrupt(self, game: Game, player: str, corp: str | None) -> None:
         """6.9.6: a player who cannot raise the money goes bankrupt and leaves the game:
