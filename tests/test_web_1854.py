@@ -87,8 +87,16 @@ SEEN = """() => {
         cities: Object.fromEntries(all('.hex').map((h) => [h.dataset.hex,
             [...h.querySelectorAll('.city')].map(box)])),
         clashes,
+        names: all('.hex-name tspan').map((t) => [t.parentNode.dataset.nameOf, t.textContent,
+            box(t)]),
     };
 }"""
+
+
+def widened(box: list[float], by: float = 2.0) -> list[float]:
+    """A screen box `by` pixels wider on each side (two names closer than twice that read as
+    one)."""
+    return [box[0] - by, box[1], box[2] + by, box[3]]
 
 
 def apart(a: list[float], b: list[float]) -> bool:
@@ -132,6 +140,14 @@ def test_1854_plays_on_the_original_board_at_the_table(browser: Any, server: Ser
         a, b = seen["cities"][coord]
         assert apart(a, b), (coord, a, b)
     assert seen["clashes"] == []
+    # at "fit" no place's name runs into another's (the issue's "Stey Sankt Pölte")
+    overlaps = [
+        (a[1], b[1])
+        for i, a in enumerate(seen["names"])
+        for b in seen["names"][i + 1 :]
+        if a[0] != b[0] and not apart(widened(a[2]), widened(b[2]))
+    ]
+    assert overlaps == []
     page.locator("#board-box").screenshot(path=str(ARTIFACTS / "map-1854-original-1366.png"))
     # zoomed in on a promoted medium city and a double city
     for coord in (medium[0], double[0]):

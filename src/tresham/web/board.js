@@ -352,7 +352,8 @@ export function fitNames(root, board) {
   const upp = Number(root.style.getPropertyValue("--upp")) || 1;
   const font = Math.min(NAME_FONT.max, Math.max(NAME_FONT.min, NAME_FONT.perPixel * upp));
   const apothem = Math.hypot(...board.edges[0]);
-  const room = (board.layout === "pointy" ? 2 : 2.3) * apothem * 0.96;
+  // pointy hexes put their neighbours' names on the same line: leave a gap between them
+  const room = (board.layout === "pointy" ? 1.64 : 2.2) * apothem;
   for (const line of root.querySelectorAll(".hex-name tspan")) {
     const wide = line.textContent.length * NAME_FONT.charWidth * font;
     if (wide > room) {
