@@ -87,9 +87,9 @@ def test_order_by_share_price_and_the_mountain_income() -> None:
     rnd = s.round
     locals_ = ["L1", "L2", "L3", "L4", "L5", "L6"]
     assert isinstance(rnd, OperatingRound) and rnd.order == [*locals_, "KE", "SD"]
-    start = s.events.index("Operating Round 2")
+    start = s.events.index("Operating Round 2.1")
     assert s.events[start : start + 5] == [
-        "Operating Round 2",
+        "Operating Round 2.1",
         "Außerfernbahn pays 5 G to A",
         "Murtalbahn pays 10 G to B",
         "Graz-Köflacher Bahn pays 15 G to C",

@@ -27,7 +27,7 @@ from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
 from tresham.server.bots import bot_action
 from tresham.sim import new_game
-from tresham.words import Words, end_words
+from tresham.words import Words, end_words, round_label
 
 
 def play_until(
@@ -270,3 +270,23 @@ def test_a_closing_sale_warns_of_what_is_lost() -> None:
     assert any(e.startswith(f"{sale.entity} receives") for e in effects)
     choice = Words(game).choices([sale])[0]
     assert choice.to_dict()["warnings"] == list(warnings) and choice.effects == effects
+
+
+# 1854 §4-§6 name the rounds "Share Buying Round" and "Operating Round" (1849 and 1883:
+# "Stock round", "Operating round"): the log line that opens a round is the table's heading
+# for it, in the title's words, so that the table shows it once (as its heading)
+@pytest.mark.parametrize(("title", "players"), [("1849", 3), ("1854", 4), ("1883", 4)])
+def test_the_log_line_opening_a_round_is_its_heading(title: str, players: int) -> None:
+    game = new_game(title, ["Ann", "Bob", "Cid", "Dan"][:players], 1)
+    labels = set()
+    while len(game.actions) < 400 and not game.state.finished:
+        labels.add(round_label(game))
+        game.apply(bot_action(game, len(game.actions), "easy"))
+    names = game.title.round_names
+    opening = {
+        line
+        for line in game.state.events
+        if line.startswith((f"{names['stock']} ", f"{names['operating']} "))
+    }
+    assert len(opening) >= 4
+    assert opening <= labels

@@ -40,7 +40,7 @@ class Terminal:
         c = self.console
         money = g.title.money
         c.rule(
-            f"[bold]{g.title.name}[/bold] · {round_label(s)} · phase {g.phase.name} · "
+            f"[bold]{g.title.name}[/bold] · {round_label(g)} · phase {g.phase.name} · "
             f"bank {bank_words(s.bank.cash, s.bank.broken, money)}"
         )
         players = Table(title="Players", show_lines=False)

@@ -106,20 +106,25 @@ def or_name(state: GameState) -> str:
     return f"{state.stock_round_no}.{state.or_in_set}"
 
 
-def round_label(state: GameState) -> str:
-    """The round a player would name: "Auction", "Stock round 2", "Operating round 3.1",
-    "First share round"; "Game over" once it is over."""
+def round_label(game: Game) -> str:
+    """The round a player would name: "Auction", "Stock round 2", "Operating round 3.1"
+    (in the title's own words: 1854's "Share Buying Round 2"), "First share round"; "Game
+    over" once it is over."""
+    state = game.state
+    names = game.title.round_names
     if state.finished:
         return "Game over"
     rnd = state.round
     if rnd is None:
         return "Setting up"
     if rnd.kind == "stock":
-        return f"Stock round {state.stock_round_no}"
+        return f"{names['stock']} {state.stock_round_no}"
     if rnd.kind == "operating":
-        return f"Operating round {or_name(state)}"
+        return f"{names['operating']} {or_name(state)}"
     if rnd.kind == "auction":
         return "Auction"
+    if rnd.kind in names:
+        return names[rnd.kind]
     named = rnd.kind.replace("_", " ")
     return (named if "round" in named else f"{named} round").capitalize()
 

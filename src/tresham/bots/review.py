@@ -148,7 +148,7 @@ def _weigh(game: Game, bot: SearchBot, index: int, action: Any) -> Missed | None
     words = Words(game)
     return Missed(
         entry=index + 1,
-        round=round_label(game.state),
+        round=round_label(game),
         player=game.acting_player() or "",
         entity=game.active_entity() or "",
         chosen=words.text(action),

@@ -230,6 +230,14 @@ class Title:
         whose rules let the price be agreed says yes)."""
         return False
 
+    #: What the title's rulebook calls its rounds, by kind, as the table's headings and the
+    #: log name them: a stock or operating round with its number after it ("Stock round 2",
+    #: 1854's "Share Buying Round 2"), any other as it is.
+    round_names: ClassVar[Mapping[str, str]] = {
+        "stock": "Stock round",
+        "operating": "Operating round",
+    }
+
     def money(self, amount: int) -> str:
         """An amount in the title's currency, as its players write it (e.g. "L.100")."""
         return f"L.{amount}"

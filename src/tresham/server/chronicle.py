@@ -102,7 +102,7 @@ class Chronicle:
 
     def before(self, game: Game) -> tuple[int, str]:
         """What to remember before an entry is applied."""
-        return len(game.state.events), round_label(game.state)
+        return len(game.state.events), round_label(game)
 
     def after(self, game: Game, before: tuple[int, str]) -> None:
         """Record the entry just applied (`before`: what :meth:`before` gave)."""

@@ -139,7 +139,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
             "operating_round": s.operating_round_no,
             "or_in_set": s.or_in_set,
             "ors_in_set": s.ors_in_set,
-            "label": round_label(s),
+            "label": round_label(g),
         }
     )
     return {

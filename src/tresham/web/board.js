@@ -355,12 +355,12 @@ export function fitNames(root, board) {
   // pointy hexes put their neighbours' names on the same line: leave a gap between them
   const room = (board.layout === "pointy" ? 1.64 : 2.2) * apothem;
   for (const line of root.querySelectorAll(".hex-name tspan")) {
-    const wide = line.textContent.length * NAME_FONT.charWidth * font;
+    line.removeAttribute("textLength");
+    // measured where the browser has laid the name out, else estimated from its letters
+    const wide = (root.isConnected && line.getComputedTextLength()) || line.textContent.length * NAME_FONT.charWidth * font;
     if (wide > room) {
       line.setAttribute("textLength", room.toFixed(1));
       line.setAttribute("lengthAdjust", "spacingAndGlyphs");
-    } else {
-      line.removeAttribute("textLength");
     }
   }
 }

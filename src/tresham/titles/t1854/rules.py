@@ -166,6 +166,12 @@ class Title1854(Title):
     #: on the revised edition's board (ruling D6)
     older_rules = frozenset({1, major_local.MERGERS_VERSION, DEALS_VERSION})
     privates_count_toward_limit = True  # §6.5: "shares and private companies"
+    #: §4, §5, §6: the rulebook's "Share Buying Round" and "Operating Round".
+    round_names = {
+        "stock": "Share Buying Round",
+        "operating": "Operating Round",
+        FirstShareRound.kind: "Share Buying Round 1",
+    }
     step_objects = operating.STEP_OBJECTS
     turn_record = Turn1854
     #: §5.3 a shielded hex's guard permits a tile or not (ruling T2); §5.10 a merger
@@ -363,7 +369,7 @@ class Title1854(Title):
         rnd = s.round
         if rnd is None:
             s.stock_round_no = 1
-            game.log("Share Buying Round 1")
+            game.log(self.round_names[FirstShareRound.kind])
             companies = [c["sym"] for c in self.data["privates"]]
             return FirstShareRound(game, companies, FIRST_ROUND, self.share_limit(game))
         if isinstance(rnd, FirstShareRound) and not rnd.ended:
@@ -385,7 +391,7 @@ class Title1854(Title):
         state_of(game).mergers.declined = []
         s.or_in_set += 1
         s.operating_round_no += 1
-        game.log(f"Operating Round {s.operating_round_no}")
+        game.log(f"{self.round_names['operating']} {s.stock_round_no}.{s.or_in_set}")
         self.pay_mountain_railways(game)
         return OperatingRound(
             game, self.operating_order(game), list(operating.STEP_ORDER), OPERATING_ROUND
@@ -417,7 +423,7 @@ class Title1854(Title):
         """§6.1: a Share Buying Round, begun by the holder of the Priority Deal card."""
         s = game.state
         s.stock_round_no += 1
-        game.log(f"Share Buying Round {s.stock_round_no}")
+        game.log(f"{self.round_names['stock']} {s.stock_round_no}")
         return StockRound(game, SHARE_ROUND)
 
     def end_of_share_round(self, game: Game, rnd: Round) -> None:
