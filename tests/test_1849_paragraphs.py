@@ -641,6 +641,7 @@ def test_rsa_buyer_pars_the_first_corporation(seed: int, first: str, home: str) 
         f"certificate: Bob chooses {first}'s par price{home}, the bank paying its treasury "
         "(§Privates)"
     )
+    assert Words(g).step()[0] == asked(g)  # the asked seat reads it above its answers too
     start_first(g)
     assert g.state.shares.president[first] == "Bob" and not g.state.pending
 

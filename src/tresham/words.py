@@ -182,12 +182,14 @@ class Words:
     # ------------------------------------------------------------------ what it is
     def step(self) -> tuple[str, str]:
         """The step of the operating corporation's turn (label, and what a pass means);
-        a pending prompt's question; ("", "Pass") outside one."""
+        a pending prompt's question, else what it asks and why (as watchers read it);
+        ("", "Pass") outside one."""
         rnd = self.game.state.round
         pending = self.game.state.pending
         if pending:
             kind, entity = pending[0]
-            return (self.game.title.prompt(kind).question(self.game, entity), "Pass")
+            prompt = self.game.title.prompt(kind)
+            return (prompt.question(self.game, entity) or prompt.why(self.game, entity), "Pass")
         if isinstance(rnd, OperatingRound):
             name = rnd.current_step(self.game).name
             return STEP_WORDS.get(name, (name.replace("_", " ").capitalize(), "Pass"))
