@@ -4,6 +4,7 @@ to the end with the invariants checked after every action."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from collections.abc import Iterable
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from rich.console import Console
 
 from boards_1883 import CORPS as CORPS_1883
 from boards_1883 import small_board as small_board_1883
@@ -32,6 +34,7 @@ from tresham.core.shares import POOL, treasury
 from tresham.io.save import from_save
 from tresham.routes.network import Network, network_of
 from tresham.sim import check_invariants
+from tresham.terminal import Terminal
 from tresham.titles.t1883 import concessions
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS
 from tresham.titles.t1883.state import ConcessionStatus, state_of
@@ -419,12 +422,29 @@ def test_concession_deadline_and_penalty() -> None:
     s.corps["FBV"].cash = 100
     concession = state_of(g).concessions.status["1"]
     concession.owner, concession.due = "FBV", 2
+    # the holder's row in the table and the terminal says what it must do, by when, or pay
+    assert g.title.corporation_holds(g, "FBV") == [
+        "Government Concession 1: join Casalecchio \N{EN DASH} Bazzano \N{EN DASH} Vignola "
+        "within 2 operating rounds, or pay L.30"
+    ]
+    assert all(g.title.corporation_holds(g, c) == [] for c in s.corps if c != "FBV")
     concessions.end_of_operating_round(g)
     assert state_of(g).concessions.status["1"].due == 1 and s.corps["FBV"].cash == 100
     assert s.events[-1] == (  # the warning, an operating round before the penalty
         "FBV has one operating round left to join Casalecchio - Bazzano - Vignola "
         "(Government Concession 1), or pays L.30"
     )
+    assert not isinstance(s.round, OperatingRound)
+    warned = (
+        "\N{WARNING SIGN} Government Concession 1: {} operating round is the last to join "
+        "Casalecchio \N{EN DASH} Bazzano \N{EN DASH} Vignola; if not, FBV pays L.30 at its end"
+    )
+    assert g.title.corporation_holds(g, "FBV") == [warned.format("the next")]
+    s.round = OperatingRound(g, ["FBV"], list(STEPS), "test")
+    assert g.title.corporation_holds(g, "FBV") == [warned.format("this")]
+    screen = io.StringIO()  # the terminal prints it under the corporations
+    Terminal(g, Console(file=screen, width=300)).show()
+    assert f"FBV: {warned.format('this')}" in screen.getvalue()
     concessions.end_of_operating_round(g)
     assert state_of(g).concessions.status["1"] == ConcessionStatus()
     assert s.corps["FBV"].cash == 100 - 2 * 15

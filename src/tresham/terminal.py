@@ -94,6 +94,10 @@ class Terminal:
                 ),
             )
         c.print(corps)
+        for sym, corp in s.corps.items():  # what each holds besides (Title.corporation_holds)
+            for line in g.title.corporation_holds(g, sym) if corp.parred else []:
+                style = "bold red" if line.startswith("\N{WARNING SIGN}") else "default"
+                c.print(f"[{style}]{escape(sym)}: {escape(line)}[/{style}]")
         extra = g.title.describe_state(g)
         if extra:
             c.print(" · ".join(f"{k}: {v}" for k, v in extra.items()))

@@ -560,11 +560,13 @@ function renderCorporations(colors) {
   const shown = state.corporations.filter((c) => c.parred || c.floated);
   // what a corporation holds besides trains and shares (its privates, 1854's mail contracts:
   // Title.corporation_holds), on a line of its own under its row: a column would take the
-  // width the table does not have at 1366 px
+  // width the table does not have at 1366 px; a warning (1883's last round to fulfil a
+  // concession: "⚠ …") on a line of its own, in red
   const holds = (c) => {
     const held = [...(c.companies.length ? [`Privates: ${c.companies.map(privateName).join(", ")}`] : []), ...(c.holds || [])];
+    const lines = held.map((text) => el("div", { class: text.startsWith("⚠") ? "holds-warning" : "" }, text));
     return held.length
-      ? [el("tr", { class: "holds-row", "data-holds-of": c.sym }, el("td", {}), el("td", { colspan: 6 }, held.join(" · ")))]
+      ? [el("tr", { class: "holds-row", "data-holds-of": c.sym }, el("td", {}), el("td", { colspan: 6 }, ...lines))]
       : [];
   };
   const rows = shown.flatMap((c) => [el("tr", { "data-corp": c.sym, class: c.closed ? "closed" : "" },

@@ -199,6 +199,10 @@ class Title1883(Title):
         """The concessions with their holders and deadlines, the support cards, the ports."""
         return t1883_words.fact_tables(self, game)
 
+    def corporation_holds(self, game: Game, corp: str) -> list[str]:
+        """Its Government Concessions (§5.6), the rounds left and the penalty (§6.12)."""
+        return t1883_words.concessions_held(self, game, corp)
+
     def train_note(self, kind: str) -> str:
         """The 2G gravity train (6.9.5)."""
         return t1883_words.TRAIN_NOTES.get(kind, "")

@@ -136,6 +136,31 @@ def concessions_table(title: Title1883, game: Game) -> FactTable:
     )
 
 
+def concessions_held(title: Title1883, game: Game, corp: str) -> list[str]:
+    """§5.6, §6.12: each Government Concession `corp` holds, the places it must join, the
+    operating rounds left and the penalty; in its last operating round (and the stock round
+    before it) a warning, so the penalty never comes unannounced."""
+    lines = []
+    for number, status in state_of(game).concessions.status.items():
+        if status.owner != corp or status.removed or status.due is None:
+            continue
+        row = concessions.facts(game, number)
+        places = " \N{EN DASH} ".join(p["name"] for p in row["route"])
+        penalty = title.money(2 * int(row["cost"]))
+        if status.due > 1:
+            lines.append(
+                f"Government Concession {number}: join {places} within {status.due} "
+                f"operating rounds, or pay {penalty}"
+            )
+            continue
+        which = "this" if isinstance(game.state.round, OperatingRound) else "the next"
+        lines.append(
+            f"\N{WARNING SIGN} Government Concession {number}: {which} operating round is "
+            f"the last to join {places}; if not, {corp} pays {penalty} at its end"
+        )
+    return lines
+
+
 def support_table(title: Title1883, game: Game) -> FactTable:
     """§5.5: each player's Political Support cards and the price of their next one."""
     support = state_of(game).support
