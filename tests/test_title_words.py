@@ -4,10 +4,12 @@ falls back to the generic "type and values" wording."""
 
 from __future__ import annotations
 
+import io
 import random
 import re
 
 import pytest
+from rich.console import Console
 
 from test_1883_events import draw
 from test_1883_operating import floated, turn_at
@@ -17,6 +19,7 @@ from tresham.core.deals import OFFER
 from tresham.core.game import Game
 from tresham.core.prompts import COMMON, Prompt
 from tresham.io.save import new_game
+from tresham.terminal import Terminal
 from tresham.titles.registry import get_title
 from tresham.titles.t1854.actions import BuildTunnel, BuyMailContract, MergeLocals
 from tresham.titles.t1883.actions import BuyConcession, BuySupport
@@ -221,3 +224,26 @@ def test_every_prompt_tells_watchers_why(title: str) -> None:
     prompts = {**COMMON, **get_title(title).prompts}
     silent = {kind for kind, p in prompts.items() if type(p).why is Prompt.why}
     assert silent == {OFFER}
+
+
+def test_1854s_local_railways_have_their_own_heading() -> None:
+    """1854 §3.1.2: a Local Railway's certificate is a private certificate, but players list
+    the Local Railways apart from the privates (P1...); the other titles have privates only."""
+    g = new_game("1854", ["Ann", "Bob", "Cid", "Dan"], 1)
+    group = {co: g.title.company_group(g, co) for co in g.state.companies}
+    assert {co for co, kind in group.items() if kind == "Local Railways"} == {
+        f"L{n}" for n in range(1, 7)
+    }
+    assert {kind for co, kind in group.items() if not co.startswith("L")} == {"privates"}
+    for title in ("1849", "1883"):
+        other = new_game(title, ["Ann", "Bob", "Cid"], 1)
+        assert {other.title.company_group(other, co) for co in other.state.companies} == {
+            "privates"
+        }
+    g.state.companies["L2"].owner = g.state.companies["P1"].owner = "Ann"
+    screen = io.StringIO()
+    Terminal(g, Console(file=screen, width=200)).show()
+    head = next(line for line in screen.getvalue().splitlines() if "player" in line)
+    ann = next(line for line in screen.getvalue().splitlines() if " Ann " in line)
+    assert head.index("privates") < head.index("Local Railways")
+    assert ann.index("P1") < head.index("Local Railways") <= ann.index("L2")

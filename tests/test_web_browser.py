@@ -869,6 +869,24 @@ def test_a_1854_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     smoke = Smoke(browser, server, "1854", [*PLAYERS, "Dan"])
     assert smoke.api.state()["round"]["kind"] == "first_share_round"
     smoke.start_rounds("first_share_round")
+    # §3.1.2: the Local Railways' certificates are listed under their own heading, not among
+    # the privates, in the players' table, the spreadsheet and the privates' list
+    state = smoke.api.state()
+    group = {c["sym"]: c["group"] for c in state["companies"]}
+    assert set(group.values()) == {"privates", "Local Railways"}
+    heads = smoke.page.locator("#players thead th").all_inner_texts()
+    assert heads[heads.index("privates") + 1] == "Local Railways"
+    owned = [p for p in state["players"] if p["companies"]]
+    assert any(group[c] == "Local Railways" for p in owned for c in p["companies"])
+    for p in owned:
+        row = smoke.page.locator(f'#players tr[data-player="{p["name"]}"]')
+        for kind, where in (("privates", "td.privates"), ("Local Railways", "td.company-group")):
+            listed = ", ".join(c for c in p["companies"] if group[c] == kind)
+            assert row.locator(f'td[data-group="{kind}"]').inner_text() == listed
+            sheet = smoke.page.locator(f'#sheet-players tr[data-player="{p["name"]}"] {where}')
+            assert sheet.inner_text() == listed
+    assert smoke.page.locator('#privates table[data-group="Local Railways"] tbody tr').count() == 6
+    smoke.page.locator("#players").screenshot(path=str(ARTIFACTS / "players-1854.png"))
     # §5.6: the Orient Express by its name, and what it does, where the trains are listed
     express = smoke.page.locator('#depot tr[data-train="OE"]').inner_text()
     assert express.startswith("Orient Express") and "Paris" in express

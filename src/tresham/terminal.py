@@ -44,22 +44,23 @@ class Terminal:
             f"bank {bank_words(s.bank.cash, s.bank.broken, money)}"
         )
         players = Table(title="Players", show_lines=False)
-        for col in ("", "player", "cash", "certs", "privates", "loans"):
+        # privates, and any other kind of private certificate under its own heading
+        group = {co: g.title.company_group(g, co) for co in s.companies}
+        groups = list(dict.fromkeys(group.values()))
+        for col in ("", "player", "cash", "certs", *groups, "loans"):
             players.add_column(col)
         for i, p in enumerate(s.players):
             certs = ", ".join(
                 f"{sym} {pct}%" for sym in s.corps if (pct := s.shares.percent(p.name, sym))
             )
-            privs = ", ".join(
-                co.sym for co in s.companies.values() if co.owner == p.name and not co.closed
-            )
+            owned = [co.sym for co in s.companies.values() if co.owner == p.name and not co.closed]
             mark = "P" if i == s.priority else ""
             players.add_row(
                 mark,
                 self.who(p.name) + (" (out)" if p.bankrupt else ""),
                 money(p.cash),
                 certs,
-                privs,
+                *(", ".join(co for co in owned if group[co] == kind) for kind in groups),
                 str(p.loans or ""),
             )
         c.print(players)

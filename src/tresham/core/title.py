@@ -247,6 +247,12 @@ class Title:
         ``data/abilities.json``); "" when the title says nothing of it."""
         return _abilities(type(self).__module__.rsplit(".", 1)[0]).get(sym, "")
 
+    def company_group(self, game: Game, sym: str) -> str:
+        """The heading a private company is listed under where players' holdings are shown
+        ("privates"; a title whose certificates of another kind are private companies in
+        the rules names their own heading)."""
+        return "privates"
+
     def action_words(self, game: Game, action: Action, words: Any) -> str | None:
         """One of the title's own actions in a player's words (`words`: the game's
         ``tresham.words.Words``, for its names of places, trains and money); None: the

@@ -223,6 +223,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
                 "value": co.value,
                 "revenue": co.revenue,
                 "ability": g.title.company_ability(co.sym),
+                "group": g.title.company_group(g, co.sym),
                 "owner": co.owner,
                 "closed": co.closed,
             }

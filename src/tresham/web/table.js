@@ -533,9 +533,21 @@ function renderPlayers() {
     cell(playerLabel(p.name) + (p.bankrupt ? " (out)" : "") + (seats[p.name] ? " •" : ""), { class: "player-name" }),
     cell(money(p.cash), { class: "num" }),
     cell(Object.entries(p.shares).map(([s, v]) => `${s} ${v}%`).join(", ")),
-    cell(p.companies.join(", ")),
+    ...companyGroups().map((group) => cell(inGroup(p.companies, group).join(", "), { "data-group": group })),
     cell(p.loans || "")));
-  $("players").replaceChildren(table(["", "player", "cash", "certificates", "privates", "loans"], rows));
+  $("players").replaceChildren(table(["", "player", "cash", "certificates", ...companyGroups(), "loans"], rows));
+}
+
+/** The headings private certificates are listed under: "privates", then a title's own kinds
+ * (1854's "Local Railways": Title.company_group). */
+function companyGroups() {
+  const groups = new Set(state.companies.map((c) => c.group));
+  return ["privates", ...[...groups].filter((g) => g !== "privates")].filter((g) => groups.has(g));
+}
+
+/** The private certificates among `syms` listed under heading `group`. */
+function inGroup(syms, group) {
+  return syms.filter((sym) => (state.companies.find((c) => c.sym === sym) || {}).group === group);
 }
 
 function table(head, rows) {
@@ -602,10 +614,15 @@ function renderDepot() {
 }
 
 function renderPrivates() {
-  const rows = state.companies.map((c) => el("tr", { class: c.closed ? "closed" : "", "data-company": c.sym },
-    cell(c.sym), cell(c.name), cell(money(c.value), { class: "num" }), cell(money(c.revenue), { class: "num" }),
-    cell(c.closed ? "closed" : c.owner || "—"), cell(c.ability, { class: "ability" })));
-  $("privates").replaceChildren(table(["", "private", "value", "revenue", "owner", "what it does"], rows));
+  // one table a heading: the privates, then a title's own kinds under theirs
+  $("privates").replaceChildren(...companyGroups().flatMap((group) => {
+    const rows = state.companies.filter((c) => c.group === group).map((c) => el("tr", { class: c.closed ? "closed" : "", "data-company": c.sym },
+      cell(c.sym), cell(c.name), cell(money(c.value), { class: "num" }), cell(money(c.revenue), { class: "num" }),
+      cell(c.closed ? "closed" : c.owner || "—"), cell(c.ability, { class: "ability" })));
+    const listed = table(["", group === "privates" ? "private" : "name", "value", "revenue", "owner", "what it does"], rows);
+    listed.dataset.group = group;
+    return group === "privates" ? [listed] : [el("h3", {}, group), listed];
+  }));
 }
 
 // ------------------------------------------------------------------ the spreadsheet
@@ -642,14 +659,14 @@ function renderSheet(colors) {
         const president = c.president === p.name;
         return cell(pct ? `${pct}%` : "", { class: `num share${president ? " president" : ""}`, "data-corp": c.sym, title: president ? `${p.name} is ${c.sym}'s president` : null });
       }),
-      cell(p.companies.join(", "), { class: "privates" }),
+      ...companyGroups().map((group) => cell(inGroup(p.companies, group).join(", "), { class: group === "privates" ? "privates" : "company-group", "data-group": group })),
       cell(money(p.worth), { class: "num worth", title: "what the player would score now" }));
   });
   const holders = [["IPO", "treasury"], ["Pool", "pool"]].map(([label, key]) => el("tr", { class: "holder", "data-holder": key },
     cell(""), cell(label), cell(""), cell(""),
     ...started.map((c) => cell(c[key] ? `${c[key]}%` : "", { class: "num share", "data-corp": c.sym })),
-    cell(""), cell("")));
-  const players = table(["", "player", "cash", "certs", ...started.map(() => ""), "privates", "worth"], [...playerRows, ...holders]);
+    ...companyGroups().map(() => cell("")), cell("")));
+  const players = table(["", "player", "cash", "certs", ...started.map(() => ""), ...companyGroups(), "worth"], [...playerRows, ...holders]);
   players.querySelectorAll("thead th").forEach((th, i) => {
     if (i >= 4 && i < 4 + started.length) th.replaceWith(shareCols[i - 4]);
   });

@@ -265,6 +265,12 @@ class Title1854(Title):
         """The mail contracts and their holders, the options not yet paid."""
         return t1854_words.fact_tables(self, game)
 
+    def company_group(self, game: Game, sym: str) -> str:
+        """The Local Railways' certificates are private certificates (§3.1.2) but not the
+        privates: players see them under their own heading."""
+        locals_ = sym in game.state.corps and local_railways.is_local(game, sym)
+        return "Local Railways" if locals_ else "privates"
+
     def corporation_holds(self, game: Game, corp: str) -> list[str]:
         """Its mail contract (§5.12) and what it collects now."""
         return t1854_words.mail_held(self, game, corp)
