@@ -35,10 +35,10 @@ class Reader:
     def check(self, text: str, where: str) -> None:
         self.read += 1
         problems = [f"train id {t}" for t in self.train_id.findall(text)]
-        problems += [
-            f"{c} without {self.towns[c]}"
-            for c in COORD.findall(text)
-            if c in self.towns and self.towns[c] not in text
+        problems += [  # a named hex's coordinate only right after its name: "Trapani (C1)"
+            f"{m[0]} without {self.towns[m[0]]}"
+            for m in COORD.finditer(text)
+            if m[0] in self.towns and not text[: m.start()].endswith(f"{self.towns[m[0]]} (")
         ]
         problems += [f"internal name {n}" for n in SNAKE.findall(text)]
         self.found += [f"{where}: {p}: {text!r}" for p in problems]
@@ -73,7 +73,9 @@ def test_the_reader_finds_what_it_looks_for() -> None:
     game = new_game("1849", PLAYERS["1849"], 3)
     reader = Reader(game)
     tid = next(iter(game.state.depot.trains))
-    for text in (f"AFG buys {tid}", "places a station in C1", "skips buy_train"):
+    made_up = ("places a station in C1", "runs Trapani \N{EN DASH} C1", "skips buy_train")
+    for text in (f"AFG buys {tid}", *made_up):
         reader.check(text, "made up")
     reader.check("places a station in Trapani (C1)", "made up")  # named: no problem
-    assert [f.split(": ")[1].split()[0] for f in reader.found] == ["train", "C1", "internal"]
+    found = [f.split(": ")[1].split()[0] for f in reader.found]
+    assert found == ["train", "C1", "C1", "internal"]
