@@ -713,7 +713,7 @@ def test_failed_raising_closes_and_offers_the_loan() -> None:
     raised = g.player("Bob").cash
     assert g.legal_actions() == [Bankrupt("CTL")]
     warnings = Words(g).consequences(Bankrupt("CTL"))[1]
-    assert warnings[0].startswith("CTL closes: it cannot raise the money it needs (§Trouble)")
+    assert warnings[0].startswith("CTL closes: it cannot raise the money it needs")
     bank = g.state.bank.cash
     g.apply(Bankrupt("CTL"))
     assert state_of(g).order[-1] == "CTL" and not g.state.corps["CTL"].parred
@@ -905,7 +905,7 @@ def test_earthquake_closes_garibaldi_homed_in_messina(other_token: bool) -> None
     scrap(g, *early)
     g.state.corps["AFG"].cash = 800
     warnings = Words(g).consequences(BuyTrain("AFG", "12H-0", 800))[1]
-    closes = "AFG closes: the Messina earthquake destroys its only station (§Messina earthquake)"
+    closes = "AFG closes: the Messina earthquake destroys its only station"
     assert [w.startswith(closes) for w in warnings if "AFG closes" in w] == (
         [] if other_token else [True]
     )

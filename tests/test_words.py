@@ -264,7 +264,7 @@ def test_a_closing_sale_warns_of_what_is_lost() -> None:
     if shares:
         joined = shares[0] if len(shares) == 1 else ", ".join(shares[:-1]) + f" and {shares[-1]}"
         lost.append(f"{joined} of {sym}")
-    closes = f'{sym} closes: its share price enters the "Closed" box (§Trouble)'
+    closes = f'{sym} closes: its share price enters the "Closed" box'
     assert warnings[0] == f"{closes}. Lost with it: {'; '.join(lost)}"
     assert not any(e.startswith(f"{sym} pays") for e in effects)
     assert any(e.startswith(f"{sale.entity} receives") for e in effects)

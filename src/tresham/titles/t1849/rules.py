@@ -912,12 +912,13 @@ class Title1849(Title):
 
     def why_closes(self, game: Game, action: Action, corp: str) -> str:
         """1849 §Trouble: "Closure—the "Closed" box, or failed raising"; §Messina earthquake:
-        AFG closes with Messina, its home (a train's purchase brings the first 12H)."""
+        AFG closes with Messina, its home (a train's purchase brings the first 12H). In a
+        player's words only: the summary's headings are no paragraphs players cite."""
         if isinstance(action, Bankrupt):
-            return "it cannot raise the money it needs (§Trouble)"
+            return "it cannot raise the money it needs"
         if isinstance(action, BuyTrain):  # no other purchase closes a corporation
-            return "the Messina earthquake destroys its only station (§Messina earthquake)"
-        return 'its share price enters the "Closed" box (§Trouble)'
+            return "the Messina earthquake destroys its only station"
+        return 'its share price enters the "Closed" box'
 
     def earthquake(self, game: Game) -> None:
         """Messina drops to yellow; every token there is lost for good; no upgrade until
