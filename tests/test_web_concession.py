@@ -1,7 +1,8 @@
 """1883 §5.6 and §6.12 at the table, in Chromium at 1366x768: a Government Concession bought by
 its button shows on the line under its holder's row (the places to join, the operating rounds
 left, the penalty), and from the round before its last the line is a warning in red, the
-concessions table marks the last round and the log has said so. The positions are an easy-bot
+concessions table marks the last round and the log has said so; the seat to act is offered a
+Political Support card with its price and use (§5.5). The positions are an easy-bot
 game (seed 0) whose corporation buys the first concession offered.
 """
 
@@ -75,11 +76,19 @@ def test_the_last_round_of_a_concession_is_warned_in_red(
     status = state_of(game).concessions.status["1"]
     corp = status.owner
     assert corp is not None and status.due == 1
-    game_id, _tokens = import_game(server, game)
+    seat = game.acting_player()
+    assert seat is not None
+    game_id, tokens = import_game(server, game)
     errors = Errors()
     page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
-    page.goto(f"{server.url}/games/{game_id}")
+    page.goto(f"{server.url}/games/{game_id}#seat={tokens[seat]}")
     at_index(page, len(game.actions))
+    # §5.5: a Political Support card says its price and what it is for
+    support = page.locator(".act-buy_support").inner_text()
+    assert support.startswith(
+        "Buy a Political Support card for L.10 (you hold 1): play it against a Random Event, "
+        "or to pay a concession's bonus to the shareholders"
+    ), support
     warning = page.locator(f'#corporations tr.holds-row[data-holds-of="{corp}"] .holds-warning')
     assert warning.inner_text() == (
         f"\N{WARNING SIGN} Government Concession 1: the next operating round is the last to "

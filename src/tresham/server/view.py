@@ -194,7 +194,8 @@ def public_state(live: LiveGame) -> dict[str, Any]:
                 "sym": sym,
                 "name": corp.name,
                 "kind": corp.kind,
-                "president": s.shares.president.get(sym),
+                # who decides for it: its president (an 1854 Local Railway's owner)
+                "president": g.title.controller(g, sym),
                 "price": s.market.price(sym) if sym in s.market else None,
                 "par_price": corp.par_price,
                 "cash": corp.cash,
