@@ -865,7 +865,8 @@ def test_a_1883_game_at_the_table(browser: Any, server: ServerProcess) -> None:
 
 def test_a_1854_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     """The smoke path for 1854 (pointy-top board, hex market): the first share round by
-    clicks, a tile laid by clicks, other runs picked and the proposal run, a tunnel built."""
+    clicks, a tile laid by clicks, other runs picked and the proposal run, a tunnel drawn when
+    its button is pointed at (the map moving to it when it is out of view) and built."""
     smoke = Smoke(browser, server, "1854", [*PLAYERS, "Dan"])
     assert smoke.api.state()["round"]["kind"] == "first_share_round"
     smoke.start_rounds("first_share_round")
@@ -876,6 +877,7 @@ def test_a_1854_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     assert set(group.values()) == {"privates", "Local Railways"}
     heads = smoke.page.locator("#players thead th").all_inner_texts()
     assert heads[heads.index("privates") + 1] == "Local Railways"
+    assert "loans" not in heads  # shown only once someone has a loan (1849's)
     owned = [p for p in state["players"] if p["companies"]]
     assert any(group[c] == "Local Railways" for p in owned for c in p["companies"])
     for p in owned:
@@ -886,6 +888,10 @@ def test_a_1854_game_at_the_table(browser: Any, server: ServerProcess) -> None:
             sheet = smoke.page.locator(f'#sheet-players tr[data-player="{p["name"]}"] {where}')
             assert sheet.inner_text() == listed
     assert smoke.page.locator('#privates table[data-group="Local Railways"] tbody tr').count() == 6
+    for p in owned:  # a Local Railway's row names its owner, who runs it (§3.1.2)
+        for local in (c for c in p["companies"] if group[c] == "Local Railways"):
+            row = smoke.page.locator(f'#corporations tr[data-corp="{local}"] td').nth(1)
+            assert row.inner_text() == p["name"]
     smoke.page.locator("#players").screenshot(path=str(ARTIFACTS / "players-1854.png"))
     # §5.6: the Orient Express by its name, and what it does, where the trains are listed
     express = smoke.page.locator('#depot tr[data-train="OE"]').inner_text()
@@ -905,6 +911,36 @@ def test_a_1854_game_at_the_table(browser: Any, server: ServerProcess) -> None:
     smoke.page.locator("#board-area").screenshot(path=str(ARTIFACTS / "tunnel-preview.png"))
     smoke.page.mouse.move(0, 0)
     assert preview.count() == 0
+    # zoomed in with its hex out of view, the map moves to show the tunnel pointed at
+    page = smoke.page
+    area = page.locator("#board").bounding_box()
+    hexbox = page.locator(f'#board g.hex[data-hex="{weighed["hex"]}"]').bounding_box()
+    assert area is not None and hexbox is not None
+
+    def out_of_view(box: dict[str, float]) -> bool:
+        across = box["x"] > area["x"] + area["width"] or box["x"] + box["width"] < area["x"]
+        return (
+            across or box["y"] > area["y"] + area["height"] or box["y"] + box["height"] < area["y"]
+        )
+
+    # the wheel zooms in about the pointer, held at the side of the area away from the hex
+    left = hexbox["x"] + hexbox["width"] / 2 < area["x"] + area["width"] / 2
+    page.mouse.move(area["x"] + (area["width"] - 5 if left else 5), hexbox["y"])
+    for _ in range(12):
+        if out_of_view(hexbox):
+            break
+        page.mouse.wheel(0, -300)
+        found = page.locator(f'#board g.hex[data-hex="{weighed["hex"]}"]').bounding_box()
+        assert found is not None
+        hexbox = found
+    assert hexbox is not None and out_of_view(hexbox)
+    tunnel.hover()
+    shown = preview.bounding_box()
+    assert shown is not None
+    assert area["x"] <= shown["x"] and shown["x"] + shown["width"] <= area["x"] + area["width"]
+    assert area["y"] <= shown["y"] and shown["y"] + shown["height"] <= area["y"] + area["height"]
+    page.locator("#board-area").screenshot(path=str(ARTIFACTS / "tunnel-revealed.png"))
+    page.mouse.move(0, 0)
     smoke.click(tunnel)
     built = sum(len(v) for v in smoke.api.state()["map"].get("overlays", {}).values())
     assert built == 1 and smoke.page.locator("path.overlay").count() == 1

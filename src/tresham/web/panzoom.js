@@ -18,7 +18,7 @@ const parseBox = (text) => {
 
 /**
  * Make `root` (an <svg>) pannable and zoomable. `controls`: optional buttons
- * { zoomIn, zoomOut, fit }. Returns { fit, zoomBy, zoomAt, panBy, view }.
+ * { zoomIn, zoomOut, fit }. Returns { fit, zoomBy, zoomAt, panBy, reveal, view }.
  */
 export function panZoom(root, controls = {}) {
   let extent = parseBox(root.dataset.extent) || parseBox(root.getAttribute("viewBox"));
@@ -104,6 +104,21 @@ export function panZoom(root, controls = {}) {
     fitted = false;
     clamp();
     apply();
+  }
+
+  /** Bring the drawing point (x, y) into view, `margin` CSS pixels inside the area's edges:
+   * the view is centred on it when it is outside, and left alone when it is inside. */
+  function reveal(x, y, margin = 40) {
+    const [w, h] = size();
+    const [mx, my] = [Math.min(margin, w / 4) * k, Math.min(margin, h / 4) * k];
+    const inside = Math.abs(x - cx) <= (w * k) / 2 - mx && Math.abs(y - cy) <= (h * k) / 2 - my;
+    if (inside) return false;
+    cx = x;
+    cy = y;
+    fitted = false;
+    clamp();
+    apply();
+    return true;
   }
 
   // -- the wheel: zoom around the pointer (a trackpad's pinch arrives as a ctrl+wheel)
@@ -215,5 +230,5 @@ export function panZoom(root, controls = {}) {
     if (box) box.style.setProperty("--extent-aspect", (extent[2] / extent[3]).toFixed(4));
     fit(narrow());
   }
-  return { fit, zoomBy, zoomAt, panBy, view: () => ({ cx, cy, k, fitK, fitted }) };
+  return { fit, zoomBy, zoomAt, panBy, reveal, view: () => ({ cx, cy, k, fitK, fitted }) };
 }

@@ -13,6 +13,7 @@ const gameId = decodeURIComponent(location.pathname.split("/")[2]);
 const $ = (id) => document.getElementById(id);
 
 let board = null;
+let zoom = null; // the board's pan and zoom (panzoom.js), once set up
 let state = null; // the position drawn: the present, or the past one looked at
 let present = null; // the latest state the server sent
 let viewAt = null; // the log position looked at (null: the present)
@@ -191,8 +192,13 @@ function actionButton(a, extraClass = "") {
     ...warnings.map((w) => el("strong", { class: "act-warning" }, `\u26a0 ${w}`)),
     effects.length ? el("small", { class: "act-effects" }, effects.join(" · ")) : null);
   if (a.type === "build_tunnel") {
-    // 1854 §5.3.1: the tunnel is drawn on the map while its button is pointed at or focused
-    const show = () => showTunnel($("board"), board, a);
+    // 1854 §5.3.1: the tunnel is drawn on the map while its button is pointed at or focused,
+    // and the map moves to show its hex when that is out of view (zoomed in, a phone)
+    const show = () => {
+      showTunnel($("board"), board, a);
+      const hex = board.hexes.find((h) => h.coord === a.hex);
+      if (hex && zoom) zoom.reveal(hex.x, hex.y);
+    };
     const hide = () => showTunnel($("board"), board, null);
     for (const [on, f] of [["mouseenter", show], ["focus", show], ["mouseleave", hide], ["blur", hide]]) button.addEventListener(on, f);
   }
@@ -528,14 +534,16 @@ function playerLabel(player) {
 }
 
 function renderPlayers() {
+  // loans (1849's L.500 loan) only once someone has one: the column is the first a phone cuts
+  const loans = state.players.some((p) => p.loans);
   const rows = state.players.map((p) => el("tr", { "data-player": p.name, class: p.name === state.acting_player ? "acting" : "" },
     cell(p.name === state.priority ? "P" : "", { title: "priority deal" }),
     cell(playerLabel(p.name) + (p.bankrupt ? " (out)" : "") + (seats[p.name] ? " •" : ""), { class: "player-name" }),
     cell(money(p.cash), { class: "num" }),
     cell(Object.entries(p.shares).map(([s, v]) => `${s} ${v}%`).join(", ")),
     ...companyGroups().map((group) => cell(inGroup(p.companies, group).join(", "), { "data-group": group })),
-    cell(p.loans || "")));
-  $("players").replaceChildren(table(["", "player", "cash", "certificates", ...companyGroups(), "loans"], rows));
+    ...(loans ? [cell(p.loans)] : [])));
+  $("players").replaceChildren(table(["", "player", "cash", "certificates", ...companyGroups(), ...(loans ? ["loans"] : [])], rows));
 }
 
 /** The headings private certificates are listed under: "privates", then a title's own kinds
@@ -1207,7 +1215,7 @@ async function setupZoom() {
     fit = el("button", { id: "zoom-fit", "aria-label": "fit the board", title: "fit the whole board" }, "fit");
     $("zoom-in").after(fit);
   }
-  const zoom = panZoom($("board"), { zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), fit });
+  zoom = panZoom($("board"), { zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), fit });
   $("offscreen-show").addEventListener("click", () => zoom.fit());
   new MutationObserver(() => {
     offscreenHint();
