@@ -482,11 +482,12 @@ function drawMarkers(board, state, view) {
     const g = svg("g", { class: `map-marker marker-${m.kind}`, "data-hex": m.hex, "data-owner": m.owner, "data-kind": m.kind,
       transform: `translate(${hex.x - 26 + 13 * k} ${hex.y + 22})` },
     svg("title", {}, m.text),
-    svg("circle", { r: 7.5, fill: (view.colors || {})[m.owner] || "#555", class: "marker-disc" }));
+    // the size of a station token's disc, ringed in black: told from the printed port sign
+    svg("circle", { r: 9.5, fill: (view.colors || {})[m.owner] || "#555", class: "marker-disc" }));
     if (m.kind === "port") {
-      g.append(svg("path", { class: "anchor marker-anchor", d: "M0 -3.6 V4.6 M-2.7 -1.5 H2.7 M-4.2 1.3 Q-3.8 4.8 0 5 Q3.8 4.8 4.2 1.3" }));
+      g.append(svg("path", { class: "anchor marker-anchor", transform: "scale(1.3)", d: "M0 -3.6 V4.6 M-2.7 -1.5 H2.7 M-4.2 1.3 Q-3.8 4.8 0 5 Q3.8 4.8 4.2 1.3" }));
     } else {
-      g.append(svg("text", { "text-anchor": "middle", y: 3, "font-size": 8, "font-weight": "bold", class: "marker-letter" }, m.kind[0].toUpperCase()));
+      g.append(svg("text", { "text-anchor": "middle", y: 3.5, "font-size": 10, "font-weight": "bold", class: "marker-letter" }, m.kind[0].toUpperCase()));
     }
     layer.append(g);
   }
