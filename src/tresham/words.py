@@ -456,7 +456,8 @@ class Snapshot:
         for sym, old in self.presidents.items():
             new = after.presidents.get(sym)
             if new != old and new is not None and sym in after.corps:
-                out.append(f"{new} becomes president of {sym}")
+                role = words.game.title.president_word
+                out.append(f"{new} becomes {role} of {sym}" + (f" in {old}'s place" if old else ""))
         if after.phase != self.phase:
             out.append(f"Phase {after.phase} begins")
         rusted: dict[str, int] = {}

@@ -13,6 +13,7 @@ Standard 18xx rules modelled here:
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tresham.core.errors import RuleError
@@ -20,6 +21,40 @@ from tresham.core.shares import POOL, Certificate, ShareRegistry, treasury
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
+
+
+_COUNTS = {1: "a", 2: "two", 3: "three", 4: "four"}
+
+
+@dataclass(frozen=True)
+class Handover:
+    """A presidency changing hands by the certificate exchange: `new` takes the president's
+    certificate (`percent`) from `old` and gives `given` for it."""
+
+    corp: str
+    old: str
+    new: str
+    given: tuple[Certificate, ...]
+    percent: int
+
+    def words(self, role: str = "president") -> str:
+        """The log line: who presides now, and what was exchanged with whom ("Bob becomes
+        president of AFG: Bob hands Ann two 10% certificates for the president's
+        certificate (20%)"); `role` is the title's word (1854: "Director")."""
+        kinds: dict[tuple[int, bool], int] = {}
+        for c in self.given:
+            kinds[(c.percent, c.last)] = kinds.get((c.percent, c.last), 0) + 1
+        parts = [
+            f"the {pct}% last certificate"
+            if last and n == 1
+            else f"{_COUNTS.get(n, str(n))} {pct}%{' last' if last else ''} "
+            f"certificate{'s' if n > 1 else ''}"
+            for (pct, last), n in sorted(kinds.items())
+        ]
+        return (
+            f"{self.new} becomes {role} of {self.corp}: {self.new} hands {self.old} "
+            f"{' and '.join(parts)} for the {role}'s certificate ({self.percent}%)"
+        )
 
 
 def bundle_price(game: Game, corp: str, percent: int) -> int:
@@ -75,11 +110,13 @@ def update_president(
         reg.president[corp] = new
         return new
     # exchange: the new president gives ordinary certificates worth the president's one
-    for c in _certs_worth(reg.held(new, corp), pres_cert.percent, prefer_last=hand_over_last):
+    given = _certs_worth(reg.held(new, corp), pres_cert.percent, prefer_last=hand_over_last)
+    for c in given:
         reg.move(c.cid, current)
     reg.move(pres_cert.cid, new)
     reg.president[corp] = new
-    game.log(f"{new} becomes president of {corp}")
+    handover = Handover(corp, current, new, tuple(given), pres_cert.percent)
+    game.log(handover.words(game.title.president_word))
     return new
 
 
@@ -122,9 +159,9 @@ def sell_to_pool(game: Game, seller: str, corp: str, percent: int, last: bool) -
     10%")."""
     value = bundle_price(game, corp, percent)
     names = [p.name for p in game.state.players]
-    new_pres = move_sale_certs(game.state.shares, names, seller, corp, percent, last)
-    if new_pres is not None:
-        game.log(f"{new_pres} becomes president of {corp}")
+    handover = move_sale_certs(game.state.shares, names, seller, corp, percent, last)
+    if handover is not None:
+        game.log(handover.words(game.title.president_word))
     game.transfer("bank", seller, value)
 
 
@@ -136,17 +173,17 @@ def move_sale_certs(
     percent: int,
     last: bool,
     keep: Collection[str] = (),
-) -> str | None:
+) -> Handover | None:
     """Move the certificates of a sale to the pool (exchanging the presidency first where
-    needed); returns the new president, if it changed. Certificates in `keep` are neither
-    sold nor given in the exchange (e.g. shares bought on option and not yet paid).
+    needed); returns the exchange, if the presidency changed. Certificates in `keep` are
+    neither sold nor given in the exchange (e.g. shares bought on option and not yet paid).
     Raises RuleError if impossible."""
-    new_pres = None
+    handover = None
     if _exchange_first(reg, names, seller, corp, percent):
-        new_pres = _hand_over_presidency(reg, names, seller, corp, keep)
+        handover = _hand_over_presidency(reg, names, seller, corp, keep)
     for cid, to in _sale_moves(reg, seller, corp, percent, last, keep):
         reg.move(cid, to)
-    return new_pres
+    return handover
 
 
 def _exchange_first(
@@ -196,7 +233,7 @@ def sale_possible(
 
 def _hand_over_presidency(
     reg: ShareRegistry, names: list[str], seller: str, corp: str, keep: Collection[str] = ()
-) -> str:
+) -> Handover:
     """The president sells down: the largest other holder (nearest in seat order on ties)
     takes the president's certificate, giving ordinary certificates (not in `keep`) in
     exchange."""
@@ -210,7 +247,7 @@ def _hand_over_presidency(
         reg.move(c.cid, seller)
     reg.move(pres.cid, new)
     reg.president[corp] = new
-    return new
+    return Handover(corp, seller, new, tuple(give), pres.percent)
 
 
 def choose_sale_certs(held: list[Certificate], percent: int, last: bool) -> list[Certificate]:

@@ -167,6 +167,9 @@ class Title:
     #: remember more than core's facts names its subclass of `Turn`.
     turn_record: ClassVar[type[Turn]] = Turn
     anytime_types: frozenset[str] = frozenset()
+    #: What the title's rules call the holder of the president's certificate (1854:
+    #: "Director"), in the log's words for a presidency changing hands.
+    president_word: ClassVar[str] = "president"
 
     def controller(self, game: Game, entity: str) -> str | None:
         """The player who decides for `entity`: a corporation's president, else the entity."""

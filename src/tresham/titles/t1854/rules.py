@@ -166,6 +166,7 @@ class Title1854(Title):
     #: on the revised edition's board (ruling D6)
     older_rules = frozenset({1, major_local.MERGERS_VERSION, DEALS_VERSION})
     privates_count_toward_limit = True  # §6.5: "shares and private companies"
+    president_word = "Director"  # §6: the holder of a Major Company's 20% certificate
     #: §4, §5, §6: the rulebook's "Share Buying Round" and "Operating Round".
     round_names = {
         "stock": "Share Buying Round",
@@ -564,9 +565,9 @@ class Title1854(Title):
         before = {c.cid for c in s.shares.held(POOL, sym)}
         names = [p.name for p in s.players]
         keep = options.locked(game, player)
-        new = move_sale_certs(s.shares, names, player, sym, action.percent, False, keep)
-        if new is not None:
-            game.log(f"{new} becomes Director of {sym}")
+        handover = move_sale_certs(s.shares, names, player, sym, action.percent, False, keep)
+        if handover is not None:
+            game.log(handover.words(self.president_word))
         sold = [c for c in s.shares.held(POOL, sym) if c.cid not in before]
         option = options.outstanding(game, player)
         if option is not None and option.cid in {c.cid for c in sold}:
