@@ -1,7 +1,9 @@
 """What a person reads names places, trains and steps as players do (issue 36): over a whole
-game of each title, no listed action's words or consequences, no step heading, no log line and
-no offer contains a train's id ("4H-0"), a hex's coordinate alone where the hex has a name
-("C1" for Trapani), or an internal snake_case name (a step's, an end reason's)."""
+game of each title, no listed action's words, warnings or consequences, no step heading, no
+log line and no offer contains a train's id ("4H-0"), a hex's coordinate where the hex has a
+name but not right after it ("C1" for Trapani (C1)), or an internal snake_case name (a
+step's, an end reason's). A hex without a name (1854's J36) is named by its coordinate, which
+the map draws."""
 
 from __future__ import annotations
 
@@ -54,7 +56,7 @@ def test_a_whole_game_reads_in_players_words(title: str) -> None:
         words = Words(game)
         for choice in words.choices(actions):
             reader.check(choice.text, "action")
-            for effect in choice.effects:
+            for effect in [*choice.warnings, *choice.effects]:
                 reader.check(effect, "consequence")
         reader.check(words.step()[0], "step")
         offer = offer_facts(game)
