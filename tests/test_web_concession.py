@@ -12,7 +12,8 @@ from typing import Any
 
 import test_web_browser as web
 from conftest_server import ServerProcess
-from test_web_browser import ARTIFACTS, Errors, at_index, import_game
+from test_web_browser import ARTIFACTS, Errors, at_index
+from test_web_consequences import open_seat
 from tresham.core.game import Game
 from tresham.io.save import new_game
 from tresham.server.bots import bot_action
@@ -44,13 +45,8 @@ def test_a_concession_shows_its_holder_deadline_and_penalty(
     browser: Any, server: ServerProcess
 ) -> None:
     game = played(until_warned=False)
-    buyer = game.acting_player()
-    assert buyer is not None
-    game_id, tokens = import_game(server, game)
     errors = Errors()
-    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
-    page.goto(f"{server.url}/games/{game_id}#seat={tokens[buyer]}")
-    at_index(page, len(game.actions))
+    page = open_seat(browser, server, game, errors)
     button = page.locator(".act-buy_concession", has_text="Government Concession 1 for")
     button.first.wait_for()
     corp = button.first.inner_text().split(" for ")[1].split(" ")[0]
@@ -76,13 +72,8 @@ def test_the_last_round_of_a_concession_is_warned_in_red(
     status = state_of(game).concessions.status["1"]
     corp = status.owner
     assert corp is not None and status.due == 1
-    seat = game.acting_player()
-    assert seat is not None
-    game_id, tokens = import_game(server, game)
     errors = Errors()
-    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
-    page.goto(f"{server.url}/games/{game_id}#seat={tokens[seat]}")
-    at_index(page, len(game.actions))
+    page = open_seat(browser, server, game, errors)
     # §5.5: a Political Support card says its price and what it is for
     support = page.locator(".act-buy_support").inner_text()
     assert support.startswith(
