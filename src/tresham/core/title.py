@@ -166,6 +166,9 @@ class Title:
     #: What a corporation's turn remembers (``core/rounds/operating.py``): a title whose steps
     #: remember more than core's facts names its subclass of `Turn`.
     turn_record: ClassVar[type[Turn]] = Turn
+    #: The kinds of the actions a corporation may take at any point of its turn
+    #: (`anytime_actions`): an action of one of them is validated and carried out as one
+    #: (`anytime_validate`, `anytime_process`), never by a step.
     anytime_types: frozenset[str] = frozenset()
 
     def controller(self, game: Game, entity: str) -> str | None:
@@ -182,10 +185,12 @@ class Title:
         """Actions allowed at any point of the turn (representatives)."""
         return []
 
-    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
-        """Whether a parameterised anytime action is legal (raise RuleError if it is of an
-        anytime kind but illegal)."""
-        return False
+    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        """Raise RuleError unless `action`, of an anytime kind (`anytime_types`), is legal now
+        (default: one that `anytime_actions` lists; a title may accept more, such as a
+        private bought at any price of its range where the list names the range's ends)."""
+        if action not in self.anytime_actions(game, rnd, corp):
+            raise RuleError(f"{action.describe()} is not open to {corp} now", "anytime action")
 
     def anytime_process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         """Apply an anytime action."""

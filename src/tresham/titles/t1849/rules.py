@@ -841,24 +841,23 @@ class Title1849(Title):
         """Buying privates (phases 6H-10H) and using private powers during the turn."""
         return anytime_actions(game, rnd, corp)
 
-    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
-        """Whether a buy_company with a price in range is legal (L.1 to twice face)."""
-        if not isinstance(action, BuyCompany):
-            return False
-        reps = [
-            a
-            for a in anytime_actions(game, rnd, corp)
-            if isinstance(a, BuyCompany) and a.company == action.company
-        ]
-        if not reps:
-            return False
+    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        """A listed action, or a private that may be bought now at any price from L.1 to
+        twice its face value, within the buyer's treasury (the list names the highest)."""
+        listed = anytime_actions(game, rnd, corp)
+        if action in listed:
+            return
+        if not isinstance(action, BuyCompany) or not any(
+            isinstance(a, BuyCompany) and a.company == action.company for a in listed
+        ):
+            super().anytime_validate(game, rnd, corp, action)
+            return
         comp = game.state.companies[action.company]
         if not 1 <= action.price <= min(2 * comp.value, game.state.corps[corp].cash):
             raise RuleError(
                 f"{action.company} costs between L.1 and L.{2 * comp.value}",
                 f"{SUMMARY} §Privates",
             )
-        return True
 
     def price_range(self, game: Game, action: Action) -> tuple[int, int] | None:
         """A private bought from its owner: L.1 to twice face value, within the buyer's

@@ -362,12 +362,12 @@ class Title1883(Title):
         privates (6.11; the lowest and highest offers stand for the range)."""
         return [*ports.options(game, corp), *privates.options(game, corp)]
 
-    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
-        """Any price in the range buys a private (6.11)."""
-        if not isinstance(action, BuyCompany):
-            return False
-        privates.check(game, corp, action)
-        return True
+    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        """Any price in the range buys a private (6.11); a port token only where listed."""
+        if isinstance(action, BuyCompany):
+            privates.check(game, corp, action)
+        else:
+            super().anytime_validate(game, rnd, corp, action)
 
     def anytime_process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         if isinstance(action, BuyCompany):
