@@ -21,14 +21,15 @@ from tresham.core.end import EndReason
 from tresham.core.errors import RuleError
 from tresham.core.game_spec import RNG_OPTION, OptionSpec
 from tresham.core.prompts import COMMON, Prompt
-from tresham.core.rounds.operating import Turn
+from tresham.core.rounds.operating import OperatingRound, Turn
+from tresham.core.rounds.stock import StockRound
 from tresham.core.trains import Phase
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
     from tresham.core.rounds.auction import WaterfallAuction
     from tresham.core.rounds.base import Round
-    from tresham.core.rounds.operating import OperatingRound, Step
+    from tresham.core.rounds.operating import Step
     from tresham.core.rules_protocols import TrackRules, TrainSpec
     from tresham.routes.optimizer import RouteSolution
 
@@ -395,8 +396,6 @@ class Title:
         """The common 18xx end when the bank breaks: broken in a stock round, one more complete
         set of operating rounds is played; broken in an operating round, the current set is
         completed. Call from `check_end`; returns whether the game has ended."""
-        from tresham.core.rounds.operating import OperatingRound
-        from tresham.core.rounds.stock import StockRound
 
         s = game.state
         if s.finished:
@@ -455,6 +454,7 @@ class Title:
 
     def best_routes(self, game: Game, corp: str) -> RouteSolution:
         """The optimizer's runs for `corp`'s trains in the current position."""
+        # routes builds on core (its graph and tiles): core reaches it only when asked
         from tresham.routes import solve
 
         trains, rules = self.route_inputs(game, corp)
@@ -462,7 +462,7 @@ class Title:
 
     def has_routes(self, game: Game, corp: str) -> bool:
         """Whether `best_routes` would give `corp` any run, found without optimizing."""
-        from tresham.routes import has_run
+        from tresham.routes import has_run  # as in best_routes
 
         trains, rules = self.route_inputs(game, corp)
         return has_run(game.state.map, corp, trains, rules)

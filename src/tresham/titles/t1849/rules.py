@@ -23,6 +23,7 @@ from tresham.core.bank import Bank, seat_players
 from tresham.core.end import EndReason
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
+from tresham.core.game import GameState
 from tresham.core.game_spec import OptionSpec
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
@@ -53,7 +54,12 @@ from tresham.titles.t1849.rule_set import (
     site_rules,
 )
 from tresham.titles.t1849.state import State1849, Turn1849, state_of
-from tresham.titles.t1849.steps import LOAN_PROMPT, STEP_OBJECTS, anytime_actions
+from tresham.titles.t1849.steps import (
+    LOAN_PROMPT,
+    STEP_OBJECTS,
+    anytime_actions,
+    process_anytime,
+)
 from tresham.titles.t1849.variant_steps import (
     VARIANT_STEPS,
     Debt,
@@ -62,7 +68,7 @@ from tresham.titles.t1849.variant_steps import action_words as variant_action_wo
 from tresham.titles.t1849.versions import DEALS_VERSION, SITE_TOKEN_VERSION
 
 if TYPE_CHECKING:
-    from tresham.core.game import Game, GameState
+    from tresham.core.game import Game
     from tresham.core.rounds.base import Round
     from tresham.core.rules_protocols import TrackRules, TrainSpec
 
@@ -316,8 +322,6 @@ class Title1849(Title):
         """Initial state: bank L.7,760 less the players' cash; the corporation order drawn
         from the seed; with 5 corporations the last drawn is out, with one each of the 6H,
         8H and 16H (1849 §Players, Trains)."""
-        from tresham.core.game import GameState
-
         d = self.data
         n = len(game.player_names)
         five = self.five_corporations(game)
@@ -869,8 +873,6 @@ class Title1849(Title):
 
     def anytime_process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         """Apply a private purchase or a private's power."""
-        from tresham.titles.t1849.steps import process_anytime
-
         process_anytime(game, rnd, corp, action)
 
     def start_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
