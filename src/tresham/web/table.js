@@ -731,12 +731,15 @@ function faceValue(a) {
   return kind.price ?? null;
 }
 
+/** A train's name: as its corporation's row names it, else its type's (a train for sale). */
 function trainName(tid) {
   for (const c of state.corporations) {
     const i = c.trains.indexOf(tid);
     if (i >= 0) return c.train_names[i];
   }
-  return tid.replace(/-\d+$/, "");
+  const sale = state.trains_for_sale.find((t) => t.id === tid);
+  const kind = sale ? state.depot.find((t) => t.kind === sale.kind) : null;
+  return kind ? kind.name : tid;
 }
 
 /** The auction as every seat sees it: each private's bids, the leader, committed cash. */
