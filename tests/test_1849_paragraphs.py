@@ -763,6 +763,22 @@ def test_corporations_buy_privates_from_6h_to_10h() -> None:
     assert g.player("Bob").cash == bob + 90
 
 
+# RD §5.11 through the title's one contract for anytime actions (issue 35): it returns
+# nothing for a legal one (a listed one, or a private at any price of its range) and raises,
+# naming the rule, for an illegal one, which the operating round refuses before any step
+def test_an_anytime_action_is_judged_by_raising_or_returning_nothing() -> None:
+    g = _or1_track("6H")
+    rnd = g.state.round
+    assert isinstance(rnd, OperatingRound)
+    listed = g.title.anytime_actions(g, rnd, "CTL")
+    assert listed
+    for action in [*listed, BuyCompany("CTL", "SIGI", 1), BuyCompany("CTL", "SIGI", 60)]:
+        g.title.anytime_validate(g, rnd, "CTL", action)  # legal: no error
+    assert_rejected(g, BuyCompany("CTL", "SIGI", 91), "§Privates")
+    assert_rejected(g, BuyCompany("CTL", "RSA", 100), "anytime action")
+    assert_rejected(g, UseCompany("CTL", "CNM", "A5"), "anytime action")  # Cid owns it
+
+
 # 1849 §Privates P1 SCE: "Blocks Acireale (G13) until it closes or a corporation buys it."
 def test_sce_stops_blocking_acireale_once_a_corporation_buys_it() -> None:
     g = _or1_track("6H")

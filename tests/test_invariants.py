@@ -81,3 +81,27 @@ def test_each_broken_invariant_is_reported(broken: str) -> None:
     spoil(game, sym)
     found = check_invariants(game, total)
     assert any(expected in v for v in found), found
+
+
+@pytest.mark.parametrize(
+    ("kind", "broken", "expected"),
+    [
+        ("discard", "train limit", "trains over the limit"),  # core's train limit prompt
+        ("debt", "corporation cash", "has negative cash -1"),  # 1849's unpaid interest
+    ],
+)
+def test_a_waiting_prompt_excuses_only_what_it_puts_right(
+    kind: str, broken: str, expected: str
+) -> None:
+    """A corporation over its train limit while it is asked to discard, or below zero while
+    it is asked to pay its debt, is no violation (`Prompt.allows`); the other limit still is,
+    and so is the same break with the prompt waiting for another corporation."""
+    game, total, sym = midgame()
+    SPOILERS[broken][0](game, sym)
+    game.state.pending.append((kind, sym))
+    assert not any(expected in v for v in check_invariants(game, total))
+    other = "trains over the limit" if broken == "corporation cash" else "has negative cash -1"
+    SPOILERS["corporation cash" if broken == "train limit" else "train limit"][0](game, sym)
+    assert any(other in v for v in check_invariants(game, total))
+    game.state.pending[-1] = (kind, next(c for c in game.state.corps if c != sym))
+    assert any(expected in v for v in check_invariants(game, total))

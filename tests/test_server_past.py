@@ -25,6 +25,7 @@ from tresham.server.past import Past
 from tresham.server.storage import GameRecord, LogRow, SeatRecord
 from tresham.server.view import public_state
 from tresham.titles.t1849.state import state_of
+from tresham.words import Words
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's advice to use httpx2 instead of httpx
@@ -265,6 +266,44 @@ def test_the_log_gives_each_entry_its_round_and_its_event_lines(
     # the round an entry was made in is the round of the position before it
     for n in (1, 50, 100, len(rounds) - 1):
         assert rounds[n] == table.state(at=n)["round"]["label"]
+
+
+def test_the_log_gives_each_entry_its_words_and_the_lines_its_action_wrote(
+    client: TestClient, played: tuple[Table, dict[int, dict[str, Any]]]
+) -> None:
+    """Each entry comes with the facts a table shows it by, so that no table reads its
+    English: its action in the words the table offered it (`said`, as ``tresham.words``
+    says it in the position before it), the lines to show (`lines`: its event lines less
+    those that say a round began, which are the rounds' labels) and how many of the first of
+    them its action wrote itself (`own`: worked out here by processing the action alone on a
+    copy of the position before it)."""
+    table, _served = played
+    log = client.get(f"/api/games/{table.id}/log").json()
+    save = client.get(f"/api/games/{table.id}/export").json()
+    game = from_save({**save, "actions": []})
+    labels = {entry["round"].lower() for entry in log["entries"]}
+    counted = {"said": 0, "own": 0}
+    for entry in log["entries"]:
+        assert entry["lines"] == [x for x in entry["events"] if x.lower() not in labels]
+        kind = entry["entry"]["type"]
+        if kind in ("undo", "redo"):
+            assert entry["said"] is None and entry["own"] == 0
+            if kind == "undo":
+                game.undo()
+            else:
+                game.redo()
+            continue
+        action = action_from_json(entry["entry"])
+        assert entry["said"] == Words(game).text(action), entry["index"]
+        alone = game.clone()
+        start = len(alone.state.events)
+        alone.title.process(alone, action)
+        own = [x for x in alone.state.events[start:] if x.lower() not in labels]
+        assert entry["lines"][: entry["own"]] == own, entry["index"]
+        counted["said"] += 1
+        counted["own"] += bool(own)
+        game.apply(action)
+    assert counted["said"] > counted["own"] > 0  # some entries wrote no line of their own
 
 
 def test_operating_rounds_agree_with_the_history_and_the_spreadsheet_facts(

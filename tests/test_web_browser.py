@@ -1169,16 +1169,24 @@ def test_the_whole_log_of_a_long_game(browser: Any, server: ServerProcess) -> No
         page.click("#log-pager .log-next")
     assert seen == list(range(total))
     assert headings[0] == "Start" and headings[1] == "Auction"
-    # a line that only says a round began is its heading, not repeated under an entry
+    # a line that only says a round began is its heading, not repeated under an entry; an
+    # entry is headed by the first line its action wrote, else by its words (the server's
+    # `said`, as the table offered it), the lines that followed it below
     heading_lines = {str(e["round"]).lower() for e in log}
+    said = 0
     for e in log:
         events = [line for line in e["events"] if line.lower() not in heading_lines]
-        if e["entry"]["type"] not in ("undo", "redo") and events:
+        assert e["lines"] == events, e["index"]
+        if e["entry"]["type"] not in ("undo", "redo"):
             shown = texts[e["index"]]
             assert shown[len(shown) - len(events) :] == events, e["index"]
+            if e["own"] == 0:
+                assert shown[0] == f"{e['entry']['entity']}: {e['said']}", e["index"]
+                said += 1
+            else:
+                assert shown == events, e["index"]
         assert not any(line.lower() in heading_lines for line in texts.get(e["index"], []))
-        if e["entry"]["type"] == "pass":
-            assert texts[e["index"]][0].endswith("passes")
+    assert said > 0  # some entries wrote no line of their own (a pass of a step)
     assert texts[undo_at - 1] == [
         f"{log[undo_at - 1]['entry']['entity']} undoes entry {undo_at - 1}"
     ]

@@ -16,8 +16,11 @@ from tresham.bots.players import get_bot
 from tresham.core.actions import (
     Action,
     Bid,
+    BuyCompany,
+    BuyTrain,
     Dividend,
     LayTile,
+    Par,
     Pass,
     RunRoutes,
     SellShares,
@@ -58,6 +61,29 @@ def test_the_cheapest_private_is_bought_the_others_bid_on() -> None:
     assert words.text(next(a for a in actions if isinstance(a, Pass))) == (
         "Pass (the auction goes on)"
     )
+    # the table tells the purchase from the bids by this fact, not by its words
+    choices = dict(zip(bids, words.choices(bids), strict=True))
+    assert [a for a in bids if choices[a].buys] == cheapest
+    assert all(c.label is None and c.detail is None for c in choices.values())
+
+
+@pytest.mark.parametrize(
+    ("title", "kind"), [("1849", Par), ("1883", Par), ("1854", BuyTrain), ("1849", BuyCompany)]
+)
+def test_a_priced_choice_says_its_price_apart(title: str, kind: type[Action]) -> None:
+    """Where the table picks or names the price apart (a par's select, a purchase's amount),
+    the choice's words come in two parts, the words without the price and the words it adds,
+    that together are its text; the price is the action's, in the title's currency."""
+    game, actions = play_until(title, lambda g, a: any(isinstance(x, kind) for x in a))
+    words = Words(game)
+    priced = [a for a in actions if isinstance(a, kind)]
+    for action, choice in zip(priced, words.choices(priced), strict=True):
+        assert isinstance(action, Par | BuyTrain | BuyCompany)
+        assert choice.label is not None and choice.detail is not None
+        assert f"{choice.label} {choice.detail}" == choice.text
+        assert game.title.money(action.price) in choice.detail
+        assert game.title.money(action.price) not in choice.label
+        assert not choice.buys
 
 
 def first_lay_on_terrain(title: str) -> tuple[Game, LayTile]:

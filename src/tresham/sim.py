@@ -12,7 +12,6 @@ from typing import Any
 from tresham.bots.random_bot import choose
 from tresham.core.actions import action_from_json
 from tresham.core.game import Game
-from tresham.core.prompts import DISCARD
 from tresham.core.shares import POOL
 from tresham.io.save import from_save, new_game, to_save
 
@@ -54,15 +53,16 @@ def check_invariants(game: Game, total_cash: int) -> list[str]:
     for p in s.players:
         if p.cash < 0:
             out.append(f"{p.name} has negative cash {p.cash}")
-    discarding = {e for k, e in s.pending if k == DISCARD}
-    owing = {e for k, e in s.pending if k == "debt"}  # e.g. 1849's unpaid bond interest
+    # what a prompt waiting for an entity lets it be beyond (Prompt.allows): over its train
+    # limit while it discards, below zero while it pays a debt (1849's unpaid bond interest)
+    excused = {(e, what) for k, e in s.pending for what in game.title.prompt(k).allows}
     for sym, c in s.corps.items():
-        if c.cash < 0 and sym not in owing:
+        if c.cash < 0 and (sym, "cash") not in excused:
             out.append(f"{sym} has negative cash {c.cash}")
         if c.unplaced_tokens < 0:
             out.append(f"{sym} placed more tokens than it owns")
         over = c.trains and game.title.trains_toward_limit(game, sym) > game.phase.limit(c.kind)
-        if over and sym not in discarding:
+        if over and (sym, "trains") not in excused:
             out.append(f"{sym} holds {len(c.trains)} trains over the limit")
     out.extend(game.title.limit_violations(game))
     return out

@@ -84,15 +84,31 @@ Consequences = tuple[tuple[str, ...], tuple[str, ...]]
 class Choice:
     """A legal action as a player reads it: `text` (what it is), `effects` (what it would
     do, each one short sentence) and `warnings` (what it would end for good, said apart so
-    that no one does it unawares: a corporation or a private that closes, the game's end)."""
+    that no one does it unawares: a corporation or a private that closes, the game's end).
+
+    Where a table lets the player pick or name the price apart, the text comes in two parts
+    too: `label`, the words without the price ("Buy a 4H from the bank", "Start AFG at"), and
+    `detail`, the words the action adds to them ("for L.100", "L.100 in Palermo"); `text` is
+    the two said together. `buys`: a bid that buys outright at its price (the cheapest private
+    of a waterfall auction), shown as a purchase, not a bid."""
 
     text: str
     effects: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    label: str | None = None
+    detail: str | None = None
+    buys: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON data: ``{"text", "effects", "warnings"}``."""
-        return {"text": self.text, "effects": list(self.effects), "warnings": list(self.warnings)}
+        """JSON data: ``{"text", "effects", "warnings", "label", "detail", "buys"}``."""
+        return {
+            "text": self.text,
+            "effects": list(self.effects),
+            "warnings": list(self.warnings),
+            "label": self.label,
+            "detail": self.detail,
+            "buys": self.buys,
+        }
 
 
 def and_list(items: list[str]) -> str:
@@ -214,12 +230,12 @@ class Words:
             case Pass():
                 return self.pass_text()
             case Bid(company=co, price=price):
-                rnd = self.game.state.round
-                if isinstance(rnd, WaterfallAuction) and rnd.unsold and co == rnd.unsold[0]:
+                if self.buys(action):
                     return f"Buy {co} for {m(price)}"
                 return f"Bid {m(price)} on {co}"
-            case Par(corporation=corp, price=price, home=home):
-                return f"Start {corp} at {m(price)}" + (f" in {self.place(home)}" if home else "")
+            case Par() | BuyTrain() | BuyCompany():
+                label, detail = self.priced(action)
+                return f"{label} {detail}"
             case BuyShares(corporation=corp, source=source, percent=pct):
                 where = "the pool" if source == POOL else f"{corp}'s treasury"
                 return f"Buy {pct}% of {corp} from {where}"
@@ -240,20 +256,12 @@ class Words:
                 return {"payout": "Pay out", "withhold": "Withhold", "half": "Pay half"}.get(
                     kind, kind.replace("_", " ").capitalize()
                 )
-            case BuyTrain(train=tid, price=price, variant=variant):
-                t = self.game.state.depot.trains.get(tid)
-                name = variant or self.train(tid)
-                source = self.holder(t.owner if t is not None else None)
-                return f"Buy a {name} from {source} for {m(price)}"
             case DiscardTrain(train=tid):
                 return f"Discard a {self.train(tid)}"
             case IssueShares(percent=pct):
                 return f"Issue {pct}% to the pool"
             case RedeemShares(percent=pct):
                 return f"Buy back {pct}% from the pool"
-            case BuyCompany(company=co, price=price):
-                owner = self.game.state.companies[co].owner
-                return f"Buy {co} from {owner} for {m(price)}"
             case UseCompany(company=co, target=target):
                 if not target:
                     return f"Use {co}"
@@ -264,6 +272,32 @@ class Words:
             case Bankrupt():
                 return "Declare bankruptcy"
         return self.generic(action)
+
+    def priced(self, action: Par | BuyTrain | BuyCompany) -> tuple[str, str]:
+        """A priced action's words in two parts (`Choice.label` and `Choice.detail`): the
+        words without the price, and the words the price (and a par's home) adds."""
+        m = self.money
+        match action:
+            case Par(corporation=corp, price=price, home=home):
+                return (f"Start {corp} at", m(price) + (f" in {self.place(home)}" if home else ""))
+            case BuyTrain(train=tid, price=price, variant=variant):
+                t = self.game.state.depot.trains.get(tid)
+                source = self.holder(t.owner if t is not None else None)
+                return (f"Buy a {variant or self.train(tid)} from {source}", f"for {m(price)}")
+            case BuyCompany(company=co, price=price):
+                owner = self.game.state.companies[co].owner
+                return (f"Buy {co} from {owner}", f"for {m(price)}")
+
+    def buys(self, action: Action) -> bool:
+        """Whether `action` is a bid that buys outright: a bid on the cheapest private of a
+        waterfall auction is its purchase at that price."""
+        rnd = self.game.state.round
+        return (
+            isinstance(action, Bid)
+            and isinstance(rnd, WaterfallAuction)
+            and bool(rnd.unsold)
+            and action.company == rnd.unsold[0]
+        )
 
     @staticmethod
     def generic(action: Action) -> str:
@@ -304,7 +338,13 @@ class Words:
                 found = priced.get(key, found)
             elif not isinstance(action, Bid | Pass | RunRoutes):
                 found = self.consequences(action)
-            out.append(Choice(self.text(action), *found))
+            text = self.text(action)
+            label = detail = None
+            if isinstance(action, Par | BuyTrain | BuyCompany) and text == " ".join(
+                parts := self.priced(action)
+            ):
+                label, detail = parts
+            out.append(Choice(text, *found, label=label, detail=detail, buys=self.buys(action)))
         return out
 
     def effects(self, action: Action) -> tuple[str, ...]:

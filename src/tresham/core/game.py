@@ -142,6 +142,9 @@ class Game:
         #: The numbers (1: the first action) of the actions in force that revealed hidden
         #: information: drew from the generator, or changed what the title keeps unknown.
         self.revealing: set[int] = set()
+        #: How many event lines the last action applied wrote itself; the lines after them
+        #: are what followed it (the next step, round or turn begun).
+        self.own_lines = 0
         self.state = self.title.setup(self)
         taken = {"bank", POOL} | set(self.state.corps)
         for i, name in enumerate(players):
@@ -242,12 +245,15 @@ class Game:
             self.actions.append(action)
             return
         hidden = self._hidden()
+        written = len(self.state.events)
         try:
             self.title.process(self, action)
+            written = len(self.state.events) - written
             self._advance()
         except BaseException:
             self.state = self._rebuild(len(self.actions))
             raise
+        self.own_lines = written
         self.actions.append(action)
         self.undone.clear()
         done = len(self.actions)

@@ -38,6 +38,13 @@ class Prompt:
     kind: ClassVar[str] = ""
     #: The rule a refused answer names.
     rule: ClassVar[str] = ""
+    #: The limits an entity may be beyond while this prompt waits for it, the prompt being
+    #: how it comes back within them: "trains" (over its train limit), "cash" (below zero).
+    allows: ClassVar[frozenset[str]] = frozenset()
+
+    def asked(self, game: Game) -> list[str]:
+        """The entities this prompt waits for, the first to answer first."""
+        return [entity for kind, entity in game.state.pending if kind == self.kind]
 
     def actions(self, game: Game, entity: str) -> list[Action]:
         """The legal answers of `entity`."""
@@ -76,6 +83,7 @@ class Discard(Prompt):
 
     kind = DISCARD
     rule = DISCARD
+    allows = frozenset({"trains"})
 
     def actions(self, game: Game, entity: str) -> list[Action]:
         trains = game.state.corps[entity].trains

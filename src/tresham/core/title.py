@@ -21,14 +21,15 @@ from tresham.core.end import EndReason
 from tresham.core.errors import RuleError
 from tresham.core.game_spec import RNG_OPTION, OptionSpec
 from tresham.core.prompts import COMMON, Prompt
-from tresham.core.rounds.operating import Turn
+from tresham.core.rounds.operating import OperatingRound, Turn
+from tresham.core.rounds.stock import StockRound
 from tresham.core.trains import Phase
 
 if TYPE_CHECKING:
     from tresham.core.game import Game, GameState
     from tresham.core.rounds.auction import WaterfallAuction
     from tresham.core.rounds.base import Round
-    from tresham.core.rounds.operating import OperatingRound, Step
+    from tresham.core.rounds.operating import Step
     from tresham.core.rules_protocols import TrackRules, TrainSpec
     from tresham.routes.optimizer import RouteSolution
 
@@ -166,6 +167,9 @@ class Title:
     #: What a corporation's turn remembers (``core/rounds/operating.py``): a title whose steps
     #: remember more than core's facts names its subclass of `Turn`.
     turn_record: ClassVar[type[Turn]] = Turn
+    #: The kinds of the actions a corporation may take at any point of its turn
+    #: (`anytime_actions`): an action of one of them is validated and carried out as one
+    #: (`anytime_validate`, `anytime_process`), never by a step.
     anytime_types: frozenset[str] = frozenset()
     #: What the title's rules call the holder of the president's certificate (1854:
     #: "Director"), in the log's words for a presidency changing hands.
@@ -185,10 +189,12 @@ class Title:
         """Actions allowed at any point of the turn (representatives)."""
         return []
 
-    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
-        """Whether a parameterised anytime action is legal (raise RuleError if it is of an
-        anytime kind but illegal)."""
-        return False
+    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        """Raise RuleError unless `action`, of an anytime kind (`anytime_types`), is legal now
+        (default: one that `anytime_actions` lists; a title may accept more, such as a
+        private bought at any price of its range where the list names the range's ends)."""
+        if action not in self.anytime_actions(game, rnd, corp):
+            raise RuleError(f"{action.describe()} is not open to {corp} now", "anytime action")
 
     def anytime_process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         """Apply an anytime action."""
@@ -399,8 +405,6 @@ class Title:
         """The common 18xx end when the bank breaks: broken in a stock round, one more complete
         set of operating rounds is played; broken in an operating round, the current set is
         completed. Call from `check_end`; returns whether the game has ended."""
-        from tresham.core.rounds.operating import OperatingRound
-        from tresham.core.rounds.stock import StockRound
 
         s = game.state
         if s.finished:
@@ -459,6 +463,7 @@ class Title:
 
     def best_routes(self, game: Game, corp: str) -> RouteSolution:
         """The optimizer's runs for `corp`'s trains in the current position."""
+        # routes builds on core (its graph and tiles): core reaches it only when asked
         from tresham.routes import solve
 
         trains, rules = self.route_inputs(game, corp)
@@ -466,7 +471,7 @@ class Title:
 
     def has_routes(self, game: Game, corp: str) -> bool:
         """Whether `best_routes` would give `corp` any run, found without optimizing."""
-        from tresham.routes import has_run
+        from tresham.routes import has_run  # as in best_routes
 
         trains, rules = self.route_inputs(game, corp)
         return has_run(game.state.map, corp, trains, rules)

@@ -18,9 +18,10 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tresham.words import or_name, round_label
+from tresham.words import Words, or_name, round_label
 
 if TYPE_CHECKING:
+    from tresham.core.actions import Action
     from tresham.core.game import Game, GameState
 
 
@@ -72,6 +73,13 @@ class Chronicle:
     events: list[tuple[str, ...]] = field(default_factory=list)
     #: Per log entry: the round it was made in (`round_label` before it).
     rounds: list[str] = field(default_factory=list)
+    #: Per log entry: its action in the words the table offered it (None for a take-back).
+    said: list[str | None] = field(default_factory=list)
+    #: Per log entry: how many of its event lines its action wrote itself (the first ones;
+    #: the others are what followed it); 0 for a take-back.
+    own: list[int] = field(default_factory=list)
+    #: The rounds' labels so far (an event line that is one only says a round began).
+    labels: set[str] = field(default_factory=set)
     #: The operating rounds of the actions in force, by number.
     operating: dict[int, OperatingRoundMark] = field(default_factory=dict)
     #: The share prices and every player's worth before any entry.
@@ -95,22 +103,47 @@ class Chronicle:
             self.start_events,
             list(self.events),
             list(self.rounds),
+            list(self.said),
+            list(self.own),
+            set(self.labels),
             copy.deepcopy(self.operating),
             self.start_prices,
             self.start_worth,
         )
 
-    def before(self, game: Game) -> tuple[int, str]:
-        """What to remember before an entry is applied."""
-        return len(game.state.events), round_label(game)
+    def before(self, game: Game, action: Action | None) -> tuple[int, str, str | None]:
+        """What to remember before an entry is applied (`action`: its action, already
+        checked legal; None for a take-back)."""
+        said = Words(game).text(action) if action is not None else None
+        return len(game.state.events), round_label(game), said
 
-    def after(self, game: Game, before: tuple[int, str]) -> None:
+    def after(self, game: Game, before: tuple[int, str, str | None]) -> None:
         """Record the entry just applied (`before`: what :meth:`before` gave)."""
-        count, label = before
+        count, label, said = before
         lines = game.state.events
         self.events.append(tuple(lines[count:]) if len(lines) > count else ())
         self.rounds.append(label)
+        self.said.append(said)
+        self.own.append(game.own_lines if said is not None else 0)
+        self.labels.update((label.lower(), round_label(game).lower()))
         self.settle(game)
+
+    def entry(self, index: int) -> dict[str, Any]:
+        """Log entry `index` as the tables show it: ``{"round", "events", "said", "lines",
+        "own"}``: the round it was made in, all the event lines it produced, its action's
+        words, the lines to show under it (without those that only say a round began: the
+        round's heading says it) and how many of the first of these its action wrote itself
+        (0: the words say the action, the lines what followed)."""
+        events = self.events[index]
+        own = self.own[index]
+        shown = [i for i, line in enumerate(events) if line.lower() not in self.labels]
+        return {
+            "round": self.rounds[index],
+            "events": list(events),
+            "said": self.said[index],
+            "lines": [events[i] for i in shown],
+            "own": sum(1 for i in shown if i < own),
+        }
 
     def settle(self, game: Game) -> None:
         """Bring the operating rounds up to date with the position: forget what the actions

@@ -257,8 +257,8 @@ class LiveGame:
         is the row's entry already parsed, if it is at hand."""
         if entry is None:
             entry = parse_entry(row.entry)
-        before = self.chronicle.before(self.game)
         if isinstance(entry, TakeBack):
+            before = self.chronicle.before(self.game, None)
             if entry.kind == "undo":
                 self.game.undo()
                 self.undone_actors.append(self.actors.pop())
@@ -268,6 +268,8 @@ class LiveGame:
                 self.actors.append(self.undone_actors.pop())
                 self.action_rows.append(self.undone_rows.pop())
         else:
+            self.game.check(entry)  # its words are said before it is applied, if legal
+            before = self.chronicle.before(self.game, entry)
             self.game.apply(entry)
             self.actors.append(row.seat)
             self.undone_actors.clear()
@@ -279,16 +281,16 @@ class LiveGame:
 
     def log_entries(self, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
         """The log entries from `start` (to `stop`), as the API gives them: ``{"index",
-        "entry", "seat", "round", "events", "order"}`` (the round it was made in, the event
-        lines it produced, the kind of the seat's standing order that made it or null)."""
+        "entry", "seat", "order"}`` and the chronicle's facts of it (``Chronicle.entry``:
+        ``"round", "events", "said", "lines", "own"``); `order`: the kind of the seat's
+        standing order that made it, or null."""
         chronicle = self.chronicle
         return [
             {
                 "index": row.index,
                 "entry": row.entry,
                 "seat": row.seat,
-                "round": chronicle.rounds[row.index],
-                "events": list(chronicle.events[row.index]),
+                **chronicle.entry(row.index),
                 "order": row.order,
             }
             for row in self.rows[start:stop]

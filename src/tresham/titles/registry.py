@@ -10,6 +10,7 @@ from tresham.core.game_spec import SetupError
 from tresham.core.title import Title
 
 
+# Each title is imported inside its loader: a title's modules load only when it is played.
 def _load_1849() -> Title:
     from tresham.titles.t1849.rules import Title1849
 

@@ -83,38 +83,3 @@ export function answersOffer(a, offer) {
   return Boolean(offer) && a.type === "choose" && a.entity === offer.seller
     && (a.choice === "accept" || a.choice === "decline");
 }
-
-/** A short human text for an action of the legal list (`offer`: the pending offer, which
- * the seller's answers name). */
-export function describe(a, offer = null) {
-  if (answersOffer(a, offer)) {
-    return a.choice === "accept" ? `Accept: sell ${offer.item_name} to ${offer.buyer} for ${offer.price_text}` : `Decline: ${offer.seller} keeps ${offer.item_name}`;
-  }
-  switch (a.type) {
-    case "pass": return "Pass";
-    case "bid": return `Bid ${a.price} on ${a.company}`;
-    case "par": return `Start ${a.corporation} at ${a.price}` + (a.home ? ` in ${a.home}` : "");
-    case "buy_shares": return `Buy ${a.percent}% ${a.corporation} from ${a.source}`;
-    case "sell_shares": return `Sell ${a.percent}% ${a.corporation}` + (a.last ? " (last cert.)" : "");
-    case "lay_tile": return `Lay tile ${a.tile} on ${a.hex} (rotation ${a.rotation})`;
-    case "place_token": return `Place a token in ${a.hex} (city ${a.city})`;
-    case "run_routes": return `Run ${a.runs.length} train(s)`;
-    case "dividend": return a.kind === "payout" ? "Pay out" : a.kind === "withhold" ? "Withhold" : a.kind;
-    case "buy_train": return `Buy train ${a.train} for ${a.price}` + (a.variant ? ` as ${a.variant}` : "");
-    case "discard_train": return `Discard ${a.train}`;
-    case "issue_shares": return `Issue ${a.percent}%`;
-    case "redeem_shares": return `Buy back ${a.percent}%`;
-    case "buy_company": return `Buy ${a.company} for ${a.price}`;
-    case "use_company": return `Use ${a.company}` + (a.target ? ` on ${a.target}` : "");
-    case "choose": return `Choose: ${a.choice}`;
-    case "bankrupt": return "Go bankrupt";
-    case "merge_locals": return `Merge ${a.entity} with ${a.partner}`;
-    case "close_local": return `Close ${a.entity}`;
-    case "build_tunnel": return `Build a tunnel on ${a.hex} (edges ${a.a}-${a.b})`;
-    default: {
-      // A title's own action: its name and its values.
-      const values = Object.entries(a).filter(([k, v]) => k !== "type" && k !== "entity" && v !== null && v !== "");
-      return [a.type.replaceAll("_", " "), ...values.map(([, v]) => (typeof v === "string" ? v : JSON.stringify(v)))].join(" ");
-    }
-  }
-}

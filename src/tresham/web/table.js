@@ -4,7 +4,7 @@
 // position can be looked at (the timeline in the header, or a click on a log entry): it is
 // fetched with ?at=N and drawn like the present, with acting off, until "Back to the present".
 
-import { answersOffer, api, corpColors, describe, el, loadSeats, paletteColor, saveSeats, svg } from "./common.js";
+import { answersOffer, api, corpColors, el, loadSeats, paletteColor, saveSeats, svg } from "./common.js";
 import { drawBoard, drawTile, fitNames, RUN_COLORS, showTunnel } from "./board.js";
 import { drawMarket } from "./market.js";
 import { lineChart } from "./charts.js";
@@ -29,9 +29,9 @@ let hintsAllowed = false;
 let hintShown = null;
 let hintAsked = false;
 const LOG_PAGE = 50;
-// The whole log: the set-up's event lines, every entry ({index, entry, seat, round, events}),
+// The whole log: the set-up's event lines, every entry ({index, entry, seat, round, said, lines, own}),
 // and the page shown (null: the last, following new entries).
-const gameLog = { start: [], entries: [], page: null, scrolledFor: "", chat: new Map(), notes: new Map(), headings: new Set() };
+const gameLog = { start: [], entries: [], page: null, scrolledFor: "", chat: new Map(), notes: new Map() };
 
 // Chat lines (web/chat.js) join the log after the entry they were written at; they are
 // words between players, never entries of the game.
@@ -164,11 +164,11 @@ function rangeOf(a) {
 }
 
 /** The words of a legal action (sent with it by the server: tresham/words.py): `text`, the
- * `effects` it would have, and its `warnings` (what it would close or end for good). */
+ * `effects` it would have, its `warnings` (what it would close or end for good), and where
+ * its price is picked or named apart, its `label` (the words without it) and `detail` (the
+ * words it adds); `buys`: a bid that is a purchase. */
 function wordsOf(a) {
-  const i = legal.actions.indexOf(a);
-  const words = (legal.choices && legal.choices[i]) || { text: describe(a, state.offer), effects: [] };
-  return { warnings: [], ...words };
+  return legal.choices[legal.actions.indexOf(a)];
 }
 
 /** All a choice would do, its warnings first (marked), as sentences. */
@@ -327,7 +327,7 @@ function renderActions(lays) {
     } else if (type === "par") {
       for (const [corp, options] of groupBy(group, (a) => a.corporation)) {
         const select = el("select", { "aria-label": `par price of ${corp}`, class: "par-price" });
-        options.forEach((a, i) => select.append(el("option", { value: i }, wordsOf(a).text.replace(`Start ${corp} at `, ""))));
+        options.forEach((a, i) => select.append(el("option", { value: i }, wordsOf(a).detail ?? wordsOf(a).text)));
         const effects = el("p", { class: "effects" });
         const explain = () => { effects.textContent = saidOf(options[Number(select.value)]).join(" · "); };
         select.addEventListener("change", explain);
@@ -337,7 +337,7 @@ function renderActions(lays) {
       }
     } else if (type === "bid") {
       for (const [company, options] of groupBy(group, (a) => a.company)) {
-        if (wordsOf(options[0]).text.startsWith("Buy ")) rest.push(options[0]);
+        if (wordsOf(options[0]).buys) rest.push(options[0]);
         else box.append(amountRow(`Bid on ${company}`, options, (price) => ({ ...options[0], price }), "Bid", `bid-${company}`));
       }
     } else if (type === "buy_train" || type === "buy_company") {
@@ -346,7 +346,7 @@ function renderActions(lays) {
       for (const [key, all] of groupBy(group, (a) => (a.company ? a.company : `${trainOwner(a.train)}|${trainName(a.train)}|${a.variant || ""}`))) {
         const options = all.filter((a) => a.train === all[0].train);
         if (options.length === 1 && !rangeOf(options[0])) rest.push(options[0]);
-        else box.append(amountRow(wordsOf(options[0]).text.replace(/ for [^ ]+$/, ""), options, (price) => ({ ...options[0], price }), "Buy", key, faceValue(options[0])));
+        else box.append(amountRow(wordsOf(options[0]).label ?? wordsOf(options[0]).text, options, (price) => ({ ...options[0], price }), "Buy", key, faceValue(options[0])));
       }
     } else {
       rest.push(...group);
@@ -758,12 +758,15 @@ function faceValue(a) {
   return kind.price ?? null;
 }
 
+/** A train's name: as its corporation's row names it, else its type's (a train for sale). */
 function trainName(tid) {
   for (const c of state.corporations) {
     const i = c.trains.indexOf(tid);
     if (i >= 0) return c.train_names[i];
   }
-  return tid.replace(/-\d+$/, "");
+  const sale = state.trains_for_sale.find((t) => t.id === tid);
+  const kind = sale ? state.depot.find((t) => t.kind === sale.kind) : null;
+  return kind ? kind.name : tid;
 }
 
 /** The auction as every seat sees it: each private's bids, the leader, committed cash. */
@@ -836,26 +839,22 @@ function atLink(position, ...children) {
     onclick: (event) => { event.preventDefault(); goTo(position); } }, ...children);
 }
 
-/** An event line that only says a round began, as its heading already does. */
-function isHeading(line) {
-  return gameLog.headings.has(line.toLowerCase());
-}
-
+/** A log entry (the server's facts of it: `lines`, the event lines to show, the first
+ * `own` of them written by its action; `said`, its action in words): headed by the first
+ * line its action wrote, else by its words; the lines that followed below. */
 function logEntry(e, target) {
   const a = e.entry;
   const n = e.index + 1;
   let head;
-  let lines = e.events.filter((line) => !isHeading(line));
+  let lines = e.lines;
   if (a.type === "undo" || a.type === "redo") {
     head = `${a.entity} ${a.type === "undo" ? "undoes" : "redoes"} entry ${target + 1}`;
     if (a.type === "undo") lines = [];
-  } else if (a.type === "pass" && !(lines[0] || "").includes("pass")) {
-    head = `${a.entity} passes`; // a pass the engine does not write (its lines: what followed)
-  } else if (lines.length) {
+  } else if (e.own) {
     head = lines[0];
     lines = lines.slice(1);
   } else {
-    head = `${a.entity}: ${describe(a)}`;
+    head = `${a.entity}: ${e.said}`;
   }
   if (e.order) head = `${head} (standing order)`;
   const current = viewAt === null ? n === gameLog.entries.length : n === viewAt;
@@ -867,7 +866,6 @@ function logEntry(e, target) {
 
 function renderLog() {
   const list = $("log");
-  gameLog.headings = new Set(gameLog.entries.map((e) => String(e.round).toLowerCase()));
   const pages = logPages();
   const page = shownLogPage();
   const from = pageStart(page);

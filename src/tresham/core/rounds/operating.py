@@ -123,17 +123,16 @@ class OperatingRound(Round):
         return self.current_step(game).actions(game, self, self.corp()) + self.anytime(game)
 
     def validate(self, game: Game, action: Action) -> None:
-        if action in self.anytime(game):
-            return
-        if game.title.anytime_validate(game, self, self.corp(), action):
+        """An action of an anytime kind is the title's to judge (`Title.anytime_validate`),
+        any other the current step's."""
+        if action.type in game.title.anytime_types:
+            game.title.anytime_validate(game, self, self.corp(), action)
             return
         self.current_step(game).validate(game, self, self.corp(), action)
 
     def process(self, game: Game, action: Action) -> None:
         corp = self.corp()
-        if action.type in game.title.anytime_types and (
-            action in self.anytime(game) or game.title.anytime_validate(game, self, corp, action)
-        ):
+        if action.type in game.title.anytime_types:
             game.title.anytime_process(game, self, corp, action)
             return
         if self.current_step(game).process(game, self, corp, action):

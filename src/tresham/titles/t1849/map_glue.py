@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import LayTile, RunRoutes
+from tresham.core.errors import TrackError
 from tresham.core.graph import Connection, Reached, check_tile_lay, legal_tile_lays, reach
 from tresham.core.graph import token_slots as graph_token_slots
 from tresham.core.rules_protocols import TrainSpec
@@ -141,8 +142,6 @@ def check_lay(game: Game, corp: str, action: LayTile, sms_hex: str | None) -> in
     """Raise TrackError unless the lay is legal and affordable; return its cost."""
     s = game.state
     if sms_hex is not None and action.hex != sms_hex:
-        from tresham.core.errors import TrackError
-
         raise TrackError(f"SMS lets {corp} build only in {sms_hex}", "1849 §Privates P4")
     cost = check_tile_lay(
         s.map,
@@ -155,8 +154,6 @@ def check_lay(game: Game, corp: str, action: LayTile, sms_hex: str | None) -> in
         connection=connection_for(game),
     )
     if cost > s.corps[corp].cash:
-        from tresham.core.errors import TrackError
-
         raise TrackError(f"{corp} cannot pay L.{cost} for the terrain", "1849 §OR Lay track")
     return cost
 

@@ -23,6 +23,7 @@ from tresham.core.bank import Bank, seat_players
 from tresham.core.end import EndReason
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
+from tresham.core.game import GameState
 from tresham.core.game_spec import OptionSpec
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
@@ -53,7 +54,12 @@ from tresham.titles.t1849.rule_set import (
     site_rules,
 )
 from tresham.titles.t1849.state import State1849, Turn1849, state_of
-from tresham.titles.t1849.steps import LOAN_PROMPT, STEP_OBJECTS, anytime_actions
+from tresham.titles.t1849.steps import (
+    LOAN_PROMPT,
+    STEP_OBJECTS,
+    anytime_actions,
+    process_anytime,
+)
 from tresham.titles.t1849.variant_steps import (
     VARIANT_STEPS,
     Debt,
@@ -62,7 +68,7 @@ from tresham.titles.t1849.variant_steps import action_words as variant_action_wo
 from tresham.titles.t1849.versions import DEALS_VERSION, SITE_TOKEN_VERSION
 
 if TYPE_CHECKING:
-    from tresham.core.game import Game, GameState
+    from tresham.core.game import Game
     from tresham.core.rounds.base import Round
     from tresham.core.rules_protocols import TrackRules, TrainSpec
 
@@ -316,8 +322,6 @@ class Title1849(Title):
         """Initial state: bank L.7,760 less the players' cash; the corporation order drawn
         from the seed; with 5 corporations the last drawn is out, with one each of the 6H,
         8H and 16H (1849 §Players, Trains)."""
-        from tresham.core.game import GameState
-
         d = self.data
         n = len(game.player_names)
         five = self.five_corporations(game)
@@ -841,24 +845,23 @@ class Title1849(Title):
         """Buying privates (phases 6H-10H) and using private powers during the turn."""
         return anytime_actions(game, rnd, corp)
 
-    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
-        """Whether a buy_company with a price in range is legal (L.1 to twice face)."""
-        if not isinstance(action, BuyCompany):
-            return False
-        reps = [
-            a
-            for a in anytime_actions(game, rnd, corp)
-            if isinstance(a, BuyCompany) and a.company == action.company
-        ]
-        if not reps:
-            return False
+    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        """A listed action, or a private that may be bought now at any price from L.1 to
+        twice its face value, within the buyer's treasury (the list names the highest)."""
+        listed = anytime_actions(game, rnd, corp)
+        if action in listed:
+            return
+        if not isinstance(action, BuyCompany) or not any(
+            isinstance(a, BuyCompany) and a.company == action.company for a in listed
+        ):
+            super().anytime_validate(game, rnd, corp, action)
+            return
         comp = game.state.companies[action.company]
         if not 1 <= action.price <= min(2 * comp.value, game.state.corps[corp].cash):
             raise RuleError(
                 f"{action.company} costs between L.1 and L.{2 * comp.value}",
                 f"{SUMMARY} §Privates",
             )
-        return True
 
     def price_range(self, game: Game, action: Action) -> tuple[int, int] | None:
         """A private bought from its owner: L.1 to twice face value, within the buyer's
@@ -870,8 +873,6 @@ class Title1849(Title):
 
     def anytime_process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         """Apply a private purchase or a private's power."""
-        from tresham.titles.t1849.steps import process_anytime
-
         process_anytime(game, rnd, corp, action)
 
     def start_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:

@@ -219,10 +219,10 @@ class Adapter1849:
 
     def _debtor(self, ctx: SiteContext) -> str:
         """The corporation whose unpaid interest is being covered."""
-        for kind, entity in ctx.game.state.pending:
-            if kind == DEBT:
-                return entity
-        raise ImportFailure("no corporation owes interest now")
+        owing = ctx.game.title.prompt(DEBT).asked(ctx.game)
+        if not owing:
+            raise ImportFailure("no corporation owes interest now")
+        return owing[0]
 
     def _buy_token(self, ctx: SiteContext, action: dict[str, Any]) -> BuyStationToken:
         """The token in the site's city and slot."""

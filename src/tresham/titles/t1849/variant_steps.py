@@ -237,6 +237,7 @@ class Debt(Prompt):
 
     kind = DEBT
     rule = DEBT
+    allows = frozenset({"cash"})
 
     def actions(self, game: Game, entity: str) -> list[Action]:
         return debt_actions(game, entity)

@@ -35,6 +35,7 @@ from tresham.core.display import FactTable
 from tresham.core.end import EndReason
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
+from tresham.core.game import GameState
 from tresham.core.market import Market, MarketState
 from tresham.core.phases import first_purchase
 from tresham.core.prompts import queue_discards
@@ -72,7 +73,7 @@ from tresham.titles.t1854.versions import DEALS_VERSION, ORIGINAL_BOARD_VERSION
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from tresham.core.game import Game, GameState
+    from tresham.core.game import Game
     from tresham.core.market import Position
     from tresham.core.rounds.base import Round
     from tresham.core.rules_protocols import TrackRules, TrainSpec
@@ -293,8 +294,6 @@ class Title1854(Title):
         three 20% shares in the initial offering (the five 10% shares wait for a split,
         §3.2.1); the bank pool empty. §2.2/§4: the players are given in seating order and the
         first is the Start Player (ruling F1)."""
-        from tresham.core.game import GameState
-
         d = self.data
         n = len(game.player_names)
         bank = Bank(d["bank"])

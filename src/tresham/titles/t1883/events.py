@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import Action, Bankrupt, Choose, DiscardTrain, SellShares
 from tresham.core.prompts import Prompt
+from tresham.core.rounds.operating import OperatingRound
 from tresham.core.stock import bundle_price, emergency_bundles, sell_to_pool
 from tresham.titles.t1883 import air_raids, coop
 from tresham.titles.t1883.dice import d10
@@ -345,8 +346,6 @@ class Raise(Prompt):
 def _reorder(game: Game) -> None:
     """6.0: the operating order follows the share prices after the event (before anyone
     has operated)."""
-    from tresham.core.rounds.operating import OperatingRound
-
     rnd = game.state.round
     if isinstance(rnd, OperatingRound) and rnd.index == 0 and not rnd.turn.started:
         rnd.order = game.state.market.operating_order(

@@ -96,6 +96,7 @@ def altitude(game: Game, coord: str) -> int:
 
 def best_runs(game: Game, corp: str) -> list[Run]:
     """The best downhill run for each 2GT, on distinct stretches, worth half (rounded up)."""
+    # operating imports this module for its steps: its route rules are reached late
     from tresham.titles.t1883.operating import rules_for
 
     s = game.state

@@ -182,6 +182,7 @@ def cnp_share_to_pool(game: Game) -> None:
 
 def _frv_connection(game: Game) -> None:
     """3.1 P2: a yellow tile in hex 20 joining both neighbours it was meant to join."""
+    # operating imports this module for its steps: its route rules are reached late
     from tresham.titles.t1883.operating import rules_for
 
     s = game.state

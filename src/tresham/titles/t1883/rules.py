@@ -36,6 +36,7 @@ from tresham.core.display import FactTable, MapMarker
 from tresham.core.end import EndReason
 from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
+from tresham.core.game import GameState
 from tresham.core.game_spec import OptionSpec
 from tresham.core.market import MarketState
 from tresham.core.phases import first_purchase
@@ -94,7 +95,7 @@ from tresham.titles.t1883.versions import (
 )
 
 if TYPE_CHECKING:
-    from tresham.core.game import Game, GameState
+    from tresham.core.game import Game
     from tresham.core.rounds.base import Round
     from tresham.core.rules_protocols import TrackRules, TrainSpec
 
@@ -252,8 +253,6 @@ class Title1883(Title):
         CCFR Co-operative share and one Political Support card (2.2.1, 8.1.1); the CCFR's
         token stands on its nominal L.100 (8.1.1); the other corporations wait in their
         initial offerings (2.3 b); the privates go to auction (3.2)."""
-        from tresham.core.game import GameState
-
         d = self.data
         n = len(game.player_names)
         bank = Bank(d["bank"])
@@ -366,12 +365,12 @@ class Title1883(Title):
         privates (6.11; the lowest and highest offers stand for the range)."""
         return [*ports.options(game, corp), *privates.options(game, corp)]
 
-    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> bool:
-        """Any price in the range buys a private (6.11)."""
-        if not isinstance(action, BuyCompany):
-            return False
-        privates.check(game, corp, action)
-        return True
+    def anytime_validate(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
+        """Any price in the range buys a private (6.11); a port token only where listed."""
+        if isinstance(action, BuyCompany):
+            privates.check(game, corp, action)
+        else:
+            super().anytime_validate(game, rnd, corp, action)
 
     def anytime_process(self, game: Game, rnd: OperatingRound, corp: str, action: Action) -> None:
         if isinstance(action, BuyCompany):

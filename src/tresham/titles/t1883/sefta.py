@@ -195,7 +195,7 @@ class Leftover(Prompt):
         else:
             game.transfer("bank", player, half)
             game.log(f"{player} gives up a share for L.{half}")
-        if not any(k == LEFTOVER for k, _ in s.pending):
+        if not self.asked(game):
             _finish(game)
 
     def why(self, game: Game, entity: str) -> str:
