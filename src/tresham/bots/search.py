@@ -15,7 +15,10 @@ The budget is spent by successive halving: in each of :data:`STAGES` stages the 
 left share an equal part of the budget left, each playing on from where it stopped (but
 never past the end of the next set of operating rounds after this round, :data:`HORIZON`),
 and the better half go on to the next stage (at least two, to the last; `medium`'s choice
-always goes on); the best of the
+always goes on). Candidates are compared where their playouts are alike: at the deepest
+round boundary (a stock or operating round begun, or the game's end) every sample of the
+stage reached (``_compare``), never where each was cut off, which may fall just after one
+candidate's corporations ran and just before its rival's did. The best of the
 last stage is played if it plays out better than `medium`'s choice by :data:`MARGIN` of the
 player's worth (else `medium`'s choice), so the search changes `medium`'s choice only for
 one that plays out clearly better. What players cannot know is drawn anew in every sample
@@ -81,7 +84,11 @@ STAGES = 3
 HORIZON = 2
 #: The budget (units) from which every candidate is played in two samples.
 SAMPLED_WORK = 300
-#: Work units per second of budget on this machine (``benchmarks/hard.py``).
+#: Work units per second of budget on this machine (``benchmarks/hard.py --calibrate``).
+#: Measured 2026-12-07 (2 cores, loaded; processor time of whole searched decisions at
+#: ``hard:250ms``): a unit costs 0.82 ms in 1849, 1.50 ms in 1883 and 1.88 ms in 1854, 1.37
+#: ms over the three titles' decisions together (730 a second). One figure cannot fit all
+#: three; 800 keeps a decision's processor time near its budget across them.
 UNITS_PER_SECOND = 800
 #: The budget of `hard` named without one, in milliseconds.
 DEFAULT_MS = 1000
