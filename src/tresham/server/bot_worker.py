@@ -222,16 +222,10 @@ class BotWorker:
         or its game cannot play."""
         try:
             live = self._live(held.game_id)
-            game = live.game
-            if (
-                live.index != held.index
-                or game.state.finished
-                or game.acting_player() != held.player
-                or live.bot_level(held.player) is None
-            ):
+            if not _still(live, held) or live.bot_level(held.player) is None:
                 claims.finish(self.storage, held)  # someone acted, or took back, first
                 return
-            action = bot_action(game, live.index, held.level)
+            action = bot_action(live.game, live.index, held.level)
             self._hold_here(held)
             commit_entry(self.storage, live, held.player, action)
         except Stale:
@@ -262,15 +256,10 @@ class BotWorker:
         over, or another is to act there), and give it up if it cannot be worked out."""
         try:
             live = self._live(held.game_id)
-            game = live.game
-            if (
-                live.index != held.index
-                or game.state.finished
-                or game.acting_player() != held.player
-            ):
+            if not _still(live, held):
                 claims.finish(self.storage, held)
                 return
-            given = hint(game).to_dict(Words(game))
+            given = hint(live.game).to_dict(Words(live.game))
             self._hold_here(held)
         except Unavailable as exc:
             log.warning("game %s: %s", held.game_id, exc.message)
@@ -329,6 +318,15 @@ class BotWorker:
             out.write(f"{os.getpid()} {held.game_id} {held.index}\n")
         while True:
             time.sleep(3600)
+
+
+def _still(live: LiveGame, held: Claim) -> bool:
+    """Whether the game is where the claim found it: at its log index, not over, its player
+    to act."""
+    game = live.game
+    return (
+        live.index == held.index and not game.state.finished and game.acting_player() == held.player
+    )
 
 
 def report_line(what: str, game_id: str, index: int) -> None:

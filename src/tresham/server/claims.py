@@ -43,6 +43,7 @@ import json
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -172,24 +173,38 @@ def queue_turn(storage: Storage, game_id: str, index: int, player: str, level: s
     }
     table = bot_turns_table
     changed = {k: v for k, v in values.items() if k != "game_id"}
+    return _put(storage, values, changed, [table.c.game_id], lambda new: table.c.idx != new.idx)
+
+
+def _put(
+    storage: Storage,
+    values: dict[str, Any],
+    again: dict[str, Any],
+    keys: list[Column[Any]],
+    where: Callable[[Any], Any],
+) -> bool:
+    """Insert the row `values` into its table (the table of `keys`), or where a row with its
+    keys is there, set `again` on it if `where(the new row)` holds of it; whether it was put
+    (and then announced on :data:`BOT_CHANNEL` on PostgreSQL: ``"<game id> <index>"``)."""
+    table = keys[0].table
     if storage.is_postgres:
         pg = postgresql.insert(table).values(values)
         statement: Any = pg.on_conflict_do_update(
-            index_elements=[table.c.game_id], set_=changed, where=table.c.idx != pg.excluded.idx
+            index_elements=keys, set_=again, where=where(pg.excluded)
         )
     else:
         lite = sqlite.insert(table).values(values)
         statement = lite.on_conflict_do_update(
-            index_elements=[table.c.game_id], set_=changed, where=table.c.idx != lite.excluded.idx
+            index_elements=keys, set_=again, where=where(lite.excluded)
         )
     with storage.write_lock, storage.engine.begin() as conn:
-        queued = conn.execute(statement.returning(table.c.game_id)).first() is not None
-        if queued and storage.is_postgres:
+        put = conn.execute(statement.returning(keys[0])).first() is not None
+        if put and storage.is_postgres:
             conn.execute(
                 text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": BOT_CHANNEL, "payload": f"{game_id} {index}"},
+                {"channel": BOT_CHANNEL, "payload": f"{values['game_id']} {values['idx']}"},
             )
-    return queued
+    return put
 
 
 def claim(storage: Storage, lease: float, queue: str = TURNS) -> Claim | None:
@@ -286,26 +301,9 @@ def ask_hint(storage: Storage, game_id: str, index: int, player: str) -> bool:
         "hint": None,
     }
     table = hint_asks_table
-    keys = [table.c.game_id, table.c.idx]
     again = {k: v for k, v in values.items() if k not in ("game_id", "idx")}
-    if storage.is_postgres:
-        pg = postgresql.insert(table).values(values)
-        statement: Any = pg.on_conflict_do_update(
-            index_elements=keys, set_=again, where=table.c.failed.is_not(None)
-        )
-    else:
-        lite = sqlite.insert(table).values(values)
-        statement = lite.on_conflict_do_update(
-            index_elements=keys, set_=again, where=table.c.failed.is_not(None)
-        )
-    with storage.write_lock, storage.engine.begin() as conn:
-        asked = conn.execute(statement.returning(table.c.game_id)).first() is not None
-        if asked and storage.is_postgres:
-            conn.execute(
-                text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": BOT_CHANNEL, "payload": f"{game_id} {index}"},
-            )
-    return asked
+    keys = [table.c.game_id, table.c.idx]
+    return _put(storage, values, again, keys, lambda _new: table.c.failed.is_not(None))
 
 
 def store_hint(storage: Storage, held: Claim, hint: dict[str, Any]) -> bool:
