@@ -240,9 +240,7 @@ class BotWorker:
             claims.fail(self.storage, held, str(exc))
             return
         except Exception as exc:
-            self.games.pop(held.game_id, None)
-            log.exception("game %s: the bot of %s failed", held.game_id, held.player)
-            claims.fail(self.storage, held, repr(exc))
+            self._give_up(held, f"the bot of {held.player} failed", exc)
             return
         if live.broken:
             self.games.pop(held.game_id, None)
@@ -265,12 +263,17 @@ class BotWorker:
             log.warning("game %s: %s", held.game_id, exc.message)
             return
         except Exception as exc:
-            self.games.pop(held.game_id, None)
-            log.exception("game %s: the hint for %s failed", held.game_id, held.player)
-            claims.fail(self.storage, held, repr(exc))
+            self._give_up(held, f"the hint for {held.player} failed", exc)
             return
         if claims.store_hint(self.storage, held, given) and self.options.report is not None:
             self.options.report("hinted", held.game_id, held.index)
+
+    def _give_up(self, held: Claim, what: str, exc: Exception) -> None:
+        """A claimed turn or ask raised `exc`: log it with `what` went wrong, forget this
+        worker's copy of the game, and mark the claim failed."""
+        self.games.pop(held.game_id, None)
+        log.exception("game %s: %s", held.game_id, what)
+        claims.fail(self.storage, held, repr(exc))
 
     def _live(self, game_id: str) -> LiveGame:
         """This worker's copy of the game, brought up to date with the log."""
