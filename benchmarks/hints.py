@@ -18,6 +18,7 @@ import argparse
 import random
 import statistics
 import time
+from typing import Any
 
 from tresham.bots import search
 from tresham.bots.heuristic import MEDIUM
@@ -47,8 +48,8 @@ def hints(title: str, seeds: list[int], every: int) -> None:
     spent: list[int] = []
     play_on = search._play_on
 
-    def counted(copy: Game, root: search._RoundMark, budget: int) -> int:
-        used = play_on(copy, root, budget)
+    def counted(copy: Game, root: search._RoundMark, budget: int, crossed: Any = None) -> int:
+        used = play_on(copy, root, budget, crossed)
         spent.append(max(0, used))
         return used
 

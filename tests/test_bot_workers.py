@@ -4,7 +4,8 @@ same checks and log as a person (a stale or misdirected turn stores nothing); a 
 (SIGKILL) mid-thought loses nothing: another takes the turn again and the move is logged once,
 on SQLite (the server's own pool) and on PostgreSQL (two `tresham bot-worker` processes); the
 workers' moves reach the websocket listeners; and a game of bots only nobody watches still
-pauses."""
+pauses. Hints asked at the table are worked out by the same workers (before any bot turn),
+stored in the ask's row, and survive a worker killed mid-hint, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -27,12 +28,14 @@ import pytest
 from websockets.sync.client import connect
 
 from conftest_server import ROOT, PgCluster, Receiver, ServerProcess, auth
+from tresham.bots.hints import hint
 from tresham.core.actions import action_from_json
 from tresham.io.save import from_save, new_game
 from tresham.server import claims
 from tresham.server.bot_worker import BotWorker, Options
 from tresham.server.bots import bot_action
 from tresham.server.storage import GameRecord, SeatRecord, Storage
+from tresham.words import Words
 
 PLAYERS = ["Ann", "Bob", "Cid"]
 EASY = [{"player": p, "level": "easy"} for p in PLAYERS]
@@ -384,3 +387,115 @@ def test_a_standing_order_acts_after_a_workers_bot_move(
             else:
                 time.sleep(0.02)
         assert all(e["seat"] == "Ann" and e["entry"]["type"] == "pass" for e in after_bot)
+
+
+# ---------------------------------------------------------------------- hints
+def test_a_worker_works_a_hint_out_before_any_turn_and_drops_a_stale_ask(db_url: str) -> None:
+    """A hint asked is claimed before a queued bot turn (a person waits for it), worked out
+    at the ask's position (the engine's hint there, in the same words) and stored in the
+    ask's row; asked again, it is not asked anew; an ask the game has moved past is dropped;
+    one that cannot be worked out is given up, and asked anew by the next ask."""
+    storage = Storage(db_url)
+    try:
+        game_id = stored_game(storage, {"Bob": "easy", "Cid": "easy"})
+        game = new_game("1849", PLAYERS, 3, {})
+        claims.queue_turn(storage, game_id, 0, "Bob", "easy")
+        assert claims.ask_hint(storage, game_id, 0, "Ann") is True
+        assert claims.ask_hint(storage, game_id, 0, "Ann") is False, "asked already"
+        worker = BotWorker(storage, Options(lease=30))
+        assert worker.step() is True
+        asked = claims.hint_asked(storage, game_id, 0)
+        assert asked is not None and asked.failed is None and asked.player == "Ann"
+        assert asked.hint == hint(game).to_dict(Words(game))
+        assert [t.player for t in claims.queued_turns(storage)] == ["Bob"], "the turn waits"
+        assert claims.ask_hint(storage, game_id, 0, "Ann") is False, "worked out already"
+        assert claims.claim(storage, 30, claims.HINTS) is None, "nothing left to work out"
+        # the log is at 0, not 5: dropped, nothing stored
+        claims.ask_hint(storage, game_id, 5, "Ann")
+        assert worker.step() is True
+        assert claims.hint_asked(storage, game_id, 5) is None
+        assert storage.entries(game_id) == []
+        # no such game: given up with the reason, then asked anew
+        claims.ask_hint(storage, "nosuchgame", 0, "Ann")
+        assert worker.step() is True
+        given_up = claims.hint_asked(storage, "nosuchgame", 0)
+        assert given_up is not None and given_up.hint is None
+        assert given_up.failed is not None and "nosuchgame" in given_up.failed
+        assert claims.ask_hint(storage, "nosuchgame", 0, "Ann") is True
+        again = claims.hint_asked(storage, "nosuchgame", 0)
+        assert again is not None and again.failed is None
+    finally:
+        storage.close()
+
+
+def ask_in_background(server: ServerProcess, game_id: str, token: str) -> dict[str, Any]:
+    """Ask for a hint in a thread of its own: `answer` holds the response once it came."""
+    asked: dict[str, Any] = {}
+
+    def ask() -> None:
+        with httpx.Client(base_url=server.url, timeout=120) as client:
+            asked["answer"] = client.get(f"/api/games/{game_id}/hint", headers=auth(token))
+
+    asked["thread"] = threading.Thread(target=ask, daemon=True)
+    asked["thread"].start()
+    return asked
+
+
+def check_killed_hint_asked_again(
+    server: ServerProcess, db_url: str, hold: Path, start_another: Any
+) -> None:
+    """Ann asks for a hint; the only worker holds it, worked out but not stored; SIGKILL it
+    and `start_another()`: the hint comes, the engine's own at that position, worked out by
+    a worker (the ask's row holds it), and nothing is added to the log."""
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        body = {"title": "1849", "players": PLAYERS, "seed": 3, "hints": True}
+        made = client.post("/api/games", json=body).json()
+        game_id, token = made["id"], made["seats"][0]["token"]
+        asked = ask_in_background(server, game_id, token)
+        pid, held_game, index = held_turn(hold)
+        assert (held_game, index) == (game_id, 0)
+        time.sleep(float(LEASE) + 1)  # past the lease: renewed while the worker lives
+        assert "answer" not in asked, "a live worker's ask is its own"
+        os.kill(pid, signal.SIGKILL)
+        start_another()
+        asked["thread"].join(90)
+        answer = asked["answer"]
+        assert answer.status_code == 200, answer.text
+        game = new_game("1849", PLAYERS, 3, {})
+        assert answer.json()["hint"] == hint(game).to_dict(Words(game))
+        assert client.get(f"/api/games/{game_id}/log").json()["entries"] == []
+    storage = Storage(db_url)
+    try:
+        row = claims.hint_asked(storage, game_id, 0)
+        assert row is not None and row.hint == answer.json()["hint"]
+    finally:
+        storage.close()
+    assert not alive(pid)
+
+
+def test_sqlite_a_hint_is_worked_out_by_the_servers_worker_and_survives_its_death(
+    sqlite_url: str, tmp_path: Path, processes: list[Any]
+) -> None:
+    """The server's own pool of one worker, which holds its first job; killed, the pool
+    starts another, which takes the ask again."""
+    hold = tmp_path / "hold"
+    env = {"TRESHAM_BOT_WORKERS": "1", "TRESHAM_BOT_LEASE": LEASE, "TRESHAM_BOT_HOLD": str(hold)}
+    server = ServerProcess(sqlite_url, tmp_path, env).start()
+    processes.append(server)
+    check_killed_hint_asked_again(server, sqlite_url, hold, lambda: None)
+
+
+def test_postgresql_a_hint_is_worked_out_by_a_bot_worker_and_survives_its_death(
+    pg_cluster: PgCluster, pg_url: str, tmp_path: Path, processes: list[Any]
+) -> None:
+    """A server that starts no workers: a `tresham bot-worker` of its own holds the ask;
+    killed, a second one started then takes the ask again."""
+    hold = tmp_path / "hold"
+    server = ServerProcess(pg_url, tmp_path, {"TRESHAM_BOT_WORKERS": "0"}).start()
+    processes.append(server)
+    processes.append(bot_worker(pg_url, tmp_path, "--lease", LEASE, "--hold", str(hold)))
+
+    def start_another() -> None:
+        processes.append(bot_worker(pg_url, tmp_path, "--lease", LEASE))
+
+    check_killed_hint_asked_again(server, pg_url, hold, start_another)

@@ -136,6 +136,9 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "percent": 10,
         },
     ),
+    # Valued where each candidate's playout was cut off, buying FSF's pool share looked
+    # better (-145 against -230); valued at the last round boundary both playouts reached
+    # (search._compare), `medium`'s FSMMF plays out better (415 against 313) and stays.
     (
         "1883",
         4,
@@ -145,7 +148,7 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
         {
             "type": "buy_shares",
             "entity": "P1",
-            "corporation": "FSF",
+            "corporation": "FSMMF",
             "source": "pool",
             "percent": 10,
         },
@@ -259,8 +262,8 @@ def test_a_hint_is_hards_choice_in_words_within_its_budget(
     spent: list[int] = []
     play_on = search._play_on
 
-    def counted(copy: Game, root: search._RoundMark, budget: int) -> int:
-        used = play_on(copy, root, budget)
+    def counted(copy: Game, root: search._RoundMark, budget: int, crossed: Any = None) -> int:
+        used = play_on(copy, root, budget, crossed)
         spent.append(max(0, used))
         return used
 

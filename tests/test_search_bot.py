@@ -4,7 +4,9 @@ undrawn event cards and dice). Its strength is measured by benchmarks/hard.py, n
 
 from __future__ import annotations
 
+import math
 import random
+from typing import Any
 
 import pytest
 
@@ -57,8 +59,8 @@ def test_the_search_spends_at_most_its_budget(monkeypatch: pytest.MonkeyPatch) -
     spent: list[int] = []
     play_on = search._play_on
 
-    def counted(game: Game, root: search._RoundMark, budget: int) -> int:
-        used = play_on(game, root, budget)
+    def counted(game: Game, root: search._RoundMark, budget: int, crossed: Any = None) -> int:
+        used = play_on(game, root, budget, crossed)
         assert used <= budget
         spent.append(max(0, used))
         return used
@@ -121,3 +123,30 @@ def test_a_corporations_money_decisions_are_searched_only_when_asked() -> None:
                 assert wide.rank(game, random.Random(1)).searched
         game.apply(pick)
     assert seen == 3, "no operating-round money decision with two candidates"
+
+
+def test_candidates_are_compared_at_the_last_round_boundary_all_reached() -> None:
+    """A playout cut off mid-round is no fair measure (one candidate's corporations may have
+    run, its rival's not yet): each sample is valued at the deepest round boundary every
+    sample reached, a finished game's end standing holding beyond it; where some sample
+    reached no boundary, where each was cut off."""
+    playing = _opening()
+    over = _opening()
+    over.state.finished = True
+    deep = search._Sample(playing, [((4, 6), 10.0), ((4, 7), 50.0)], end=80.0)
+    shallow = search._Sample(playing, [((4, 6), 20.0)], end=30.0)
+    ended = search._Sample(over, [((4, 6), 5.0), ((5, 7), 40.0)], end=40.0)
+    failed = search._Sample(playing, [], end=-math.inf)
+    arms = [search._Arm(Bid("P0", "SCE", 20), r, [x]) for r, x in enumerate([deep, shallow])]
+    search._compare(arms)
+    assert [a.values for a in arms] == [[10.0], [20.0]], "at (4, 6), not where each stopped"
+    arms = [search._Arm(Bid("P0", "SCE", 20), r, [x]) for r, x in enumerate([deep, ended])]
+    search._compare(arms)
+    assert [a.values for a in arms] == [[50.0], [5.0]], "at (4, 7): the game ended after it"
+    arms = [search._Arm(Bid("P0", "SCE", 20), 0, [ended, failed])]
+    search._compare(arms)
+    assert arms[0].values == [40.0, -math.inf], "a finished game's end, a failed playout"
+    unmarked = search._Sample(playing, [], end=7.0)
+    arms = [search._Arm(Bid("P0", "SCE", 20), r, [x]) for r, x in enumerate([deep, unmarked])]
+    search._compare(arms)
+    assert [a.values for a in arms] == [[80.0], [7.0]], "no common boundary: where they stopped"

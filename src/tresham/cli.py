@@ -763,8 +763,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     worker = sub.add_parser(
         "bot-worker",
-        help="take bot turns from the server's database and move for them (any number, on "
-        "any machines sharing a PostgreSQL database)",
+        help="take bot turns (and hints asked) from the server's database and move for them "
+        "(any number, on any machines sharing a PostgreSQL database)",
     )
     worker.add_argument(
         "--db", help="database URL (default: $TRESHAM_DATABASE_URL, else the SQLite file)"

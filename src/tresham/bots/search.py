@@ -15,7 +15,10 @@ The budget is spent by successive halving: in each of :data:`STAGES` stages the 
 left share an equal part of the budget left, each playing on from where it stopped (but
 never past the end of the next set of operating rounds after this round, :data:`HORIZON`),
 and the better half go on to the next stage (at least two, to the last; `medium`'s choice
-always goes on); the best of the
+always goes on). Candidates are compared where their playouts are alike: at the deepest
+round boundary (a stock or operating round begun, or the game's end) every sample of the
+stage reached (``_compare``), never where each was cut off, which may fall just after one
+candidate's corporations ran and just before its rival's did. The best of the
 last stage is played if it plays out better than `medium`'s choice by :data:`MARGIN` of the
 player's worth (else `medium`'s choice), so the search changes `medium`'s choice only for
 one that plays out clearly better. What players cannot know is drawn anew in every sample
@@ -81,7 +84,11 @@ STAGES = 3
 HORIZON = 2
 #: The budget (units) from which every candidate is played in two samples.
 SAMPLED_WORK = 300
-#: Work units per second of budget on this machine (``benchmarks/hard.py``).
+#: Work units per second of budget on this machine (``benchmarks/hard.py --calibrate``).
+#: Measured 2026-12-07 (2 cores, loaded; processor time of whole searched decisions at
+#: ``hard:250ms``): a unit costs 0.82 ms in 1849, 1.50 ms in 1883 and 1.88 ms in 1854, 1.37
+#: ms over the three titles' decisions together (730 a second). One figure cannot fit all
+#: three; 800 keeps a decision's processor time near its budget across them.
 UNITS_PER_SECOND = 800
 #: The budget of `hard` named without one, in milliseconds.
 DEFAULT_MS = 1000
@@ -93,19 +100,66 @@ LAY_UNITS = 8
 PLAYOUT = HeuristicBot("playout", noise=0.0, lookahead=False, build_width=1, optimize=False)
 
 
+#: A place in a game where rounds meet: its stock and operating round counters.
+Pair = tuple[int, int]
+#: Beyond every boundary: where a finished game's end standing holds.
+BEYOND: Pair = (2**62, 2**62)
+
+
+@dataclass
+class _Sample:
+    """A search copy of one candidate, played on stage by stage, and the player's standing at
+    each round boundary it reached (:attr:`marks`: where a round counter moved on, or the
+    game ended) and where its last stage stopped (:attr:`end`; -inf: the playout failed)."""
+
+    game: Game
+    marks: list[tuple[Pair, float]] = field(default_factory=list)
+    end: float = -math.inf
+
+    def deepest(self) -> Pair:
+        """The last boundary it reached (:data:`BEYOND`: the game is over, and its end
+        standing holds at any boundary beyond)."""
+        return BEYOND if self.game.state.finished else self.marks[-1][0]
+
+    def at(self, target: Pair) -> float:
+        """The standing at the last boundary it reached at or before `target` (where it
+        stopped, if none)."""
+        return next((v for pair, v in reversed(self.marks) if pair <= target), self.end)
+
+
 @dataclass
 class _Arm:
     """A candidate and its samples: search copies played on stage by stage."""
 
     action: Action
     rank: int
-    copies: list[Game] = field(default_factory=list)
+    samples: list[_Sample] = field(default_factory=list)
+    #: Its samples' comparable standings after the last stage it was played in.
     values: list[float] = field(default_factory=list)
     #: The last stage it was played in (-1: not yet).
     stage: int = -1
 
     def value(self) -> float:
         return sum(self.values) / len(self.values) if self.values else -math.inf
+
+
+def _pair(game: Game) -> Pair:
+    return (game.state.stock_round_no, game.state.operating_round_no)
+
+
+def _compare(arms: list[_Arm]) -> None:
+    """Give each arm's samples values that compare alike: the standing at the deepest round
+    boundary every sample reached (a finished game's end standing for any boundary beyond),
+    so no candidate looks better for being cut off just after its corporations ran and
+    before its rivals' did; where some sample reached no boundary, where each stopped."""
+    played = [x for a in arms for x in a.samples if x.end > -math.inf]
+    if played and all(x.marks for x in played):
+        deepest = min(x.deepest() for x in played)
+        for arm in arms:
+            arm.values = [x.at(deepest) if x.end > -math.inf else x.end for x in arm.samples]
+        return
+    for arm in arms:
+        arm.values = [x.end for x in arm.samples]
 
 
 @dataclass(frozen=True)
@@ -221,7 +275,10 @@ class SearchBot:
                     copy.apply_known(action)
                 except Exception:
                     break  # a candidate that fails on a copy is not one
-                arm.copies.append(copy)
+                sample = _Sample(copy)
+                if copy.state.finished or _pair(copy) != (root.stock, root.operating):
+                    sample.marks.append((_pair(copy), self.value(copy, me)))
+                arm.samples.append(sample)
             else:
                 arms.append(arm)
         if not arms or arms[0].rank != 0:
@@ -230,17 +287,17 @@ class SearchBot:
         left = self.work
         dropped: list[_Arm] = []
         for stage in range(STAGES):
-            share = left // ((STAGES - stage) * sum(len(a.copies) for a in arms))
+            share = left // ((STAGES - stage) * sum(len(a.samples) for a in arms))
             for arm in arms:
-                arm.values = []
                 arm.stage = stage
-                for copy in arm.copies:
-                    used = _play_on(copy, root, share)
+                for sample in arm.samples:
+                    used = _play_on(sample.game, root, share, self._marker(sample, me))
                     left -= max(0, used)
-                    arm.values.append(-math.inf if used < 0 else self.value(copy, me))
-            if stage == 0 and all(len(set(a.values)) == 1 for a in arms):
+                    sample.end = -math.inf if used < 0 else self.value(sample.game, me)
+            if stage == 0 and all(len({x.end for x in a.samples}) == 1 for a in arms):
                 for arm in arms:  # nothing left to chance: one sample is enough
-                    del arm.copies[1:], arm.values[1:]
+                    del arm.samples[1:]
+            _compare(arms)
             arms.sort(key=lambda a: (-a.value(), a.rank))
             kept = arms[: max(2, math.ceil(len(arms) / 2))]
             dropped = [a for a in arms[len(kept) :] if a.rank != 0] + dropped
@@ -250,6 +307,15 @@ class SearchBot:
         if arms[0].value() < pick.value() + margin:
             return pick.action, ranked  # not clearly better than `medium`'s choice
         return arms[0].action, ranked
+
+    def _marker(self, sample: _Sample, me: str) -> Callable[[Game], None]:
+        """What notes `me`'s standing in `sample` at each round boundary its playout
+        crosses."""
+
+        def crossed(copy: Game) -> None:
+            sample.marks.append((_pair(copy), self.value(copy, me)))
+
+        return crossed
 
     def values(self, game: Game, actions: list[Action], seed: int) -> list[float | None]:
         """What each of `actions` plays out to for the player to act (their standing), the
@@ -305,13 +371,17 @@ def _beyond(game: Game, root: _RoundMark) -> bool:
     )
 
 
-def _play_on(game: Game, root: _RoundMark, budget: int) -> int:
+def _play_on(
+    game: Game, root: _RoundMark, budget: int, crossed: Callable[[Game], None] | None = None
+) -> int:
     """Play `game` on with :data:`PLAYOUT` for every seat until `budget` work units are
-    spent or it is past the horizon; the units spent (-1: the playout failed, and the copy
-    is not to be valued)."""
+    spent or it is past the horizon, telling `crossed` of each round boundary it crosses (a
+    round counter moved on, or the game ended); the units spent (-1: the playout failed, and
+    the copy is not to be valued)."""
     rng = random.Random(0)  # PLAYOUT draws nothing: it has no noise
     used = 0
     while used < budget and not _beyond(game, root):
+        before = _pair(game)
         try:
             action, scored = PLAYOUT.decide(game, rng)
             cost = 1 + (LAY_UNITS if any(isinstance(a, LayTile) for _, _, a in scored) else 0)
@@ -321,6 +391,8 @@ def _play_on(game: Game, root: _RoundMark, budget: int) -> int:
         except Exception:
             return -1
         used += cost
+        if crossed is not None and (game.state.finished or _pair(game) != before):
+            crossed(game)
     return used
 
 

@@ -56,6 +56,7 @@ from tresham.server.bodies import (
     validate,
 )
 from tresham.server.chat import ChatRooms, saved_chat, site_chat
+from tresham.server.claims import HINTED_CHANNEL
 from tresham.server.config import ServerConfig
 from tresham.server.errors import (
     ApiError,
@@ -224,6 +225,7 @@ def create_app(config: ServerConfig, storage: Storage | None = None) -> FastAPI:
                     CHANNEL: registry.on_news,
                     CHAT_CHANNEL: chat.on_news,
                     HINT_CHANNEL: hints.on_news,
+                    HINTED_CHANNEL: hints.on_hinted,
                 },
                 on_reconnect,
             )

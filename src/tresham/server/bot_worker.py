@@ -10,6 +10,12 @@ copy is behind the log gets :class:`Stale` and drops the turn. The move reaches 
 as any other process's does: ``NOTIFY`` on PostgreSQL; on SQLite the worker says so on its
 standard output (``moved <game id> <log length>``), which the server that started it reads.
 
+A worker also works out the hints players ask for at the table (``server/hints.py``), from
+their own queue (``claims.HINTS``), before any bot turn (a person is waiting): at the ask's
+position, the seat still to act there, it stores ``bots/hints.py``'s hint in the ask's row
+(announced as a move is: ``NOTIFY`` on :data:`claims.HINTED_CHANNEL`, or ``hinted <game id>
+<index>`` on its standard output); an ask the game has moved past is dropped.
+
 A worker renews its claim's lease while it thinks (a thread, every third of the lease); a
 worker that dies mid-thought stops renewing it, and once it runs out any worker claims the
 turn again. The log's unique (game, index) key makes the move land once whatever happens:
@@ -23,9 +29,9 @@ goes (the pipe closes). It runs at a lower priority (`nice`) than the server, so
 person's move never waits for a bot's thinking. Any number of workers, on any machines
 sharing one PostgreSQL database, share the work.
 
-`hold` is a hook for tests: the worker's first turn is thought through and then held, its
-claim renewed, never stored, until the worker is killed; the worker writes ``"<pid> <game id>
-<index>"`` to that file when it holds.
+`hold` is a hook for tests: the worker's first turn (or hint) is thought through and then
+held, its claim renewed, never stored, until the worker is killed; the worker writes
+``"<pid> <game id> <index>"`` to that file when it holds.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from tresham.bots.hints import hint
 from tresham.core.errors import RuleError
 from tresham.server import claims
 from tresham.server.bots import bot_action
@@ -52,6 +59,7 @@ from tresham.server.commit import catch_up, commit_entry
 from tresham.server.errors import ApiError, Stale, Unavailable
 from tresham.server.live import LiveGame
 from tresham.server.storage import Storage, StorageError
+from tresham.words import Words
 
 log = logging.getLogger("tresham.server.bot_worker")
 
@@ -155,12 +163,14 @@ class PgWake:
 class Options:
     """A worker's settings: its claims' `lease` (seconds), how often it looks for turns
     whatever it hears (`poll`), the test hook `hold`, and `report`: whom to tell of each
-    move stored (None: nobody; the database announces it on PostgreSQL)."""
+    move stored and hint worked out (None: nobody; the database announces them on
+    PostgreSQL): ``report("moved", game id, log length)``, ``report("hinted", game id,
+    index)``."""
 
     lease: float = 10.0
     poll: float = 1.0
     hold: Path | None = None
-    report: Callable[[str, int], None] | None = None
+    report: Callable[[str, str, int], None] | None = None
 
 
 def bare_view(live: LiveGame) -> dict[str, Any]:
@@ -193,12 +203,18 @@ class BotWorker:
                 self.wake.wait(self.options.poll)
 
     def step(self) -> bool:
-        """Claim one turn and play it; False if none was waiting."""
-        held = claims.claim(self.storage, self.options.lease)
+        """Claim one hint asked and work it out, else one turn and play it (a person waits
+        for a hint); False if neither was waiting."""
+        held = claims.claim(self.storage, self.options.lease, claims.HINTS)
+        if held is None:
+            held = claims.claim(self.storage, self.options.lease)
         if held is None:
             return False
         with self._renewing(held):
-            self.take(held)
+            if held.queue == claims.HINTS:
+                self.take_hint(held)
+            else:
+                self.take(held)
         return True
 
     def take(self, held: Claim) -> None:
@@ -206,16 +222,10 @@ class BotWorker:
         or its game cannot play."""
         try:
             live = self._live(held.game_id)
-            game = live.game
-            if (
-                live.index != held.index
-                or game.state.finished
-                or game.acting_player() != held.player
-                or live.bot_level(held.player) is None
-            ):
+            if not _still(live, held) or live.bot_level(held.player) is None:
                 claims.finish(self.storage, held)  # someone acted, or took back, first
                 return
-            action = bot_action(game, live.index, held.level)
+            action = bot_action(live.game, live.index, held.level)
             self._hold_here(held)
             commit_entry(self.storage, live, held.player, action)
         except Stale:
@@ -230,16 +240,40 @@ class BotWorker:
             claims.fail(self.storage, held, str(exc))
             return
         except Exception as exc:
-            self.games.pop(held.game_id, None)
-            log.exception("game %s: the bot of %s failed", held.game_id, held.player)
-            claims.fail(self.storage, held, repr(exc))
+            self._give_up(held, f"the bot of {held.player} failed", exc)
             return
         if live.broken:
             self.games.pop(held.game_id, None)
         claims.finish(self.storage, held)
         self.moves += 1
         if self.options.report is not None:
-            self.options.report(held.game_id, live.index)
+            self.options.report("moved", held.game_id, live.index)
+
+    def take_hint(self, held: Claim) -> None:
+        """Work out a claimed hint and store it; drop the ask if the game moved on (or is
+        over, or another is to act there), and give it up if it cannot be worked out."""
+        try:
+            live = self._live(held.game_id)
+            if not _still(live, held):
+                claims.finish(self.storage, held)
+                return
+            given = hint(live.game).to_dict(Words(live.game))
+            self._hold_here(held)
+        except Unavailable as exc:
+            log.warning("game %s: %s", held.game_id, exc.message)
+            return
+        except Exception as exc:
+            self._give_up(held, f"the hint for {held.player} failed", exc)
+            return
+        if claims.store_hint(self.storage, held, given) and self.options.report is not None:
+            self.options.report("hinted", held.game_id, held.index)
+
+    def _give_up(self, held: Claim, what: str, exc: Exception) -> None:
+        """A claimed turn or ask raised `exc`: log it with `what` went wrong, forget this
+        worker's copy of the game, and mark the claim failed."""
+        self.games.pop(held.game_id, None)
+        log.exception("game %s: %s", held.game_id, what)
+        claims.fail(self.storage, held, repr(exc))
 
     def _live(self, game_id: str) -> LiveGame:
         """This worker's copy of the game, brought up to date with the log."""
@@ -289,9 +323,19 @@ class BotWorker:
             time.sleep(3600)
 
 
-def report_line(game_id: str, index: int) -> None:
-    """Tell the server that started this worker of a move (a line on standard output)."""
-    print(f"moved {game_id} {index}", flush=True)
+def _still(live: LiveGame, held: Claim) -> bool:
+    """Whether the game is where the claim found it: at its log index, not over, its player
+    to act."""
+    game = live.game
+    return (
+        live.index == held.index and not game.state.finished and game.acting_player() == held.player
+    )
+
+
+def report_line(what: str, game_id: str, index: int) -> None:
+    """Tell the server that started this worker of a move (``moved <game id> <log length>``)
+    or a hint worked out (``hinted <game id> <index>``): a line on standard output."""
+    print(f"{what} {game_id} {index}", flush=True)
 
 
 def run_worker(

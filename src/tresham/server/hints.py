@@ -14,18 +14,29 @@ evaluation and the next best candidates.
   PostgreSQL a note is announced on ``HINT_CHANNEL`` as log entries are on ``CHANNEL``); the
   table shows them in its log after the entry they follow. A seat asking again at the same
   position gets the same hint (hints are reproducible: ``bots/hints.py``), noted once.
-- A hint is worked out in a process of its own (:data:`HINT_PROCESSES`, started at the first
-  hint, at a lower priority than the server), never in the event loop, the threads that
-  serve moves or the interpreter they share, within a fixed budget of work units
-  (``bots/hints.HINT_WORK``). The process is sent the game's save (taken under the game's
-  lock) and keeps the games it has hinted (:data:`CACHED_GAMES`), bringing one up to date
-  by the actions added since (rebuilt from the save after a take-back). A hint process that
+- A hint is worked out where the bots think, never in the event loop, the threads that serve
+  moves or the interpreter they share, within a fixed budget of work units
+  (``bots/hints.HINT_WORK``). Where bots think in worker processes (``server/workers.py``:
+  the server's own pool, and on PostgreSQL any ``tresham bot-worker`` sharing the database),
+  the server *asks* for the hint in the database (``claims.ask_hint``), a worker claims the
+  ask before any bot turn, works the hint out from the game's log and stores it in the ask's
+  row (``server/bot_worker.py``), and the server reads it from there: woken by the worker's
+  news (``NOTIFY`` on ``claims.HINTED_CHANNEL``; on SQLite the local worker's ``hinted``
+  line), and reading the row every :data:`LOOK_EVERY` seconds in any case. A worker killed
+  mid-hint loses nothing (its claim runs out and another takes the ask); no hint within
+  :data:`WAIT` seconds (no worker running) is a 503, to be asked again. Where bots think in
+  the server's threads (``TRESHAM_BOT_WORKERS=threads``, as in-process tests run), a hint is
+  worked out in a process of the server's own (:data:`HINT_PROCESSES`, started at the first
+  hint, at a lower priority than the server), sent the game's save (taken under the game's
+  lock), which keeps the games it has hinted (:data:`CACHED_GAMES`), bringing one up to date
+  by the actions added since (rebuilt from the save after a take-back); a hint process that
   dies is started again and the hint asked again once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import multiprocessing
@@ -39,7 +50,8 @@ from tresham.bots.hints import hint
 from tresham.core.actions import action_from_json
 from tresham.core.game import Game
 from tresham.io.save import from_save, to_save
-from tresham.server.errors import Conflict, Forbidden
+from tresham.server import claims
+from tresham.server.errors import Conflict, Forbidden, Unavailable
 from tresham.server.registry import Registry
 from tresham.server.seats import token_seat
 from tresham.words import Words
@@ -54,6 +66,10 @@ NICENESS = 5
 CACHED_GAMES = 16
 #: How many worked-out hints are kept (by game and position) for a repeated ask.
 KEPT = 256
+#: How often the server reads an asked hint's row while it waits (news may be missed).
+LOOK_EVERY = 0.5
+#: How long the server waits for a worker to work a hint out (seconds).
+WAIT = 60.0
 
 
 class Hints:
@@ -67,6 +83,10 @@ class Hints:
         self._sent: dict[str, int] = {}
         self._sending = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
+        #: The asks this process waits for a worker to work out, by game and index.
+        self._waiting: dict[tuple[str, int], asyncio.Event] = {}
+        if registry.workers is not None:
+            registry.workers.on_hinted = self.on_hinted
 
     def close(self) -> None:
         """Stop the hint process (a hint being worked out is dropped) and the deliveries."""
@@ -85,7 +105,7 @@ class Hints:
         if not live.record.hosting.hints:
             raise Forbidden("hints are off in this game: its creator did not allow them", "hints")
 
-        def position() -> tuple[int, dict[str, Any]]:
+        def position() -> tuple[int, dict[str, Any] | None]:
             game = live.game
             if game.state.finished:
                 raise Conflict("the game is over: there is nothing to hint", "hints")
@@ -95,14 +115,17 @@ class Hints:
                     f"it is {acting}'s turn, not {seat.player}'s: a hint is for the seat to act",
                     "turn order",
                 )
-            return live.index, to_save(game)
+            return live.index, None if registry.workers is not None else to_save(game)
 
         index, save = await registry.read(live, position)
         key = (game_id, index)
         given = self._kept.get(key)
         if given is not None:
             return {"index": index, "hint": given, "note": None}
-        given = await self._worked_out(game_id, save)
+        if save is None:
+            given = await self._from_workers(game_id, index, seat.player)
+        else:
+            given = await self._worked_out(game_id, save)
         self._kept[key] = given
         while len(self._kept) > KEPT:
             self._kept.popitem(last=False)
@@ -127,6 +150,46 @@ class Hints:
                 self._pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = None
         raise Conflict("the hint could not be worked out; ask again", "hints")
+
+    async def _from_workers(self, game_id: str, index: int, player: str) -> dict[str, Any]:
+        """The hint `player` asks for at log `index`, from the bot workers (module docstring):
+        asked (again, if it was given up before), then waited for."""
+        registry = self.registry
+        storage = registry.storage
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT
+        key = (game_id, index)
+        event = self._waiting.setdefault(key, asyncio.Event())
+        asked = False
+        try:
+            while True:
+                event.clear()
+                row = await registry.run(claims.hint_asked, storage, game_id, index)
+                if row is not None and row.hint is not None:
+                    return row.hint
+                if asked and row is None:
+                    raise Conflict("the game moved on before the hint was worked out", "hints")
+                if asked and row is not None and row.failed is not None:
+                    raise Conflict(f"the hint could not be worked out: {row.failed}", "hints")
+                if not asked:
+                    if await registry.run(claims.ask_hint, storage, game_id, index, player):
+                        assert registry.workers is not None
+                        registry.workers.wake()
+                    asked = True
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    raise Unavailable("no bot worker has worked the hint out yet; ask again")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), min(LOOK_EVERY, remaining))
+        finally:
+            if self._waiting.get(key) is event:
+                del self._waiting[key]
+
+    def on_hinted(self, game_id: str, index: int) -> None:
+        """A worker stored the hint asked in a game at log `index`: wake its waiter here."""
+        event = self._waiting.get((game_id, index))
+        if event is not None:
+            event.set()
 
     def on_news(self, game_id: str, number: int) -> None:
         """A process stored hint note `number` of a game: send it (and any before it not yet

@@ -75,12 +75,14 @@ class LocalPool:
         self._wakes: list[int] = []
         self._ready: list[threading.Event] = []
         self._task: asyncio.Task[None] | None = None
-        self._on_news: Callable[[str, int], None] = lambda _game, _index: None
+        self._news: dict[str, Callable[[str, int], None]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    async def start(self, on_news: Callable[[str, int], None]) -> None:
+    async def start(
+        self, on_news: Callable[[str, int], None], on_hinted: Callable[[str, int], None]
+    ) -> None:
         """Start the workers and watch over them."""
-        self._on_news = on_news
+        self._news = {"moved": on_news, "hinted": on_hinted}
         self._loop = asyncio.get_running_loop()
         for slot in range(self.count):
             self.procs.append(self._spawn(slot))
@@ -131,9 +133,10 @@ class LocalPool:
                 continue
             word, _, rest = line.strip().partition(" ")
             game_id, _, index = rest.partition(" ")
-            if word == "moved" and index.isdigit() and loop is not None:
+            handler = self._news.get(word)
+            if handler is not None and index.isdigit() and loop is not None:
                 with contextlib.suppress(RuntimeError):  # the loop closed
-                    loop.call_soon_threadsafe(self._on_news, game_id, int(index))
+                    loop.call_soon_threadsafe(handler, game_id, int(index))
 
     async def _supervise(self) -> None:
         while True:
@@ -196,11 +199,18 @@ class WorkerBots:
         self._events: dict[str, asyncio.Event] = {}
         #: The index of each game's turn that this process queued (it tells the webhooks).
         self._queued: dict[str, int] = {}
+        #: Told when a local worker has worked out a hint (game id, index): ``server/hints.py``.
+        self.on_hinted: Callable[[str, int], None] = lambda _game, _index: None
 
     async def start(self) -> None:
         """Start the local workers, if any."""
         if self.pool is not None:
-            await self.pool.start(self.registry.on_news)
+            await self.pool.start(self.registry.on_news, lambda g, i: self.on_hinted(g, i))
+
+    def wake(self) -> None:
+        """Tell the local workers, if any, that work was queued (a turn or a hint asked)."""
+        if self.pool is not None:
+            self.pool.wake()
 
     async def close(self) -> None:
         """Stop the local workers."""
@@ -226,8 +236,7 @@ class WorkerBots:
             return
         if await registry.run(queue_turn, registry.storage, game_id, index, bot, level):
             self._queued[game_id] = index
-            if self.pool is not None:
-                self.pool.wake()
+            self.wake()
         event = self._events.setdefault(game_id, asyncio.Event())
         loop = asyncio.get_running_loop()
         deadline = loop.time() + PATIENCE
