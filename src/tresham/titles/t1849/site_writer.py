@@ -80,6 +80,7 @@ STAYS: Final = ("buy_token", "companies")
 FREE_SLOT: Final = "free_slot"
 SMS_ASKED: Final = "sms_asked"
 SMS_USED: Final = "sms_used"
+SMS_EARLY: Final = "sms_early"
 ROUTE_OPEN: Final = "route_open"
 MOVE: Final = "move"
 COPIES: Final = "copies"
@@ -153,6 +154,10 @@ class Writer1849:
             ]
         if isinstance(action, UseCompany):
             if action.company == "SMS":
+                rnd = game.state.round
+                turn = (id(rnd), rnd.index) if isinstance(rnd, OperatingRound) else None
+                if ctx.memo.get(SMS_EARLY) == turn:
+                    return []  # written before CNM's assignment (_sms_question)
                 return [{"type": "choose", **base, "choice": SMS_CLOSE}]
             return [
                 {
@@ -295,10 +300,18 @@ def _sms_question(ctx: WriteContext, action: Action) -> list[SiteAction]:
     """The site asks a corporation that owns SMS, before its first lay or token of the turn,
     whether it closes SMS; tresham's corporation just uses it. The corporation's first action
     at its track step while it owns SMS (also right after buying it) is preceded by the site's
-    "Pass" where it is not SMS's use."""
+    "Pass" where it is not SMS's use. A private bought first is not such an action: the site's
+    Buy Companies step comes before its SMS question and takes the purchase while the question
+    is open, which stays open after it (random game 4 players seed 101: IFT buys SIGI, then
+    closes SMS). Nor is CNM's assignment where the corporation closes SMS after it, before
+    any lay or token: the site's question comes before CNM's step, so its "Close SMS" is
+    written before the assignment (random game 3 players seed 106: AFG assigns CNM, then
+    closes SMS to build in Catania), and the import takes the lay after it for SMS's."""
     game = ctx.game
     rnd = game.state.round
     if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.index >= len(rnd.order):
+        return []
+    if isinstance(action, BuyCompany):
         return []
     corp = rnd.corp()
     if action.entity != corp or ctx.memo.get(SMS_ASKED) == (id(rnd), rnd.index):
@@ -312,7 +325,22 @@ def _sms_question(ctx: WriteContext, action: Action) -> list[SiteAction]:
     if isinstance(action, UseCompany) and action.company == "SMS":
         ctx.memo[SMS_USED] = (id(rnd), rnd.index)
         return []
-    return [{"type": "choose", "entity": corp, "entity_type": "corporation", "choice": "Pass"}]
+    choice = "Pass"
+    if isinstance(action, UseCompany) and _closes_sms_next(ctx, corp):
+        ctx.memo[SMS_USED] = ctx.memo[SMS_EARLY] = (id(rnd), rnd.index)
+        choice = SMS_CLOSE
+    return [{"type": "choose", "entity": corp, "entity_type": "corporation", "choice": choice}]
+
+
+def _closes_sms_next(ctx: WriteContext, corp: str) -> bool:
+    """Whether the corporation's next actions after this one, before any other kind, include
+    closing SMS (only private purchases and uses between)."""
+    for later in ctx.log[ctx.at + 1 :]:
+        if later.entity != corp or not isinstance(later, UseCompany | BuyCompany):
+            return False
+        if isinstance(later, UseCompany) and later.company == "SMS":
+            return True
+    return False
 
 
 def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
