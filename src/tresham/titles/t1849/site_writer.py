@@ -74,6 +74,7 @@ SHARES: Final = "shares"
 GONE: Final = "gone"
 TURN: Final = "turn"
 CASH: Final = "cash"
+SPENT: Final = "spent"
 WAKE: Final = "(the corporation closes)"
 #: tresham's steps whose counterpart on the site stays open after an action taken there.
 STAYS: Final = ("buy_token", "companies")
@@ -102,6 +103,7 @@ class Writer1849:
     def before(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         ctx.memo[TURN] = _turn(ctx.game)
         ctx.memo[CASH] = {sym: c.cash for sym, c in ctx.game.state.corps.items()}
+        ctx.memo[SPENT] = _spent(ctx.game, action)
         ctx.memo[ROUTE_OPEN] = _route_open(ctx.game, action)
         return _sms_question(ctx, action) + self._action(ctx, action)
 
@@ -385,7 +387,9 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
         sms = ctx.memo.get(SMS_USED) == (rid, i)
         cash = game.state.corps[corp].cash
         if now is None or now[0] != rid:  # the round ended: its cash then, before any income
-            cash = ctx.memo.get(CASH, {}).get(corp, cash) - _spent(action, corp)
+            cash = ctx.memo.get(CASH, {}).get(corp, cash)
+            if action.entity == corp:
+                cash -= ctx.memo.get(SPENT, 0)
         if _site_waits(game, corp, steps[k], sms, cash):
             if steps[k] == "routes":
                 out.append(_no_run(corp))
@@ -428,10 +432,19 @@ def _route_open(game: Game, action: Action) -> tuple[str, bool, int] | None:
     return corp, trains and site_graph(trial, corp).route_available, left
 
 
-def _spent(action: Action, corp: str) -> int:
-    """What the action took from the corporation's treasury (a purchase of its own)."""
-    if isinstance(action, BuyCompany | BuyTrain) and action.entity == corp:
+def _spent(game: Game, action: Action) -> int:
+    """What the action takes from its corporation's treasury (a purchase of its own, a bond
+    repaid; a bond issued brings money in), read before it is taken. A token bought with the
+    last of its money leaves nothing for the site's later steps (random game 3 players seed
+    103: CTL's L.668 for RCS's token in Trapani ends the round)."""
+    if isinstance(action, BuyCompany | BuyTrain | BuyStationToken):
         return action.price
+    if isinstance(action, BuyEToken):
+        return variants.e_token_cost(game)
+    if isinstance(action, RepayBond):
+        return variants.BOND
+    if isinstance(action, IssueBond):
+        return -variants.BOND
     return 0
 
 
