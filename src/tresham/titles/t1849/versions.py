@@ -34,3 +34,9 @@ SITE_CONNECTION_VERSION: Final = 6
 #: token placed only in a city the site's own walk reaches (ruling S15), and the other site
 #: rules found then (rulings S16-). The summary's rule set is unchanged.
 SITE_TOKEN_VERSION: Final = 7
+
+#: The "18xx.games" rule set's fifth round of fixes from the differential test (issue 39): a
+#: player who leaves the game keeps his cash (ruling S19), and a corporation whose home token
+#: the Messina earthquake destroyed sells no token of its first one left (S20). The summary's
+#: rule set is unchanged.
+SITE_DEPARTED_VERSION: Final = 8
