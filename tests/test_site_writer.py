@@ -19,7 +19,16 @@ import pytest
 
 from shared_files import SHARED
 from tresham.cli import main
-from tresham.io.oracle import EQUAL, differential, oracle_missing, play_random
+from tresham.io.oracle import (
+    EQUAL,
+    SITE_DNF,
+    SITE_TURN_LIMIT,
+    differential,
+    oracle_missing,
+    play_random,
+    runs_to_the_turn_limit,
+    site_replay,
+)
 from tresham.io.save import new_game, save
 from tresham.io.site_import import import_export
 from tresham.io.site_writer import ExportFailure, export_game
@@ -114,3 +123,25 @@ def test_the_sites_engine_replays_the_game_with_every_state_equal(
     verdict = differential(players, seed, options, ORACLE, actions=BOUNDED)
     assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
     assert verdict.lines_equal == verdict.site_actions > 100
+
+
+# The site's limit, not a difference: where no one can act but pass, the site passes for them
+# by itself within one action, round after round, to its stock round 100, and ends the game
+# as "did not finish". Random game 4 players seed 102: after AFG's bankruptcy only a departed
+# player's private pays; tresham, playing its own passes on, stands at the start of its stock
+# round 100 just as the site's last line. A line that differs there stays a difference.
+@needs_oracle
+def test_the_sites_own_run_to_its_turn_limit_is_the_sites() -> None:
+    options = {"reduced_4p_corps": True}
+    verdict = differential(4, 102, options, ORACLE)
+    assert verdict.verdict == SITE_DNF, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.extra["site_end"] == "its own passes to the turn limit"
+    assert verdict.lines_equal == verdict.site_actions
+    game = play_random(4, 102, options)
+    export = export_game(game, 102)
+    replay = site_replay(export, ORACLE)
+    last = replay.states[-1]
+    assert last["turn"] == SITE_TURN_LIMIT
+    assert runs_to_the_turn_limit(game, export, replay, last["id"])
+    replay.states[-1] = {**last, "bank": last["bank"] + 1}
+    assert not runs_to_the_turn_limit(game, export, replay, last["id"])
