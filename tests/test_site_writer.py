@@ -145,3 +145,13 @@ def test_the_sites_own_run_to_its_turn_limit_is_the_sites() -> None:
     assert runs_to_the_turn_limit(game, export, replay, last["id"])
     replay.states[-1] = {**last, "bank": last["bank"] + 1}
     assert not runs_to_the_turn_limit(game, export, replay, last["id"])
+
+
+# A game over takes no action on the site (GameIsOver), not even the pass of a step tresham
+# moved past: random game 3 players seed 125, where P2's leaving ends it during IFT's turn.
+def test_nothing_follows_the_action_that_ends_the_game() -> None:
+    game = play_random(3, 125, ALL_OPTIONS)
+    assert game.state.finished and game.actions[-1].type == "choose"
+    last = export_game(game, 125)["actions"][-1]
+    assert (last["type"], last["choice"]) == ("choose", "Leave game")
+    assert "auto_actions" not in last

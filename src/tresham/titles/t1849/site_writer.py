@@ -352,8 +352,8 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
     the site stays there after it (:func:`_site_waits`)."""
     was = ctx.memo.pop(TURN, None)
     game = ctx.game
-    if was is None:
-        return []
+    if was is None or game.state.finished:
+        return []  # a game over takes no action, not even a pass (the site: GameIsOver)
     now = _turn(game)
     rid, index, step, order, steps = was
     stops: list[tuple[int, int]] = []  # (place in the order, step) the site may wait at
