@@ -155,3 +155,19 @@ def test_nothing_follows_the_action_that_ends_the_game() -> None:
     last = export_game(game, 125)["actions"][-1]
     assert (last["type"], last["choice"]) == ("choose", "Leave game")
     assert "auto_actions" not in last
+
+
+# The site's token-buying step stays open after a purchase until the corporation passes
+# there; tresham moves on to its train step at once. The export writes that pass (another
+# token still in reach: an explicit one), and the import takes it for the site's step, not
+# for a pass of tresham's train step (random game 4 players seed 105: CTL buys ATA's token in
+# Caltanissetta, passes, then buys a 6H).
+def test_the_pass_after_a_token_purchase_is_the_token_steps() -> None:
+    game = play_random(4, 105, {"acquiring_station_tokens": True}, actions=747)
+    assert [a.type for a in game.actions[-2:]] == ["buy_station_token", "buy_train"]
+    export = export_game(game, 105)
+    kinds = [(a["type"], a["entity"]) for a in export["actions"][-3:]]
+    assert kinds == [("buy_token", "CTL"), ("pass", "CTL"), ("buy_train", "CTL")]
+    imported = import_export(export).game
+    assert [a.type for a in imported.actions[-2:]] == ["buy_station_token", "buy_train"]
+    assert imported.state_hash() == game.state_hash()

@@ -114,7 +114,10 @@ class Adapter1849:
         its turn past tresham's step where the site's waits though tresham shows none: the
         token-buying step while a token is in reach (before the green phase, or with no cash:
         ``variant_steps.tokens_in_reach``), the train step where the site counts an E-train
-        it cannot buy (:func:`site_train_step_open`)."""
+        it cannot buy (:func:`site_train_step_open`). The site's token-buying step also stays
+        open after a purchase until the corporation passes there (tresham moves on at once):
+        the corporation's pass right after its purchase is that step's (random game 4 players
+        seed 105: CTL buys a token, passes, then buys a train)."""
         if action.get("entity_type") != "corporation":
             return False
         game, corp = ctx.game, str(action.get("entity"))
@@ -129,6 +132,11 @@ class Adapter1849:
                 return True
             passed.add(here)
             return False
+        last = game.actions[-1] if game.actions else None
+        bought = isinstance(last, BuyStationToken) and last.entity == corp
+        if bought and here != BuyTokenStep.name:
+            passed.add(BuyTokenStep.name)
+            return True
         if here in SITE_ONLY:  # tresham's own step: the pass is tresham's
             passed.add(here)
             return False
