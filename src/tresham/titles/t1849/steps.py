@@ -38,7 +38,12 @@ from tresham.core.trains import Train
 from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.operating import OPERATING
-from tresham.titles.t1849.rule_set import site_engine, site_fourth_round, site_proven
+from tresham.titles.t1849.rule_set import (
+    site_engine,
+    site_fifth_round,
+    site_fourth_round,
+    site_proven,
+)
 from tresham.titles.t1849.state import state_of, turn_of
 
 if TYPE_CHECKING:
@@ -248,10 +253,17 @@ class TrainStep(Step):
         return out
 
     def _largest_sales(self, game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
-        """The most the president may sell in each corporation, in operating order."""
+        """The most the president may sell in each corporation, in operating order. Where the
+        20% last certificate makes that percent with fewer certificates, the "18xx.games" rule
+        set sells it from rules version `SITE_DEPARTED_VERSION` (ruling S21: the site's
+        ``max_by(&:price)`` over bundles enumerated by their number of certificates keeps the
+        first of equal price; random game 4 players seed 123: the last certificate, not two
+        10%, whose holder later could sell 10% on the site)."""
+        fewer = site_fifth_round(game)
         best: dict[str, SellShares] = {}
         for a in president_sales(game, corp, pres, shortfall):
-            if a.corporation not in best or a.percent > best[a.corporation].percent:
+            was = best.get(a.corporation)
+            if was is None or (a.percent, fewer and a.last) > (was.percent, fewer and was.last):
                 best[a.corporation] = a
         return [best[sym] for sym in game.state.market.operating_order(best)]
 
