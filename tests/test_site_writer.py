@@ -171,3 +171,20 @@ def test_the_pass_after_a_token_purchase_is_the_token_steps() -> None:
     imported = import_export(export).game
     assert [a.type for a in imported.actions[-2:]] == ["buy_station_token", "buy_train"]
     assert imported.state_hash() == game.state_hash()
+
+
+# The site never goes back to a step before one the corporation acted at: CTL buys a train,
+# then issues shares (whose money would buy another); its pass after that is its Buy
+# Companies step's, not a pass of the site's train step (random game 3 players seed 129 with
+# bonds).
+def test_a_pass_after_an_issue_is_not_the_train_steps() -> None:
+    game = play_random(3, 129, {"bonds": True}, actions=102)
+    kinds = [(a.type, a.entity) for a in game.actions[-4:]]
+    assert kinds == [
+        ("buy_train", "CTL"),
+        ("issue_shares", "CTL"),
+        ("pass", "CTL"),
+        ("pass", "SFA"),
+    ]
+    imported = import_export(export_game(game, 129)).game
+    assert imported.state_hash() == game.state_hash()

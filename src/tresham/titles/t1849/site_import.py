@@ -85,6 +85,7 @@ SITE_STEP_NAMES: Final = {
 }
 #: memo key: by operating turn, the site's steps passed in it (of `SITE_ONLY`)
 SITE_STEPS: Final = "site steps"
+ACTED: Final = "acted at"
 #: the memo's mark for lists given up
 LOST: Final = "lost"
 
@@ -142,9 +143,12 @@ class Adapter1849:
             return False
         if rnd.corp() != corp:
             return False
+        acted = ctx.memo.get(ACTED, {}).get(turn, -1)
         for step, site_waits in SITE_ONLY.items():
             if step not in rnd.steps or step in passed or rnd.step < rnd.steps.index(step):
                 continue
+            if rnd.steps.index(step) < acted:
+                continue  # it acted at a later step: the site has left this one behind
             if site_waits(game, corp):
                 passed.add(step)
                 return True
@@ -190,6 +194,7 @@ class Adapter1849:
 
     def translate(self, ctx: SiteContext, action: dict[str, Any]) -> list[Action]:
         kind = action["type"]
+        _acted_at(ctx, action)
         if kind in ("buy_shares", "sell_shares"):
             self._share_move(ctx, action)
         if kind == "par":
@@ -323,6 +328,23 @@ class Adapter1849:
             ctx.runs_retraced += 1
             runs.append(run)
         return runs_action(corp, runs)
+
+
+def _acted_at(ctx: SiteContext, action: dict[str, Any]) -> None:
+    """Remember the latest step of the operating turn at which the corporation took an action
+    other than a pass: the site never goes back to a step before it (random game 3 players
+    seed 129 with bonds: CTL buys a train, then issues shares, which pay for another; its
+    pass after that is its Buy Companies step's, not its train step's)."""
+    rnd = ctx.game.state.round
+    if action["type"] == "pass" or action.get("entity_type") != "corporation":
+        return
+    if not isinstance(rnd, OperatingRound) or ctx.game.state.pending or rnd.finished(ctx.game):
+        return
+    if rnd.corp() != str(action.get("entity")):
+        return
+    turns: dict[tuple[int, int], int] = ctx.memo.setdefault(ACTED, {})
+    turn = (id(rnd), rnd.index)
+    turns[turn] = max(turns.get(turn, -1), rnd.step)
 
 
 def _at_routes(game: Game, corp: str) -> bool:
