@@ -188,3 +188,16 @@ def test_a_pass_after_an_issue_is_not_the_train_steps() -> None:
     ]
     imported = import_export(export_game(game, 129)).game
     assert imported.state_hash() == game.state_hash()
+
+
+# A sale of 10% less than every certificate held, the president's among them, is the site's
+# partial bundle (`partial_bundles_for_presidents_share`): P1, with ATA's president's and last
+# certificates, sells 30% (random game 5 players seed 113).
+def test_a_sale_of_all_but_10_is_the_sites_partial_bundle() -> None:
+    game = play_random(5, 113, {"acquiring_station_tokens": True}, actions=1594)
+    sale = game.actions[-1]
+    assert (sale.type, sale.entity, getattr(sale, "percent", None)) == ("sell_shares", "P1", 30)
+    written = export_game(game, 113)["actions"][-1]
+    assert (written["type"], written["percent"]) == ("sell_shares", 30)
+    assert written["shares"] == ["ATA_7", "ATA_0"]  # the last certificate, the president's
+    assert import_export(export_game(game, 113)).game.state_hash() == game.state_hash()
