@@ -201,3 +201,20 @@ def test_a_sale_of_all_but_10_is_the_sites_partial_bundle() -> None:
     assert (written["type"], written["percent"]) == ("sell_shares", 30)
     assert written["shares"] == ["ATA_7", "ATA_0"]  # the last certificate, the president's
     assert import_export(export_game(game, 113)).game.state_hash() == game.state_hash()
+
+
+# The site's Token step waits after "Close SMS" while the corporation has a token to place;
+# tresham, with nothing to place, shows none: the export's pass there is not a pass of
+# tresham's later step (random game 3 players seed 109 with bonds: ATA closes SMS, lays and
+# places nothing, then issues shares).
+def test_the_token_steps_pass_after_sms_is_the_sites() -> None:
+    game = play_random(3, 109, {"bonds": True}, actions=73)
+    kinds = [(a.type, a.entity) for a in game.actions[-4:]]
+    assert kinds == [
+        ("use_company", "ATA"),
+        ("pass", "ATA"),
+        ("issue_shares", "ATA"),
+        ("lay_tile", "AFG"),
+    ]
+    imported = import_export(export_game(game, 109)).game
+    assert imported.state_hash() == game.state_hash()

@@ -44,6 +44,7 @@ from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, 
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import LOAN_PENALTY, SWAP_ONE_20, SWAP_TWO_10
 from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.state import turn_of
 from tresham.titles.t1849.steps import SMS_HEXES
 from tresham.titles.t1849.variant_steps import DEBT, BuyTokenStep, tokens_in_reach
 
@@ -381,9 +382,20 @@ def site_train_step_open(game: Game, corp: str, cash: int | None = None) -> bool
     return bool(prices) and min(prices) <= (c.cash if cash is None else cash)
 
 
+def site_token_step_open(game: Game, corp: str) -> bool:
+    """Whether the site's Token step waits for `corp` where tresham shows none: after "Close
+    SMS" while the corporation has a token left to place (random game 3 players seed 109 with
+    bonds: ATA closes SMS, lays and places nothing; the site waits at its Token step)."""
+    rnd = game.state.round
+    if not isinstance(rnd, OperatingRound):
+        return False
+    return turn_of(rnd).sms_used and game.state.corps[corp].unplaced_tokens > 0
+
+
 #: The site steps that may wait for a pass where tresham shows no step, by tresham's step
 #: name, with the test of whether the site waits there.
 SITE_ONLY: Final[dict[str, Callable[[Game, str], bool]]] = {
+    "token": site_token_step_open,
     BuyTokenStep.name: lambda game, corp: bool(tokens_in_reach(game, corp)),
     "trains": site_train_step_open,
 }

@@ -59,6 +59,7 @@ from tresham.titles.t1849.site_import import (
     site_train_step_open,
 )
 from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.steps import STEP_OBJECTS, TrainStep
 from tresham.titles.t1849.variant_steps import tokens_in_reach
 from tresham.titles.t1849.variants import BUY_TOKENS
 
@@ -75,6 +76,7 @@ GONE: Final = "gone"
 TURN: Final = "turn"
 CASH: Final = "cash"
 SPENT: Final = "spent"
+BANKRUPTCY: Final = "bankruptcy"
 WAKE: Final = "(the corporation closes)"
 #: tresham's steps whose counterpart on the site stays open after an action taken there.
 STAYS: Final = ("buy_token", "companies")
@@ -104,6 +106,7 @@ class Writer1849:
         ctx.memo[TURN] = _turn(ctx.game)
         ctx.memo[CASH] = {sym: c.cash for sym, c in ctx.game.state.corps.items()}
         ctx.memo[SPENT] = _spent(ctx.game, action)
+        ctx.memo[BANKRUPTCY] = _bankruptcy_sales(ctx.game, action)
         ctx.memo[ROUTE_OPEN] = _route_open(ctx.game, action)
         return _sms_question(ctx, action) + self._action(ctx, action)
 
@@ -432,6 +435,23 @@ def _route_open(game: Game, action: Action) -> tuple[str, bool, int] | None:
     return corp, trains and site_graph(trial, corp).route_available, left
 
 
+def _bankruptcy_sales(game: Game, action: Action) -> list[tuple[str, SellShares, str | None]]:
+    """The president's sales of a corporation's bankruptcy (seller, sale, president before),
+    read before it: the site sells its own bundles, whose certificates and presidency swaps
+    the lists follow as for a sale named (random game 5 players seed 103: P5's half of AFG's
+    president's certificate takes the pool's first 10% back)."""
+    rnd = game.state.round
+    if not isinstance(action, Bankrupt) or not isinstance(rnd, OperatingRound):
+        return []
+    step = STEP_OBJECTS.get(rnd.steps[rnd.step])
+    if not isinstance(step, TrainStep):
+        return []
+    reg = game.state.shares
+    seller = str(reg.president.get(action.entity))
+    sales = step.bankruptcy_sales(game, action.entity)
+    return [(seller, sale, reg.president.get(sale.corporation)) for sale in sales]
+
+
 def _spent(game: Game, action: Action) -> int:
     """What the action takes from its corporation's treasury (a purchase of its own, a bond
     repaid; a bond issued brings money in), read before it is taken. A token bought with the
@@ -594,6 +614,8 @@ def _follow_shares(ctx: WriteContext, action: Action) -> None:
     if move is not None:
         _sym, seller, to, certs, percent, old = move
         model.moved(game, certs, to, percent, seller, old)
+    for seller, sale, old in ctx.memo.pop(BANKRUPTCY, None) or []:
+        model.moved(game, _sold(model, seller, sale), POOL, sale.percent, seller, old)
     if isinstance(action, Choose):
         if action.choice == SWAP_TWO_10:
             model.swap_double()

@@ -252,6 +252,15 @@ class TrainStep(Step):
             out.append(Pass(corp))
         return out
 
+    def bankruptcy_sales(self, game: Game, corp: str) -> list[SellShares]:
+        """The sales of the president of `corp` when it goes bankrupt (§Trouble "Still short:
+        it all goes to the treasury"): his largest legal sale in each corporation."""
+        pres = game.state.shares.president[corp]
+        cheap = self.cheapest(game, corp)
+        assert pres is not None and cheap is not None
+        shortfall = cheap[1] - game.state.corps[corp].cash - game.player(pres).cash
+        return self._largest_sales(game, corp, pres, shortfall)
+
     def _largest_sales(self, game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
         """The most the president may sell in each corporation, in operating order. Where the
         20% last certificate makes that percent with fewer certificates, the "18xx.games" rule
@@ -296,10 +305,7 @@ class TrainStep(Step):
             # legal sale in each corporation, then all the president's cash
             pres = s.shares.president[corp]
             assert pres is not None
-            cheap = self.cheapest(game, corp)
-            assert cheap is not None
-            shortfall = cheap[1] - s.corps[corp].cash - game.player(pres).cash
-            for sale in self._largest_sales(game, corp, pres, shortfall):
+            for sale in self.bankruptcy_sales(game, corp):
                 emergency_sale(game, pres, sale, bankrupt=True)
             game.transfer(pres, corp, game.player(pres).cash)
             title.close_corporation(game, corp)
