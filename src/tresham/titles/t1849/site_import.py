@@ -44,6 +44,7 @@ from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, 
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import LOAN_PENALTY, SWAP_ONE_20, SWAP_TWO_10
 from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.site_slots import SiteSlots
 from tresham.titles.t1849.state import turn_of
 from tresham.titles.t1849.steps import SMS_HEXES
 from tresham.titles.t1849.variant_steps import DEBT, BuyTokenStep, tokens_in_reach
@@ -87,6 +88,8 @@ SITE_STEP_NAMES: Final = {
 #: memo key: by operating turn, the site's steps passed in it (of `SITE_ONLY`)
 SITE_STEPS: Final = "site steps"
 ACTED: Final = "acted at"
+SLOTS: Final = "slots"
+BOUGHT: Final = "token bought"
 #: the memo's mark for lists given up
 LOST: Final = "lost"
 
@@ -131,12 +134,13 @@ class Adapter1849:
         here = rnd.steps[rnd.step]
         if action.get(AUTO):  # the token-buying step's own pass: tresham's, if it waits there
             if here != BuyTokenStep.name:
+                passed.add(BuyTokenStep.name)
                 return True
             passed.add(here)
             return False
         last = game.actions[-1] if game.actions else None
         bought = isinstance(last, BuyStationToken) and last.entity == corp
-        if bought and here != BuyTokenStep.name:
+        if bought and here != BuyTokenStep.name and BuyTokenStep.name not in passed:
             passed.add(BuyTokenStep.name)
             return True
         if here in SITE_ONLY:  # tresham's own step: the pass is tresham's
@@ -167,7 +171,9 @@ class Adapter1849:
     def followed(self, ctx: SiteContext, action: dict[str, Any]) -> None:
         """Move the site's certificates: those the action named, then the site's own moves.
         Where the lists cannot follow (an export whose moves they do not know), they are
-        given up: the import then places certificates by tresham's holdings alone."""
+        given up: the import then places certificates by tresham's holdings alone. Then
+        the cities' slots, as the site has them (``site_slots.py``)."""
+        _slots(ctx).follow(ctx.game.state.map, ctx.memo.pop(BOUGHT, None))
         model = _shares(ctx)
         if model is None:
             return
@@ -239,14 +245,15 @@ class Adapter1849:
         raise ImportFailure("no corporation owes interest now")
 
     def _buy_token(self, ctx: SiteContext, action: dict[str, Any]) -> BuyStationToken:
-        """The token in the site's city and slot."""
+        """The token in the site's city and slot (the site's slots: ``site_slots.py``)."""
         corp = ctx.entity(action)
         hex_, city = site_city(ctx, str(action["city"]))
-        slots = ctx.game.state.map.slots(hex_, city)
+        slots = _slots(ctx).layout.get((hex_, city)) or ctx.game.state.map.slots(hex_, city)
         slot = int(action["slot"])
         seller = slots[slot] if slot < len(slots) else None
         if seller is None:
             raise ImportFailure(f"field slot: no token in slot {slot} of {hex_}")
+        ctx.memo[BOUGHT] = ((hex_, city), corp, seller)
         return BuyStationToken(corp, hex_, city, seller, int(action["price"]))
 
     def _par(self, ctx: SiteContext, action: dict[str, Any]) -> Par:
@@ -329,6 +336,13 @@ class Adapter1849:
             ctx.runs_retraced += 1
             runs.append(run)
         return runs_action(corp, runs)
+
+
+def _slots(ctx: SiteContext) -> SiteSlots:
+    model = ctx.memo.get(SLOTS)
+    if not isinstance(model, SiteSlots):
+        model = ctx.memo[SLOTS] = SiteSlots()
+    return model
 
 
 def _acted_at(ctx: SiteContext, action: dict[str, Any]) -> None:

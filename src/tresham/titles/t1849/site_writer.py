@@ -59,6 +59,7 @@ from tresham.titles.t1849.site_import import (
     site_train_step_open,
 )
 from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.site_slots import SiteSlots
 from tresham.titles.t1849.steps import STEP_OBJECTS, TrainStep
 from tresham.titles.t1849.variant_steps import tokens_in_reach
 from tresham.titles.t1849.variants import BUY_TOKENS
@@ -77,6 +78,7 @@ TURN: Final = "turn"
 CASH: Final = "cash"
 SPENT: Final = "spent"
 BANKRUPTCY: Final = "bankruptcy"
+SLOTS: Final = "slots"
 WAKE: Final = "(the corporation closes)"
 #: tresham's steps whose counterpart on the site stays open after an action taken there.
 STAYS: Final = ("buy_token", "companies")
@@ -191,7 +193,7 @@ class Writer1849:
             price = _e_token_price(game)
             return [{"type": "choose", **base, "choice": f"{E_TOKEN_CHOICE}L.{price}"}]
         if isinstance(action, BuyStationToken):
-            slot = game.state.map.slots(action.hex, action.city).index(action.seller)
+            slot = _slots(ctx).slot((action.hex, action.city), action.seller)
             return [
                 {
                     "type": "buy_token",
@@ -210,6 +212,10 @@ class Writer1849:
     def after(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         _follow_shares(ctx, action)
         _follow_tiles(ctx)
+        bought = None
+        if isinstance(action, BuyStationToken):
+            bought = ((action.hex, action.city), action.entity, action.seller)
+        _slots(ctx).follow(ctx.game.state.map, bought)
         return self._placed(ctx, action) + _turn_end_passes(ctx, action) + _wake(ctx, action)
 
     def _placed(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
@@ -500,6 +506,13 @@ def _companies_step_waits(game: Game, corp: str, cash: int) -> bool:
     if game.phase.name not in ("6H", "8H", "10H") or cash < 1:
         return False
     return any(c.owner in players and c.sym != "RSA" and not c.closed for c in s.companies.values())
+
+
+def _slots(ctx: WriteContext) -> SiteSlots:
+    model = ctx.memo.get(SLOTS)
+    if not isinstance(model, SiteSlots):
+        model = ctx.memo[SLOTS] = SiteSlots()
+    return model
 
 
 def _shares(ctx: WriteContext) -> SiteShares:
