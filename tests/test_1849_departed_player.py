@@ -187,3 +187,23 @@ def test_old_rules_keep_the_departed_players_privates(
     assert "Bob" not in acted
     assert g2.player("Bob").cash == before["Bob"] + sigi.revenue
     assert title(g2).scores(g2)["Bob"] == sigi.revenue
+
+
+# Ruling S19 (§Trouble "A president left with no stock quits on L. 0"): on 18xx.games the
+# player who leaves keeps whatever cash he has (the site's `declare_bankrupt` only marks him;
+# its loan choice can come rounds later, S9, when his privates have paid him: random game 4
+# players seed 102), from rules version 8; before it, and in the summary's rule set, his cash
+# goes to the bank.
+@pytest.mark.parametrize(
+    ("options", "version", "kept"), [(SITE, None, True), (SITE, 7, False), (None, None, False)]
+)
+def test_a_player_who_leaves_keeps_his_cash_on_the_site(
+    options: dict[str, Any] | None, version: int | None, kept: bool
+) -> None:
+    g = _loan_prompt(options, version)
+    g.player("Bob").cash = 37  # SIGI's revenue, paid since he lost his stock
+    bank = g.state.bank.cash
+    g.apply(Choose("Bob", "leave"))
+    assert g.player("Bob").bankrupt
+    assert g.player("Bob").cash == (37 if kept else 0)
+    assert g.state.bank.cash == bank + (0 if kept else 37)

@@ -34,6 +34,7 @@ from tresham.core.graph import (
     track_graph,
 )
 from tresham.core.rounds.operating import OperatingRound
+from tresham.core.shares import POOL
 from tresham.core.track import MapState
 from tresham.io.oracle import play_random
 from tresham.io.site_import import StateDivergence, import_export
@@ -41,6 +42,7 @@ from tresham.io.site_states import read_states, states_path
 from tresham.io.site_writer import export_game
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.site_graph import site_graph, site_hexes, site_nodes, site_paths
+from tresham.titles.t1849.site_slots import SiteSlots
 from tresham.titles.t1849.track_rules import TrackRules1849, new_map
 
 SITE = {"rule_set": "18xx.games"}
@@ -461,3 +463,62 @@ def test_the_site_forces_a_train_only_for_two_stops_met_from_one_token(
     g = two_corps(options, version)
     g.state.map = s
     assert map_glue.has_route(g, "IFT") == forced
+
+
+def _bankruptcy_with_the_last_certificate(
+    options: dict[str, Any] | None, rules_version: int | None
+) -> Game:
+    """`_ctl_short_of_a_train` with two 10% certificates of IFT and its 20% last one, the
+    pool holding 30% (so that 20% is the most Bob may sell) and no 4H left: CTL goes
+    bankrupt."""
+    g = _ctl_short_of_a_train(options, rules_version, 2)
+    give_certs(g, "IFT", "Bob", 0, last=True)
+    give_certs(g, "IFT", POOL, 3)
+    scrap(g, *(t for t in ("4H-0", "4H-1", "4H-2", "4H-3") if t in g.state.depot.trains))
+    assert Bankrupt("CTL") in g.legal_actions()
+    g.apply(Bankrupt("CTL"))
+    return g
+
+
+# Ruling S21 (§Trouble "Still short: it all goes to the treasury"; R24, the president's largest
+# legal bundle): on 18xx.games, where the 20% last certificate makes that bundle with fewer
+# certificates, it is the one sold (`sellable_bundles(...).max_by(&:price)`, bundles listed by
+# their number of certificates), from rules version 8; before it, and in the summary's rule
+# set, two 10% certificates go.
+@pytest.mark.parametrize(
+    ("options", "version", "kept"),
+    [(SITE, None, [(10, False), (10, False)]), (SITE, 7, [(20, True)]), (None, None, [(20, True)])],
+)
+def test_a_bankruptcy_sells_the_last_certificate_on_the_site(
+    options: dict[str, Any] | None, version: int | None, kept: list[tuple[int, bool]]
+) -> None:
+    g = _bankruptcy_with_the_last_certificate(options, version)
+    assert sorted((c.percent, c.last) for c in g.state.shares.held("Bob", "IFT")) == kept
+    assert g.state.shares.percent(POOL, "IFT") == 50
+
+
+# The export names a bought token by the site's slot. On an upgrade the site seats the old
+# tile's tokens again in the first free slots, where tresham keeps each in its slot: SFA's
+# token gone from Ragusa (M11), CTL's moves from slot 1 to slot 0 when tile 671 becomes 674
+# (random game 3 players seed 108: "Cannot replace token" for ATA's purchase of CTL's).
+def test_the_site_closes_up_a_citys_slots_when_its_tile_is_upgraded() -> None:
+    s = new_map(manifest="18xx.games")
+    s.lay_tile("M11", "671", 4, check=False)
+    s.place_token("SFA", "M11", 0)
+    s.place_token("CTL", "M11", 0)
+    site = SiteSlots()
+    site.follow(s)
+    s.remove_all_tokens("SFA")
+    site.follow(s)
+    assert site.slot(("M11", 0), "CTL") == 1
+    s.lay_tile("M11", "674", 4, check=False)
+    site.follow(s)
+    assert s.slots("M11", 0) == (None, "CTL")  # tresham keeps the slot
+    assert site.slot(("M11", 0), "CTL") == 0
+    s.place_token("ATA", "M11", 0)  # tresham's first free slot: the site's second
+    site.follow(s)
+    assert s.slots("M11", 0) == ("ATA", "CTL")
+    assert site.slot(("M11", 0), "ATA") == 1
+    s.tokens[("M11", 0)] = ["ATA", "IFT"]  # IFT buys CTL's token: it takes CTL's slot
+    site.follow(s, (("M11", 0), "IFT", "CTL"))
+    assert site.slot(("M11", 0), "IFT") == 0

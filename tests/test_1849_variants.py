@@ -43,7 +43,7 @@ from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, 
 from tresham.titles.t1849.rule_set import operating_steps
 from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board
-from tresham.titles.t1849.variant_steps import buyable_tokens, offered_tokens
+from tresham.titles.t1849.variant_steps import buyable_tokens, offered_tokens, token_home
 from tresham.titles.t1849.versions import SITE_PROVEN_VERSION
 
 NAMES = ["Ann", "Bob", "Cid"]
@@ -282,10 +282,12 @@ def test_summary_rule_set_and_older_saves_issue_for_unpaid_interest(
 
 
 # ====================================================================== station tokens
-def _token_position() -> Game:
+def _token_position(
+    options: dict[str, Any] | None = SITE, rules_version: int | None = None
+) -> Game:
     """OR 1.1 in phase 6H: CTL (home E1) reaches C1, where IFT (home H12) has a second
     token (set directly); CTL is at its token-buying step."""
-    g = two_corps({**SITE, variants.BUY_TOKENS: True})
+    g = two_corps({**(options or {}), variants.BUY_TOKENS: True}, rules_version)
     set_phase(g, "6H")
     g.state.map.place_token("IFT", "C1", 0)
     g.state.corps["IFT"].placed.append(("C1", 0))
@@ -325,6 +327,30 @@ def test_no_home_token_and_the_seller_keeps_one() -> None:
     s.corps["IFT"].home = "H12"
     s.corps["IFT"].placed.remove(("H12", 0))  # C1 its only token: it keeps it
     assert buyable_tokens(g, "CTL") == []
+
+
+# Ruling S20 (§14.1 "not its home token"; §Messina earthquake, "every token there is lost"):
+# on 18xx.games a corporation whose home token in Messina the earthquake destroyed keeps its
+# first token left in that role (the site's `tokens.first`: random game 4 players seed 101,
+# AFG's token in Catania), from rules version 8; before it, and in the summary's rule set,
+# its home is still Messina and every token it has left may be sold.
+@pytest.mark.parametrize(
+    ("options", "version", "home"),
+    [(SITE, None, "C1"), (SITE, 7, "B14"), (None, None, "B14")],
+)
+def test_after_the_earthquake_the_first_token_left_is_the_home_one_on_the_site(
+    options: dict[str, Any] | None, version: int | None, home: str
+) -> None:
+    g = _token_position(options, version)
+    ift = g.state.corps["IFT"]
+    ift.home = "B14"  # its home token was in Messina, and the earthquake took it
+    ift.tokens -= 1
+    ift.placed = [("C1", 0), ("H12", 0)]
+    assert token_home(g, "IFT") == home
+    offered = [] if home == "C1" else [("C1", 0, "IFT")]
+    assert offered_tokens(g, "CTL") == offered
+    ift.tokens += 1  # a home token not lost: its home stays Messina
+    assert token_home(g, "IFT") == "B14"
 
 
 # BuyToken#any_buyable_tokens_placed?: the site shows the step whenever a token is in

@@ -19,7 +19,16 @@ import pytest
 
 from shared_files import SHARED
 from tresham.cli import main
-from tresham.io.oracle import EQUAL, differential, oracle_missing, play_random
+from tresham.io.oracle import (
+    EQUAL,
+    SITE_DNF,
+    SITE_TURN_LIMIT,
+    differential,
+    oracle_missing,
+    play_random,
+    runs_to_the_turn_limit,
+    site_replay,
+)
 from tresham.io.save import new_game, save
 from tresham.io.site_import import import_export
 from tresham.io.site_writer import ExportFailure, export_game
@@ -114,3 +123,98 @@ def test_the_sites_engine_replays_the_game_with_every_state_equal(
     verdict = differential(players, seed, options, ORACLE, actions=BOUNDED)
     assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
     assert verdict.lines_equal == verdict.site_actions > 100
+
+
+# The site's limit, not a difference: where no one can act but pass, the site passes for them
+# by itself within one action, round after round, to its stock round 100, and ends the game
+# as "did not finish". Random game 4 players seed 102: after AFG's bankruptcy only a departed
+# player's private pays; tresham, playing its own passes on, stands at the start of its stock
+# round 100 just as the site's last line. A line that differs there stays a difference.
+@needs_oracle
+def test_the_sites_own_run_to_its_turn_limit_is_the_sites() -> None:
+    options = {"reduced_4p_corps": True}
+    verdict = differential(4, 102, options, ORACLE)
+    assert verdict.verdict == SITE_DNF, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.extra["site_end"] == "its own passes to the turn limit"
+    assert verdict.lines_equal == verdict.site_actions
+    game = play_random(4, 102, options)
+    export = export_game(game, 102)
+    replay = site_replay(export, ORACLE)
+    last = replay.states[-1]
+    assert last["turn"] == SITE_TURN_LIMIT
+    assert runs_to_the_turn_limit(game, export, replay, last["id"])
+    replay.states[-1] = {**last, "bank": last["bank"] + 1}
+    assert not runs_to_the_turn_limit(game, export, replay, last["id"])
+
+
+# A game over takes no action on the site (GameIsOver), not even the pass of a step tresham
+# moved past: random game 3 players seed 125, where P2's leaving ends it during IFT's turn.
+def test_nothing_follows_the_action_that_ends_the_game() -> None:
+    game = play_random(3, 125, ALL_OPTIONS)
+    assert game.state.finished and game.actions[-1].type == "choose"
+    last = export_game(game, 125)["actions"][-1]
+    assert (last["type"], last["choice"]) == ("choose", "Leave game")
+    assert "auto_actions" not in last
+
+
+# The site's token-buying step stays open after a purchase until the corporation passes
+# there; tresham moves on to its train step at once. The export writes that pass (another
+# token still in reach: an explicit one), and the import takes it for the site's step, not
+# for a pass of tresham's train step (random game 4 players seed 105: CTL buys ATA's token in
+# Caltanissetta, passes, then buys a 6H).
+def test_the_pass_after_a_token_purchase_is_the_token_steps() -> None:
+    game = play_random(4, 105, {"acquiring_station_tokens": True}, actions=747)
+    assert [a.type for a in game.actions[-2:]] == ["buy_station_token", "buy_train"]
+    export = export_game(game, 105)
+    kinds = [(a["type"], a["entity"]) for a in export["actions"][-3:]]
+    assert kinds == [("buy_token", "CTL"), ("pass", "CTL"), ("buy_train", "CTL")]
+    imported = import_export(export).game
+    assert [a.type for a in imported.actions[-2:]] == ["buy_station_token", "buy_train"]
+    assert imported.state_hash() == game.state_hash()
+
+
+# The site never goes back to a step before one the corporation acted at: CTL buys a train,
+# then issues shares (whose money would buy another); its pass after that is its Buy
+# Companies step's, not a pass of the site's train step (random game 3 players seed 129 with
+# bonds).
+def test_a_pass_after_an_issue_is_not_the_train_steps() -> None:
+    game = play_random(3, 129, {"bonds": True}, actions=102)
+    kinds = [(a.type, a.entity) for a in game.actions[-4:]]
+    assert kinds == [
+        ("buy_train", "CTL"),
+        ("issue_shares", "CTL"),
+        ("pass", "CTL"),
+        ("pass", "SFA"),
+    ]
+    imported = import_export(export_game(game, 129)).game
+    assert imported.state_hash() == game.state_hash()
+
+
+# A sale of 10% less than every certificate held, the president's among them, is the site's
+# partial bundle (`partial_bundles_for_presidents_share`): P1, with ATA's president's and last
+# certificates, sells 30% (random game 5 players seed 113).
+def test_a_sale_of_all_but_10_is_the_sites_partial_bundle() -> None:
+    game = play_random(5, 113, {"acquiring_station_tokens": True}, actions=1594)
+    sale = game.actions[-1]
+    assert (sale.type, sale.entity, getattr(sale, "percent", None)) == ("sell_shares", "P1", 30)
+    written = export_game(game, 113)["actions"][-1]
+    assert (written["type"], written["percent"]) == ("sell_shares", 30)
+    assert written["shares"] == ["ATA_7", "ATA_0"]  # the last certificate, the president's
+    assert import_export(export_game(game, 113)).game.state_hash() == game.state_hash()
+
+
+# The site's Token step waits after "Close SMS" while the corporation has a token to place;
+# tresham, with nothing to place, shows none: the export's pass there is not a pass of
+# tresham's later step (random game 3 players seed 109 with bonds: ATA closes SMS, lays and
+# places nothing, then issues shares).
+def test_the_token_steps_pass_after_sms_is_the_sites() -> None:
+    game = play_random(3, 109, {"bonds": True}, actions=73)
+    kinds = [(a.type, a.entity) for a in game.actions[-4:]]
+    assert kinds == [
+        ("use_company", "ATA"),
+        ("pass", "ATA"),
+        ("issue_shares", "ATA"),
+        ("lay_tile", "AFG"),
+    ]
+    imported = import_export(export_game(game, 109)).game
+    assert imported.state_hash() == game.state_hash()

@@ -27,10 +27,11 @@ from typing import Any
 from tresham.bots.random_bot import choose
 from tresham.core.end import EndReason
 from tresham.core.game import Game
+from tresham.core.rounds.stock import StockRound
 from tresham.io.save import new_game
 from tresham.io.site_export import ImportFailure
-from tresham.io.site_import import StateDivergence, import_export
-from tresham.io.site_states import parse_states
+from tresham.io.site_import import StateDivergence, adapter_for, import_export
+from tresham.io.site_states import first_difference, our_view, parse_states, site_view
 from tresham.io.site_writer import ExportFailure, export_game
 
 ORACLE = Path(__file__).resolve().parents[4] / "shared" / "oracle"
@@ -59,6 +60,8 @@ DNF_WORDS = "game_end_reason: :dnf"
 SITE_CRASH = "site engine fault"
 #: Verdicts that are the site's, never tresham's.
 SITE_CAUSES = (SITE_DNF,)
+#: The turn (stock round) number at which the site ends a game as "did not finish".
+SITE_TURN_LIMIT = 100
 
 
 def oracle_missing(oracle: Path = ORACLE) -> str | None:
@@ -204,6 +207,10 @@ def differential(
         result = import_export(export, states=replay.states)
     except StateDivergence as exc:
         div = exc.divergence
+        if verdict.verdict == SITE_DNF and runs_to_the_turn_limit(game, export, replay, div.id):
+            verdict.lines_equal = len(replay.states)
+            verdict.extra["site_end"] = "its own passes to the turn limit"
+            return verdict
         verdict.verdict = STATE_DIFFERS
         verdict.lines_equal = exc.result.state_lines_compared or 0
         verdict.action_id = div.id
@@ -252,6 +259,33 @@ def _same_dead_end(game: Game, export: dict[str, Any], replay: SiteReplay, lengt
         and len(export["actions"]) == length
         and game.state.end_reason == EndReason.NO_PLAY
     )
+
+
+def runs_to_the_turn_limit(
+    game: Game, export: dict[str, Any], replay: SiteReplay, action_id: int
+) -> bool:
+    """Whether the site's last line, where tresham's state differs, is the site running on by
+    itself to its turn limit within that last action (a game where no one can act but pass:
+    the site passes for them round after round, paying the privates, until its stock round
+    number reaches `SITE_TURN_LIMIT`), and tresham, playing its own log on, stands just as the
+    site at the start of its stock round of that number (random game 4 players seed 102: after
+    AFG's bankruptcy only a departed player's private pays; tresham plays on to the bank's
+    break, in its stock round 169)."""
+    last = replay.states[-1]
+    if last.get("id") != action_id or int(last.get("turn") or 0) < SITE_TURN_LIMIT:
+        return False
+    on = Game(game.title, game.player_names, game.seed, game.options, game.rules_version)
+    for action in game.actions:
+        if on.state.stock_round_no >= SITE_TURN_LIMIT:
+            break
+        on.apply(action)
+    if on.state.stock_round_no != SITE_TURN_LIMIT or not isinstance(on.state.round, StockRound):
+        return False
+    names = {str(p["id"]): str(p["name"]) for p in export["players"]}
+    ids = {name: pid for pid, name in names.items()}
+    site = site_view({**last, "finished": False})
+    ours = our_view(on, ids, adapter_for(game.title.name).penalty)
+    return first_difference(site, ours) is None
 
 
 def _engine_error(output: str) -> tuple[int, str] | None:

@@ -480,6 +480,8 @@ class StateCheck:
         site["active"] = sorted(self.ids.get(e, e) for e in waiting)
         mine = [] if active is None else [self.ids.get(active, active)]
         ours["active"] = site["active"] if active in waiting else mine
+        if state.get("finished") and game.state.finished:
+            ours["active"] = site["active"]  # over: the site's last step still names someone
         skip: set[str] = set()
         if ahead > line:
             later = site_view(self.states[ahead])

@@ -11,7 +11,7 @@ players get the ids 1, 2, … in seat order.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
@@ -41,6 +41,10 @@ class WriteContext:
     game: Game
     ids: dict[str, int]
     memo: dict[str, Any] = field(default_factory=dict)
+    #: The whole log being written and the index of the action being written in it (a writer
+    #: may look ahead where the site asks before what tresham does later).
+    log: Sequence[Action] = ()
+    at: int = 0
 
     def entity(self, name: str) -> tuple[int | str, str]:
         """The site's entity and entity type of a player name or a corporation symbol."""
@@ -83,8 +87,11 @@ def site_actions(game: Game) -> Iterator[SiteAction]:
     replay = Game(
         get_title(game.title.name), game.player_names, game.seed, game.options, game.rules_version
     )
-    ctx = WriteContext(replay, {name: i + 1 for i, name in enumerate(game.player_names)})
+    ctx = WriteContext(
+        replay, {name: i + 1 for i, name in enumerate(game.player_names)}, log=game.actions
+    )
     for n, action in enumerate(game.actions):
+        ctx.at = n
         try:
             yield from writer.before(ctx, action)
             replay.apply(action)

@@ -43,6 +43,10 @@ class Rules1849(Protocol):
         """A president left with no stock quits on L.0 (1849 §Trouble)."""
         ...
 
+    def charter_tokens(self, sym: str) -> int:
+        """How many station tokens the corporation's charter holds."""
+        ...
+
     def check_afg(self, game: Game) -> None:
         """AFG waits, last in the order, while all its home cities are full."""
         ...

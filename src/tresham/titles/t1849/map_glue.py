@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from tresham.core.game import Game
 
 RULE_RUNS = "1849 §OR Run trains"
+#: Messina, which the earthquake of the first 12H reverts to yellow (§Messina earthquake).
+EARTHQUAKE_HEX = "B14"
 
 
 def new_map(options: dict[str, Any]) -> MapState:
@@ -92,7 +94,7 @@ def remove_tokens(state: MapState, sym: str) -> None:
 
 def earthquake(state: MapState) -> list[str]:
     """Messina (B14) reverts to its printed yellow tile; returns whose tokens were lost."""
-    return [corp for corp, _key in state.revert_hex("B14")]
+    return [corp for corp, _key in state.revert_hex(EARTHQUAKE_HEX)]
 
 
 def rules_for(game: Game, corp: str, sms: bool = False) -> TrackRules1849:

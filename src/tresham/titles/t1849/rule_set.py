@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 from tresham.core.errors import RuleError
 from tresham.titles.t1849.versions import (
     SITE_CONNECTION_VERSION,
+    SITE_DEPARTED_VERSION,
     SITE_ENGINE_VERSION,
     SITE_PROVEN_VERSION,
     SITE_TOKEN_VERSION,
@@ -72,6 +73,12 @@ def site_fourth_round(game: Game) -> bool:
     """Whether the game plays the "18xx.games" rule set with the fourth round of fixes from the
     site's engine (from rules version `SITE_TOKEN_VERSION`)."""
     return site_rules(game.options) and game.rules_version >= SITE_TOKEN_VERSION
+
+
+def site_fifth_round(game: Game) -> bool:
+    """Whether the game plays the "18xx.games" rule set with the fifth round of fixes from the
+    site's engine (from rules version `SITE_DEPARTED_VERSION`)."""
+    return site_rules(game.options) and game.rules_version >= SITE_DEPARTED_VERSION
 
 
 def operating_steps(options: dict[str, Any]) -> tuple[str, ...]:

@@ -49,6 +49,7 @@ from tresham.titles.t1849.rule_set import (
     RULE_SETS,
     operating_steps,
     site_engine,
+    site_fifth_round,
     site_fourth_round,
     site_proven,
     site_rules,
@@ -65,7 +66,7 @@ from tresham.titles.t1849.variant_steps import (
     Debt,
 )
 from tresham.titles.t1849.variant_steps import action_words as variant_action_words
-from tresham.titles.t1849.versions import DEALS_VERSION, SITE_TOKEN_VERSION
+from tresham.titles.t1849.versions import DEALS_VERSION, SITE_DEPARTED_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -244,10 +245,11 @@ class Title1849(Title):
 
     name = "1849"
     player_range = (3, 5)
-    rules_version = SITE_TOKEN_VERSION
+    rules_version = SITE_DEPARTED_VERSION
     # 1: before deals needed both sides; 2: before issue 39; 3: before ruling V11;
-    # 4: before rulings S9 (corrected)-S13; 5: before ruling S14; 6: before rulings S15-
-    older_rules = frozenset({1, 2, 3, 4, 5, 6})
+    # 4: before rulings S9 (corrected)-S13; 5: before ruling S14; 6: before rulings S15-;
+    # 7: before rulings S19-
+    older_rules = frozenset({1, 2, 3, 4, 5, 6, 7})
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}
@@ -819,7 +821,11 @@ class Title1849(Title):
         if sym in s.market:
             s.market.remove(sym)
         fresh = Corporation(
-            sym, corp.name, tokens=3, token_fee=corp.token_fee, home=self._printed_home(sym)
+            sym,
+            corp.name,
+            tokens=self.charter_tokens(sym),
+            token_fee=corp.token_fee,
+            home=self._printed_home(sym),
         )
         s.corps[sym] = fresh
         fresh_shares = next(c for c in self.data["corporations"] if c["sym"] == sym)["shares"]
@@ -835,6 +841,11 @@ class Title1849(Title):
         if isinstance(rnd, OperatingRound) and not rnd.finished(game) and rnd.corp() == sym:
             rnd.end_turn_now()
         self.check_afg(game)
+
+    def charter_tokens(self, sym: str) -> int:
+        """How many station tokens the corporation's charter holds."""
+        tokens: int = next(c for c in self.data["corporations"] if c["sym"] == sym)["tokens"]
+        return tokens
 
     def _printed_home(self, sym: str) -> str | None:
         home: str | None = next(c for c in self.data["corporations"] if c["sym"] == sym)["home"]
@@ -930,14 +941,14 @@ class Title1849(Title):
         if (
             afg is not None
             and afg.floated
-            and afg.home == "B14"
-            and all(h == "B14" for h, _ in afg.placed)
+            and afg.home == map_glue.EARTHQUAKE_HEX
+            and all(h == map_glue.EARTHQUAKE_HEX for h, _ in afg.placed)
         ):
             self.close_corporation(game, "AFG")
         lost = map_glue.earthquake(s.map)
         for sym in lost:
             corp = s.corps[sym]
-            corp.placed = [p for p in corp.placed if p[0] != "B14"]
+            corp.placed = [p for p in corp.placed if p[0] != map_glue.EARTHQUAKE_HEX]
             corp.tokens -= 1
             game.log(f"{sym} loses its token in Messina")
         state_of(game).messina_locked = True
@@ -948,11 +959,14 @@ class Title1849(Title):
         """A president left with no stock quits on L.0 (1849 §Trouble): the player leaves the
         game holding nothing, and their privates close (ruling R26), so they pay no one and
         cannot be bought. The "18xx.games" rule set, and saves played before
-        `DEALS_VERSION`, leave the privates with the departed player."""
+        `DEALS_VERSION`, leave the privates with the departed player; from rules version
+        `SITE_DEPARTED_VERSION` it leaves him his cash too (ruling S19: the site's
+        ``declare_bankrupt`` only marks the player)."""
         s = game.state
         p = game.player(player)
         p.bankrupt = True
-        game.transfer(player, "bank", p.cash)
+        if not site_fifth_round(game):
+            game.transfer(player, "bank", p.cash)
         game.log(f"{player} leaves the game")
         if self.departed_hold_nothing(game):
             for c in s.companies.values():

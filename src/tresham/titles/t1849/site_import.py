@@ -44,6 +44,8 @@ from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, 
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import LOAN_PENALTY, SWAP_ONE_20, SWAP_TWO_10
 from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.site_slots import SiteSlots
+from tresham.titles.t1849.state import turn_of
 from tresham.titles.t1849.steps import SMS_HEXES
 from tresham.titles.t1849.variant_steps import DEBT, BuyTokenStep, tokens_in_reach
 
@@ -85,6 +87,9 @@ SITE_STEP_NAMES: Final = {
 }
 #: memo key: by operating turn, the site's steps passed in it (of `SITE_ONLY`)
 SITE_STEPS: Final = "site steps"
+ACTED: Final = "acted at"
+SLOTS: Final = "slots"
+BOUGHT: Final = "token bought"
 #: the memo's mark for lists given up
 LOST: Final = "lost"
 
@@ -114,7 +119,10 @@ class Adapter1849:
         its turn past tresham's step where the site's waits though tresham shows none: the
         token-buying step while a token is in reach (before the green phase, or with no cash:
         ``variant_steps.tokens_in_reach``), the train step where the site counts an E-train
-        it cannot buy (:func:`site_train_step_open`)."""
+        it cannot buy (:func:`site_train_step_open`). The site's token-buying step also stays
+        open after a purchase until the corporation passes there (tresham moves on at once):
+        the corporation's pass right after its purchase is that step's (random game 4 players
+        seed 105: CTL buys a token, passes, then buys a train)."""
         if action.get("entity_type") != "corporation":
             return False
         game, corp = ctx.game, str(action.get("entity"))
@@ -126,17 +134,26 @@ class Adapter1849:
         here = rnd.steps[rnd.step]
         if action.get(AUTO):  # the token-buying step's own pass: tresham's, if it waits there
             if here != BuyTokenStep.name:
+                passed.add(BuyTokenStep.name)
                 return True
             passed.add(here)
             return False
+        last = game.actions[-1] if game.actions else None
+        bought = isinstance(last, BuyStationToken) and last.entity == corp
+        if bought and here != BuyTokenStep.name and BuyTokenStep.name not in passed:
+            passed.add(BuyTokenStep.name)
+            return True
         if here in SITE_ONLY:  # tresham's own step: the pass is tresham's
             passed.add(here)
             return False
         if rnd.corp() != corp:
             return False
+        acted = ctx.memo.get(ACTED, {}).get(turn, -1)
         for step, site_waits in SITE_ONLY.items():
             if step not in rnd.steps or step in passed or rnd.step < rnd.steps.index(step):
                 continue
+            if rnd.steps.index(step) < acted:
+                continue  # it acted at a later step: the site has left this one behind
             if site_waits(game, corp):
                 passed.add(step)
                 return True
@@ -154,7 +171,9 @@ class Adapter1849:
     def followed(self, ctx: SiteContext, action: dict[str, Any]) -> None:
         """Move the site's certificates: those the action named, then the site's own moves.
         Where the lists cannot follow (an export whose moves they do not know), they are
-        given up: the import then places certificates by tresham's holdings alone."""
+        given up: the import then places certificates by tresham's holdings alone. Then
+        the cities' slots, as the site has them (``site_slots.py``)."""
+        _slots(ctx).follow(ctx.game.state.map, ctx.memo.pop(BOUGHT, None))
         model = _shares(ctx)
         if model is None:
             return
@@ -182,6 +201,7 @@ class Adapter1849:
 
     def translate(self, ctx: SiteContext, action: dict[str, Any]) -> list[Action]:
         kind = action["type"]
+        _acted_at(ctx, action)
         if kind in ("buy_shares", "sell_shares"):
             self._share_move(ctx, action)
         if kind == "par":
@@ -225,14 +245,15 @@ class Adapter1849:
         return owing[0]
 
     def _buy_token(self, ctx: SiteContext, action: dict[str, Any]) -> BuyStationToken:
-        """The token in the site's city and slot."""
+        """The token in the site's city and slot (the site's slots: ``site_slots.py``)."""
         corp = ctx.entity(action)
         hex_, city = site_city(ctx, str(action["city"]))
-        slots = ctx.game.state.map.slots(hex_, city)
+        slots = _slots(ctx).layout.get((hex_, city)) or ctx.game.state.map.slots(hex_, city)
         slot = int(action["slot"])
         seller = slots[slot] if slot < len(slots) else None
         if seller is None:
             raise ImportFailure(f"field slot: no token in slot {slot} of {hex_}")
+        ctx.memo[BOUGHT] = ((hex_, city), corp, seller)
         return BuyStationToken(corp, hex_, city, seller, int(action["price"]))
 
     def _par(self, ctx: SiteContext, action: dict[str, Any]) -> Par:
@@ -317,6 +338,30 @@ class Adapter1849:
         return runs_action(corp, runs)
 
 
+def _slots(ctx: SiteContext) -> SiteSlots:
+    model = ctx.memo.get(SLOTS)
+    if not isinstance(model, SiteSlots):
+        model = ctx.memo[SLOTS] = SiteSlots()
+    return model
+
+
+def _acted_at(ctx: SiteContext, action: dict[str, Any]) -> None:
+    """Remember the latest step of the operating turn at which the corporation took an action
+    other than a pass: the site never goes back to a step before it (random game 3 players
+    seed 129 with bonds: CTL buys a train, then issues shares, which pay for another; its
+    pass after that is its Buy Companies step's, not its train step's)."""
+    rnd = ctx.game.state.round
+    if action["type"] == "pass" or action.get("entity_type") != "corporation":
+        return
+    if not isinstance(rnd, OperatingRound) or ctx.game.state.pending or rnd.finished(ctx.game):
+        return
+    if rnd.corp() != str(action.get("entity")):
+        return
+    turns: dict[tuple[int, int], int] = ctx.memo.setdefault(ACTED, {})
+    turn = (id(rnd), rnd.index)
+    turns[turn] = max(turns.get(turn, -1), rnd.step)
+
+
 def _at_routes(game: Game, corp: str) -> bool:
     """Whether tresham waits for `corp`'s runs now."""
     rnd = game.state.round
@@ -351,9 +396,20 @@ def site_train_step_open(game: Game, corp: str, cash: int | None = None) -> bool
     return bool(prices) and min(prices) <= (c.cash if cash is None else cash)
 
 
+def site_token_step_open(game: Game, corp: str) -> bool:
+    """Whether the site's Token step waits for `corp` where tresham shows none: after "Close
+    SMS" while the corporation has a token left to place (random game 3 players seed 109 with
+    bonds: ATA closes SMS, lays and places nothing; the site waits at its Token step)."""
+    rnd = game.state.round
+    if not isinstance(rnd, OperatingRound):
+        return False
+    return turn_of(rnd).sms_used and game.state.corps[corp].unplaced_tokens > 0
+
+
 #: The site steps that may wait for a pass where tresham shows no step, by tresham's step
 #: name, with the test of whether the site waits there.
 SITE_ONLY: Final[dict[str, Callable[[Game, str], bool]]] = {
+    "token": site_token_step_open,
     BuyTokenStep.name: lambda game, corp: bool(tokens_in_reach(game, corp)),
     "trains": site_train_step_open,
 }

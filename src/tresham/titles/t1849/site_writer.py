@@ -59,6 +59,8 @@ from tresham.titles.t1849.site_import import (
     site_train_step_open,
 )
 from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.site_slots import SiteSlots
+from tresham.titles.t1849.steps import STEP_OBJECTS, TrainStep
 from tresham.titles.t1849.variant_steps import tokens_in_reach
 from tresham.titles.t1849.variants import BUY_TOKENS
 
@@ -74,12 +76,16 @@ SHARES: Final = "shares"
 GONE: Final = "gone"
 TURN: Final = "turn"
 CASH: Final = "cash"
+SPENT: Final = "spent"
+BANKRUPTCY: Final = "bankruptcy"
+SLOTS: Final = "slots"
 WAKE: Final = "(the corporation closes)"
 #: tresham's steps whose counterpart on the site stays open after an action taken there.
 STAYS: Final = ("buy_token", "companies")
 FREE_SLOT: Final = "free_slot"
 SMS_ASKED: Final = "sms_asked"
 SMS_USED: Final = "sms_used"
+SMS_EARLY: Final = "sms_early"
 ROUTE_OPEN: Final = "route_open"
 MOVE: Final = "move"
 COPIES: Final = "copies"
@@ -101,6 +107,8 @@ class Writer1849:
     def before(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         ctx.memo[TURN] = _turn(ctx.game)
         ctx.memo[CASH] = {sym: c.cash for sym, c in ctx.game.state.corps.items()}
+        ctx.memo[SPENT] = _spent(ctx.game, action)
+        ctx.memo[BANKRUPTCY] = _bankruptcy_sales(ctx.game, action)
         ctx.memo[ROUTE_OPEN] = _route_open(ctx.game, action)
         return _sms_question(ctx, action) + self._action(ctx, action)
 
@@ -153,6 +161,10 @@ class Writer1849:
             ]
         if isinstance(action, UseCompany):
             if action.company == "SMS":
+                rnd = game.state.round
+                turn = (id(rnd), rnd.index) if isinstance(rnd, OperatingRound) else None
+                if ctx.memo.get(SMS_EARLY) == turn:
+                    return []  # written before CNM's assignment (_sms_question)
                 return [{"type": "choose", **base, "choice": SMS_CLOSE}]
             return [
                 {
@@ -181,7 +193,7 @@ class Writer1849:
             price = _e_token_price(game)
             return [{"type": "choose", **base, "choice": f"{E_TOKEN_CHOICE}L.{price}"}]
         if isinstance(action, BuyStationToken):
-            slot = game.state.map.slots(action.hex, action.city).index(action.seller)
+            slot = _slots(ctx).slot((action.hex, action.city), action.seller)
             return [
                 {
                     "type": "buy_token",
@@ -200,6 +212,10 @@ class Writer1849:
     def after(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         _follow_shares(ctx, action)
         _follow_tiles(ctx)
+        bought = None
+        if isinstance(action, BuyStationToken):
+            bought = ((action.hex, action.city), action.entity, action.seller)
+        _slots(ctx).follow(ctx.game.state.map, bought)
         return self._placed(ctx, action) + _turn_end_passes(ctx, action) + _wake(ctx, action)
 
     def _placed(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
@@ -295,10 +311,18 @@ def _sms_question(ctx: WriteContext, action: Action) -> list[SiteAction]:
     """The site asks a corporation that owns SMS, before its first lay or token of the turn,
     whether it closes SMS; tresham's corporation just uses it. The corporation's first action
     at its track step while it owns SMS (also right after buying it) is preceded by the site's
-    "Pass" where it is not SMS's use."""
+    "Pass" where it is not SMS's use. A private bought first is not such an action: the site's
+    Buy Companies step comes before its SMS question and takes the purchase while the question
+    is open, which stays open after it (random game 4 players seed 101: IFT buys SIGI, then
+    closes SMS). Nor is CNM's assignment where the corporation closes SMS after it, before
+    any lay or token: the site's question comes before CNM's step, so its "Close SMS" is
+    written before the assignment (random game 3 players seed 106: AFG assigns CNM, then
+    closes SMS to build in Catania), and the import takes the lay after it for SMS's."""
     game = ctx.game
     rnd = game.state.round
     if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.index >= len(rnd.order):
+        return []
+    if isinstance(action, BuyCompany):
         return []
     corp = rnd.corp()
     if action.entity != corp or ctx.memo.get(SMS_ASKED) == (id(rnd), rnd.index):
@@ -312,7 +336,22 @@ def _sms_question(ctx: WriteContext, action: Action) -> list[SiteAction]:
     if isinstance(action, UseCompany) and action.company == "SMS":
         ctx.memo[SMS_USED] = (id(rnd), rnd.index)
         return []
-    return [{"type": "choose", "entity": corp, "entity_type": "corporation", "choice": "Pass"}]
+    choice = "Pass"
+    if isinstance(action, UseCompany) and _closes_sms_next(ctx, corp):
+        ctx.memo[SMS_USED] = ctx.memo[SMS_EARLY] = (id(rnd), rnd.index)
+        choice = SMS_CLOSE
+    return [{"type": "choose", "entity": corp, "entity_type": "corporation", "choice": choice}]
+
+
+def _closes_sms_next(ctx: WriteContext, corp: str) -> bool:
+    """Whether the corporation's next actions after this one, before any other kind, include
+    closing SMS (only private purchases and uses between)."""
+    for later in ctx.log[ctx.at + 1 :]:
+        if later.entity != corp or not isinstance(later, UseCompany | BuyCompany):
+            return False
+        if isinstance(later, UseCompany) and later.company == "SMS":
+            return True
+    return False
 
 
 def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
@@ -322,8 +361,8 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
     the site stays there after it (:func:`_site_waits`)."""
     was = ctx.memo.pop(TURN, None)
     game = ctx.game
-    if was is None:
-        return []
+    if was is None or game.state.finished:
+        return []  # a game over takes no action, not even a pass (the site: GameIsOver)
     now = _turn(game)
     rid, index, step, order, steps = was
     stops: list[tuple[int, int]] = []  # (place in the order, step) the site may wait at
@@ -357,7 +396,9 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
         sms = ctx.memo.get(SMS_USED) == (rid, i)
         cash = game.state.corps[corp].cash
         if now is None or now[0] != rid:  # the round ended: its cash then, before any income
-            cash = ctx.memo.get(CASH, {}).get(corp, cash) - _spent(action, corp)
+            cash = ctx.memo.get(CASH, {}).get(corp, cash)
+            if action.entity == corp:
+                cash -= ctx.memo.get(SPENT, 0)
         if _site_waits(game, corp, steps[k], sms, cash):
             if steps[k] == "routes":
                 out.append(_no_run(corp))
@@ -400,10 +441,36 @@ def _route_open(game: Game, action: Action) -> tuple[str, bool, int] | None:
     return corp, trains and site_graph(trial, corp).route_available, left
 
 
-def _spent(action: Action, corp: str) -> int:
-    """What the action took from the corporation's treasury (a purchase of its own)."""
-    if isinstance(action, BuyCompany | BuyTrain) and action.entity == corp:
+def _bankruptcy_sales(game: Game, action: Action) -> list[tuple[str, SellShares, str | None]]:
+    """The president's sales of a corporation's bankruptcy (seller, sale, president before),
+    read before it: the site sells its own bundles, whose certificates and presidency swaps
+    the lists follow as for a sale named (random game 5 players seed 103: P5's half of AFG's
+    president's certificate takes the pool's first 10% back)."""
+    rnd = game.state.round
+    if not isinstance(action, Bankrupt) or not isinstance(rnd, OperatingRound):
+        return []
+    step = STEP_OBJECTS.get(rnd.steps[rnd.step])
+    if not isinstance(step, TrainStep):
+        return []
+    reg = game.state.shares
+    seller = str(reg.president.get(action.entity))
+    sales = step.bankruptcy_sales(game, action.entity)
+    return [(seller, sale, reg.president.get(sale.corporation)) for sale in sales]
+
+
+def _spent(game: Game, action: Action) -> int:
+    """What the action takes from its corporation's treasury (a purchase of its own, a bond
+    repaid; a bond issued brings money in), read before it is taken. A token bought with the
+    last of its money leaves nothing for the site's later steps (random game 3 players seed
+    103: CTL's L.668 for RCS's token in Trapani ends the round)."""
+    if isinstance(action, BuyCompany | BuyTrain | BuyStationToken):
         return action.price
+    if isinstance(action, BuyEToken):
+        return variants.e_token_cost(game)
+    if isinstance(action, RepayBond):
+        return variants.BOND
+    if isinstance(action, IssueBond):
+        return -variants.BOND
     return 0
 
 
@@ -439,6 +506,13 @@ def _companies_step_waits(game: Game, corp: str, cash: int) -> bool:
     if game.phase.name not in ("6H", "8H", "10H") or cash < 1:
         return False
     return any(c.owner in players and c.sym != "RSA" and not c.closed for c in s.companies.values())
+
+
+def _slots(ctx: WriteContext) -> SiteSlots:
+    model = ctx.memo.get(SLOTS)
+    if not isinstance(model, SiteSlots):
+        model = ctx.memo[SLOTS] = SiteSlots()
+    return model
 
 
 def _shares(ctx: WriteContext) -> SiteShares:
@@ -535,6 +609,11 @@ def _sold(model: SiteShares, seller: str, action: SellShares) -> list[str]:
             out = [*first, *rest]
             if sum(model.percent[c] for c in out) == percent:
                 return out
+        if sum(model.percent[c] for c in held) - 10 == percent:
+            # the site's partial bundle: every certificate held, the president's last, for
+            # 10% less (`partial_bundles_for_presidents_share`; random game 5 players seed
+            # 113: the president's and the last certificate, sold as 30%)
+            return [*plain, *lasts, pres]
     raise ExportFailure(f"no certificates make {percent}% for {action.describe()}")
 
 
@@ -548,6 +627,8 @@ def _follow_shares(ctx: WriteContext, action: Action) -> None:
     if move is not None:
         _sym, seller, to, certs, percent, old = move
         model.moved(game, certs, to, percent, seller, old)
+    for seller, sale, old in ctx.memo.pop(BANKRUPTCY, None) or []:
+        model.moved(game, _sold(model, seller, sale), POOL, sale.percent, seller, old)
     if isinstance(action, Choose):
         if action.choice == SWAP_TWO_10:
             model.swap_double()

@@ -38,7 +38,12 @@ from tresham.core.trains import Train
 from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.operating import OPERATING
-from tresham.titles.t1849.rule_set import site_engine, site_fourth_round, site_proven
+from tresham.titles.t1849.rule_set import (
+    site_engine,
+    site_fifth_round,
+    site_fourth_round,
+    site_proven,
+)
 from tresham.titles.t1849.state import state_of, turn_of
 
 if TYPE_CHECKING:
@@ -247,11 +252,27 @@ class TrainStep(Step):
             out.append(Pass(corp))
         return out
 
+    def bankruptcy_sales(self, game: Game, corp: str) -> list[SellShares]:
+        """The sales of the president of `corp` when it goes bankrupt (§Trouble "Still short:
+        it all goes to the treasury"): his largest legal sale in each corporation."""
+        pres = game.state.shares.president[corp]
+        cheap = self.cheapest(game, corp)
+        assert pres is not None and cheap is not None
+        shortfall = cheap[1] - game.state.corps[corp].cash - game.player(pres).cash
+        return self._largest_sales(game, corp, pres, shortfall)
+
     def _largest_sales(self, game: Game, corp: str, pres: str, shortfall: int) -> list[SellShares]:
-        """The most the president may sell in each corporation, in operating order."""
+        """The most the president may sell in each corporation, in operating order. Where the
+        20% last certificate makes that percent with fewer certificates, the "18xx.games" rule
+        set sells it from rules version `SITE_DEPARTED_VERSION` (ruling S21: the site's
+        ``max_by(&:price)`` over bundles enumerated by their number of certificates keeps the
+        first of equal price; random game 4 players seed 123: the last certificate, not two
+        10%, whose holder later could sell 10% on the site)."""
+        fewer = site_fifth_round(game)
         best: dict[str, SellShares] = {}
         for a in president_sales(game, corp, pres, shortfall):
-            if a.corporation not in best or a.percent > best[a.corporation].percent:
+            was = best.get(a.corporation)
+            if was is None or (a.percent, fewer and a.last) > (was.percent, fewer and was.last):
                 best[a.corporation] = a
         return [best[sym] for sym in game.state.market.operating_order(best)]
 
@@ -284,10 +305,7 @@ class TrainStep(Step):
             # legal sale in each corporation, then all the president's cash
             pres = s.shares.president[corp]
             assert pres is not None
-            cheap = self.cheapest(game, corp)
-            assert cheap is not None
-            shortfall = cheap[1] - s.corps[corp].cash - game.player(pres).cash
-            for sale in self._largest_sales(game, corp, pres, shortfall):
+            for sale in self.bankruptcy_sales(game, corp):
                 emergency_sale(game, pres, sale, bankrupt=True)
             game.transfer(pres, corp, game.player(pres).cash)
             title.close_corporation(game, corp)

@@ -21,7 +21,7 @@ from tresham.core.prompts import Prompt
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.shares import POOL
 from tresham.core.stock import bundle_price
-from tresham.titles.t1849 import variants
+from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.actions import (
     BuyEToken,
     BuyStationToken,
@@ -30,7 +30,7 @@ from tresham.titles.t1849.actions import (
     RepayBond,
 )
 from tresham.titles.t1849.facts import rules_of
-from tresham.titles.t1849.rule_set import site_engine, site_rules
+from tresham.titles.t1849.rule_set import site_engine, site_fifth_round, site_rules
 from tresham.titles.t1849.site_graph import site_graph
 from tresham.titles.t1849.steps import (
     POOL_CAP,
@@ -75,10 +75,26 @@ def tokens_in_reach(game: Game, corp: str) -> list[tuple[str, int, str]]:
             continue
         for seller in held:
             sc = s.corps.get(seller) if seller is not None else None
-            if seller is None or sc is None or seller == corp or sc.closed or sc.home == coord:
+            if seller is None or sc is None or seller == corp or sc.closed:
+                continue
+            if coord == token_home(game, seller):
                 continue
             out.append((coord, node, seller))
     return out
+
+
+def token_home(game: Game, corp: str) -> str | None:
+    """The hex of the token `corp` may not sell (§14.1: its home token). In the "18xx.games"
+    rule set from rules version `SITE_DEPARTED_VERSION` (ruling S20), where the Messina
+    earthquake destroyed its home token (AFG's home in Messina: it lost a token there), that
+    is its first token left on the map, as the site's ``tokens.first`` (random game 4 players
+    seed 101: AFG, home in Messina, keeps its token in Catania and may sell the one it placed
+    in Messina after the earthquake)."""
+    c = game.state.corps[corp]
+    lost = c.tokens < rules_of(game).charter_tokens(corp)
+    if c.home == map_glue.EARTHQUAKE_HEX and lost and site_fifth_round(game):
+        return c.placed[0][0] if c.placed else None
+    return c.home
 
 
 def buyable_tokens(game: Game, corp: str) -> list[tuple[str, int, str]]:

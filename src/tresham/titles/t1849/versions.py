@@ -34,3 +34,10 @@ SITE_CONNECTION_VERSION: Final = 6
 #: token placed only in a city the site's own walk reaches (ruling S15), and the other site
 #: rules found then (rulings S16-). The summary's rule set is unchanged.
 SITE_TOKEN_VERSION: Final = 7
+
+#: The "18xx.games" rule set's fifth round of fixes from the differential test (issue 39): a
+#: player who leaves the game keeps his cash (ruling S19), a corporation whose home token
+#: the Messina earthquake destroyed sells no token of its first one left (S20), and a
+#: bankruptcy sells the 20% last certificate where it makes the bundle with fewer certificates
+#: (S21). The summary's rule set is unchanged.
+SITE_DEPARTED_VERSION: Final = 8
