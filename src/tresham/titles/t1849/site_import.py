@@ -44,6 +44,7 @@ from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, 
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import LOAN_PENALTY, SWAP_ONE_20, SWAP_TWO_10
 from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.state import turn_of
 from tresham.titles.t1849.steps import SMS_HEXES
 from tresham.titles.t1849.variant_steps import DEBT, BuyTokenStep, tokens_in_reach
 
@@ -109,16 +110,17 @@ class Adapter1849:
         return LOAN_PENALTY * game.player(player).loans
 
     def skips_pass(self, ctx: SiteContext, action: dict[str, Any]) -> bool:
-        """A pass of a site step where tresham has none changes nothing: a corporation's
-        auto pass (the token-buying step passing by itself where no token is in reach) unless
-        tresham waits in its own token-buying step, and the first pass a corporation makes in
-        its turn past tresham's step where the site's waits though tresham shows none: the
-        token-buying step while a token is in reach (before the green phase, or with no cash:
-        ``variant_steps.tokens_in_reach``), the train step where the site counts an E-train
-        it cannot buy (:func:`site_train_step_open`). The site's token-buying step also stays
-        open after a purchase until the corporation passes there (tresham moves on at once):
-        the corporation's pass right after its purchase is that step's (random game 4 players
-        seed 105: CTL buys a token, passes, then buys a train)."""
+        """A pass of a site step where tresham has none changes nothing: a corporation's auto pass
+        (the token-buying step passing by itself where no token is in reach) unless tresham waits in
+        its own token-buying step, and the first pass a corporation makes in its turn past tresham's
+        step where the site's waits though tresham shows none: the Token step after SMS closed until
+        a token is placed (:func:`site_token_step_open`; random game 3 players seed 109 with bonds:
+        ATA closes SMS, lays nothing, then issues), the token-buying step while a token is in reach
+        (before the green phase, or with no cash: ``variant_steps.tokens_in_reach``), the train step
+        where the site counts an E-train it cannot buy (:func:`site_train_step_open`). The site's
+        token-buying step also stays open after a purchase until the corporation passes there
+        (tresham moves on at once): the corporation's pass right after its purchase is that step's
+        (random game 4 players seed 105: CTL buys a token, passes, then buys a train)."""
         if action.get("entity_type") != "corporation":
             return False
         game, corp = ctx.game, str(action.get("entity"))
@@ -147,8 +149,9 @@ class Adapter1849:
         for step, site_waits in SITE_ONLY.items():
             if step not in rnd.steps or step in passed or rnd.step < rnd.steps.index(step):
                 continue
-            if rnd.steps.index(step) < acted:
-                continue  # it acted at a later step: the site has left this one behind
+            at = rnd.steps.index(step)
+            if at < acted or (at == acted and step == "token"):
+                continue  # it acted at a later step (or placed a token): the site has left it
             if site_waits(game, corp):
                 passed.add(step)
                 return True
@@ -381,9 +384,19 @@ def site_train_step_open(game: Game, corp: str, cash: int | None = None) -> bool
     return bool(prices) and min(prices) <= (c.cash if cash is None else cash)
 
 
+def site_token_step_open(game: Game, corp: str) -> bool:
+    """Whether the site's Token step waits for `corp` after it closed SMS this turn (its
+    ``can_place_token?``: with SMS's hexes to build in, a token left is enough, reachable or
+    not), until it places a token or passes."""
+    rnd = game.state.round
+    assert isinstance(rnd, OperatingRound)
+    return turn_of(rnd).sms_used and game.state.corps[corp].unplaced_tokens > 0
+
+
 #: The site steps that may wait for a pass where tresham shows no step, by tresham's step
-#: name, with the test of whether the site waits there.
+#: name (in the site's order), with the test of whether the site waits there.
 SITE_ONLY: Final[dict[str, Callable[[Game, str], bool]]] = {
+    "token": site_token_step_open,
     BuyTokenStep.name: lambda game, corp: bool(tokens_in_reach(game, corp)),
     "trains": site_train_step_open,
 }
