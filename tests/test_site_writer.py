@@ -99,6 +99,17 @@ def test_the_token_step_after_sms_closed_waits_for_a_pass_only_the_site_asks() -
     assert import_export(export).game.state_hash() == game.state_hash()
 
 
+@needs_oracle
+def test_the_interest_owed_after_a_token_purchase_is_ahead_of_the_sites_open_step() -> None:
+    # 5p seed 115 (electric_dreams), OR 14.1: IFT buys AFG's token at C5 with its last
+    # lira and owes its bond's L.50 interest; tresham moves on to the interest at once, the
+    # site's token-buying step stays open until IFT's pass: tresham is that pass ahead
+    options = {"electric_dreams": True, "bonds": True, "acquiring_station_tokens": True}
+    verdict = differential(5, 115, options, ORACLE, actions=780)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.lines_equal == verdict.site_actions > 604
+
+
 def test_cli_writes_the_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = play_random(4, 2, {}, 60)
     saved = tmp_path / "game.json"
