@@ -130,14 +130,14 @@ class Adapter1849:
         turn = (id(rnd), rnd.index)
         passed: set[str] = ctx.memo.setdefault(SITE_STEPS, {}).setdefault(turn, set())
         here = rnd.steps[rnd.step]
+        step = BuyTokenStep.name
         if action.get(AUTO):  # the token-buying step's own pass: tresham's, if it waits there
-            if here != BuyTokenStep.name:
-                return True
-            passed.add(here)
-            return False
+            if step in rnd.steps and rnd.step >= rnd.steps.index(step):
+                passed.add(step)  # this turn's step (not the last turn's): left
+            return here != step
         last = game.actions[-1] if game.actions else None
         bought = isinstance(last, BuyStationToken) and last.entity == corp
-        if bought and here != BuyTokenStep.name:
+        if bought and here != step and step not in passed:
             passed.add(BuyTokenStep.name)
             return True
         if here in SITE_ONLY:  # tresham's own step: the pass is tresham's
