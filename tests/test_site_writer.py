@@ -86,6 +86,30 @@ def test_the_token_buying_step_passes_by_itself_with_no_token_in_reach() -> None
     assert all("id" not in x for x in autos)
 
 
+def test_the_token_step_after_sms_closed_waits_for_a_pass_only_the_site_asks() -> None:
+    # 3p seed 109 (bonds), OR 2.1: ATA buys SMS, closes it, lays nothing and has no token in
+    # reach; the site's Token step waits while SMS's hexes are open to it (its own pass),
+    # tresham goes on to issuing. The import takes that pass as the site's, not as ATA's
+    # decline to issue (which would end its turn before its issue of 40%).
+    game = play_random(3, 109, {"bonds": True}, 90)
+    export = export_game(game)
+    kinds = [(a["type"], a.get("choice")) for a in export["actions"] if a.get("entity") == "ATA"]
+    closed = kinds.index(("choose", "Close SMS"))
+    assert kinds[closed + 1 : closed + 4] == [("pass", None), ("pass", None), ("sell_shares", None)]
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+@needs_oracle
+def test_the_interest_owed_after_a_token_purchase_is_ahead_of_the_sites_open_step() -> None:
+    # 5p seed 115 (electric_dreams), OR 14.1: IFT buys AFG's token at C5 with its last
+    # lira and owes its bond's L.50 interest; tresham moves on to the interest at once, the
+    # site's token-buying step stays open until IFT's pass: tresham is that pass ahead
+    options = {"electric_dreams": True, "bonds": True, "acquiring_station_tokens": True}
+    verdict = differential(5, 115, options, ORACLE, actions=780)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.lines_equal == verdict.site_actions > 604
+
+
 def test_cli_writes_the_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = play_random(4, 2, {}, 60)
     saved = tmp_path / "game.json"
