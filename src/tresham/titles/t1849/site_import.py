@@ -161,9 +161,15 @@ class Adapter1849:
 
     def site_behind(self, game: Game, line: dict[str, Any]) -> bool:
         """Whether the site's line stands at a step of the operating turn before tresham's
-        (its step classes by tresham's step names, `SITE_STEP_NAMES`)."""
+        (its step classes by tresham's step names, `SITE_STEP_NAMES`). The prompt of the
+        corporation's unpaid bond interest is one of its turn's steps (the interest step's):
+        the site may still wait at its token-buying step, which stays open after a purchase,
+        where tresham has moved on to the interest (random game 5 players seed 115 with
+        electric_dreams: IFT buys a token with its last lira, owes its L.50 interest)."""
         rnd = game.state.round
-        if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.finished(game):
+        if not isinstance(rnd, OperatingRound) or rnd.finished(game):
+            return False
+        if game.state.pending and game.state.pending != [(DEBT, rnd.corp())]:
             return False
         ours = SITE_STEP_NAMES.get(str(line.get("step", "")).rpartition("::")[2])
         return ours in rnd.steps and rnd.steps.index(ours) < rnd.step
