@@ -28,6 +28,7 @@ from tresham.io.oracle import (
     play_random,
     runs_to_the_turn_limit,
     site_replay,
+    stale_graph_refusal,
 )
 from tresham.io.save import new_game, save
 from tresham.io.site_import import import_export
@@ -242,3 +243,68 @@ def test_the_token_steps_pass_after_sms_is_the_sites() -> None:
     ]
     imported = import_export(export_game(game, 109)).game
     assert imported.state_hash() == game.state_hash()
+
+
+# The site's graph after a closure (issue 39; random games 4p 145, 5p 144 with bonds, 3p 147
+# with delay_ift): SFA has its turn and the site judges it has no city for a token; AFG then
+# closes and its tokens leave the map (a city emptied, or one that blocked SFA's way opened);
+# SFA passes its track step and places a token. The site's graph, cleared only by a tile
+# lay, a token placed or bought or the earthquake, still finds no room: it refuses.
+_BLOCKED = "Engine::GameError: Blocking step Run Routes cannot process action place_token"
+
+
+def _line(n: int, afg_tokens: list[str], phase: str = "4H") -> dict[str, Any]:
+    return {
+        "id": n,
+        "phase": phase,
+        "corps": {"AFG": {"tokens": afg_tokens}, "SFA": {"tokens": ["J6", "C5"]}},
+        "players": {},
+    }
+
+
+def _stale_case() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Actions 1-5: a lay (RCS), SFA's turn, AFG's pass that closes it, SFA's track pass and
+    its token; the site's lines after 1-4."""
+    actions: list[dict[str, Any]] = [
+        {"id": 1, "type": "lay_tile", "entity": "RCS", "hex": "H4", "tile": "680-0"},
+        {"id": 2, "type": "pass", "entity": "SFA"},
+        {"id": 3, "type": "pass", "entity": "AFG"},
+        {"id": 4, "type": "pass", "entity": "SFA"},
+        {"id": 5, "type": "place_token", "entity": "SFA", "city": "C1-0-1", "slot": 0},
+    ]
+    lines = [_line(1, ["H8", "C1"]), _line(2, ["H8", "C1"]), _line(3, []), _line(4, [])]
+    return actions, lines
+
+
+def test_a_token_refused_on_a_closures_stale_graph_is_the_sites() -> None:
+    actions, lines = _stale_case()
+    assert stale_graph_refusal(actions, lines, (5, _BLOCKED))
+    # its own lay is followed by its Token step: judged on the cleared graph
+    actions[1] = {"id": 2, "type": "lay_tile", "entity": "SFA", "hex": "D2", "tile": "9-1"}
+    assert stale_graph_refusal(actions, lines, (5, _BLOCKED))
+
+
+def test_a_token_refused_after_the_sites_graph_was_cleared_is_not_the_sites() -> None:
+    actions, lines = _stale_case()
+    actions[3] = {"id": 4, "type": "lay_tile", "entity": "SFA", "hex": "D2", "tile": "9-1"}
+    assert not stale_graph_refusal(actions, lines, (5, _BLOCKED))
+    # a new phase (the earthquake clears the graph) also leaves the refusal tresham's
+    actions, lines = _stale_case()
+    lines[3]["phase"] = "5H"
+    assert not stale_graph_refusal(actions, lines, (5, _BLOCKED))
+
+
+def test_a_token_refused_when_the_site_judged_it_after_the_closure_is_not_the_sites() -> None:
+    actions, lines = _stale_case()
+    actions[1]["entity"] = "CTL"  # SFA's first turn since the lay comes after the closure
+    assert not stale_graph_refusal(actions, lines, (5, _BLOCKED))
+
+
+def test_a_token_refused_with_no_closure_or_for_another_reason_is_not_the_sites() -> None:
+    actions, lines = _stale_case()
+    for line in lines:
+        line["corps"]["AFG"]["tokens"] = ["H8", "C1"]  # no tokens left the map
+    assert not stale_graph_refusal(actions, lines, (5, _BLOCKED))
+    actions, lines = _stale_case()
+    other = "Engine::GameError: SFA cannot place token in City C1-0-1 on hex C1"
+    assert not stale_graph_refusal(actions, lines, (5, other))

@@ -21,6 +21,7 @@ import subprocess
 import tarfile
 import tempfile
 from dataclasses import asdict, dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -58,8 +59,17 @@ DNF_WORDS = "game_end_reason: :dnf"
 #: ``Engine::GameError`` or ``Engine::GameIsOver``, e.g. a ``NoMethodError``). Not counted as
 #: the site's: such a failure can follow an action the site would not have offered.
 SITE_CRASH = "site engine fault"
+#: The site's graph (``Engine::Graph``) is a cache that only a tile lay, a token placed or
+#: bought and Messina's earthquake clear; a closure removes the closed corporation's tokens
+#: and leaves it as it was. A corporation whose "can it place a token" the site worked out
+#: before the closure still finds no room in a city the closure emptied: its Token step
+#: skips itself and the site refuses the token (``Blocking step Run Routes cannot process
+#: action place_token``) that its own rules allow. The site's fault (issue 39).
+SITE_STALE_GRAPH = "site graph stale after a closure"
 #: Verdicts that are the site's, never tresham's.
-SITE_CAUSES = (SITE_DNF,)
+SITE_CAUSES = (SITE_DNF, SITE_STALE_GRAPH)
+#: The site's actions that clear its graph.
+GRAPH_CLEARING = frozenset({"lay_tile", "place_token", "buy_token"})
 #: The turn (stock round) number at which the site ends a game as "did not finish".
 SITE_TURN_LIMIT = 100
 
@@ -225,6 +235,8 @@ def differential(
         lines = len(replay.states)
         if refused is not None and lines < len(export["actions"]):
             verdict.verdict = SITE_REFUSES if "Engine::Game" in refused[1] else SITE_CRASH
+            if stale_graph_refusal(export["actions"], replay.states, refused):
+                verdict.verdict = SITE_STALE_GRAPH
             verdict.action_id = refused[0]
             verdict.action = by_id.get(refused[0])
             verdict.site_words = refused[1]
@@ -286,6 +298,40 @@ def runs_to_the_turn_limit(
     site = site_view({**last, "finished": False})
     ours = our_view(on, ids, adapter_for(game.title.name).penalty)
     return first_difference(site, ours) is None
+
+
+def stale_graph_refusal(
+    actions: list[dict[str, Any]], states: list[dict[str, Any]], refused: tuple[int, str]
+) -> bool:
+    """Whether the site refuses a token placement because its graph is stale
+    (SITE_STALE_GRAPH): the refused action places a token, the site's Token step had skipped
+    itself, and after the last action that cleared the site's graph (GRAPH_CLEARING, or a new
+    phase: the earthquake) the corporation had its turn (so the site judged its tokens) and
+    then tokens left the map in the site's own states (a closure: a city emptied, or a city
+    that blocked its way opened)."""
+    by_id = {a["id"]: a for a in actions}
+    action = by_id.get(refused[0])
+    if action is None or action["type"] != "place_token" or "Blocking step" not in refused[1]:
+        return False
+    corp = action["entity"]
+    lines = [s for s in states if s["id"] < refused[0]]
+    judged = stale = False
+    for before, after in pairwise(lines):
+        done = by_id.get(after["id"], {})
+        if done.get("type") in GRAPH_CLEARING or after.get("phase") != before.get("phase"):
+            # its own lay is followed by its Token step, judged on the cleared graph
+            judged = done.get("type") == "lay_tile" and done.get("entity") == corp
+            stale = False
+        elif done.get("entity") == corp:
+            judged = True
+        if judged and _tokens_placed(after) < _tokens_placed(before):
+            stale = True
+    return stale
+
+
+def _tokens_placed(line: dict[str, Any]) -> int:
+    """How many tokens a site state line shows on the map."""
+    return sum(len(corp.get("tokens", [])) for corp in line["corps"].values())
 
 
 def _engine_error(output: str) -> tuple[int, str] | None:
