@@ -62,13 +62,24 @@ def cause(v: dict[str, Any]) -> str:
     return f"{v['verdict']}: {text[:150]}"
 
 
+def done(path: Path | None) -> list[dict[str, Any]]:
+    """The verdicts already written to `path` (a long run resumes where it stopped)."""
+    if path is None or not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10, help="games per player count")
     ap.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
     ap.add_argument("--first", type=int, default=0, help="first game number (seed - 1)")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--out", type=Path, help="write each game's verdict here (JSON lines)")
+    ap.add_argument(
+        "--out",
+        type=Path,
+        help="write each game's verdict here (JSON lines); games already there are not replayed",
+    )
     ap.add_argument("--json", action="store_true", help="the figures as one JSON line")
     args = ap.parse_args(argv)
     missing = oracle_missing()
@@ -76,11 +87,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot run: {missing}", file=sys.stderr)
         return 2
     jobs = [(p, n) for n in range(args.first, args.first + args.games) for p in args.players]
-    verdicts: list[dict[str, Any]] = []
+    verdicts = [v for v in done(args.out) if (v["players"], v["seed"] - 1) in set(jobs)]
+    finished = {(v["players"], v["seed"] - 1) for v in verdicts}
+    jobs = [job for job in jobs if job not in finished]
+    if finished:
+        print(f"{len(finished)} games already in {args.out}; {len(jobs)} to play", file=sys.stderr)
     out = args.out.open("a") if args.out else None
     with ProcessPoolExecutor(args.jobs) as pool:
-        for v in pool.map(one, jobs):
+        for count, v in enumerate(pool.map(one, jobs), 1):
             verdicts.append(v)
+            game = f"{v['players']}p seed {v['seed']}"
+            print(f"[{count}/{len(jobs)}] {game}: {v['verdict']}", file=sys.stderr)
             if out:
                 out.write(json.dumps(v) + "\n")
                 out.flush()
