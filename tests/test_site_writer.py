@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from shared_files import SHARED
+from tresham.bots.random_bot import choose
 from tresham.cli import main
+from tresham.core.actions import Pass
 from tresham.io.oracle import (
     EQUAL,
     SITE_DNF,
@@ -308,3 +311,23 @@ def test_a_token_refused_with_no_closure_or_for_another_reason_is_not_the_sites(
     actions, lines = _stale_case()
     other = "Engine::GameError: SFA cannot place token in City C1-0-1 on hex C1"
     assert not stale_graph_refusal(actions, lines, (5, other))
+
+
+# Ruling S22, proven in the site's engine: after the fourth round of passes the first player
+# offered SCE takes it at L.0, and the player after him bids next on the site as in tresham
+# (3 players: twelve passes, then P2 bids). Every state line after that is equal.
+@needs_oracle
+def test_the_player_after_the_sce_taker_bids_next_on_the_site() -> None:
+    game = new_game("1849", ["P1", "P2", "P3"], 5, {"rule_set": "18xx.games", "rng": "18xx.games"})
+    for _ in range(12):
+        game.apply(Pass(game.active_entity()))
+    assert game.state.companies["SCE"].owner == "P1"
+    assert game.active_entity() == "P2"
+    rng = random.Random(1)
+    for _ in range(30):
+        game.apply(choose(game, rng))
+    export = export_game(game, 5)
+    replay = site_replay(export, ORACLE)  # a game cut short: its result is not compared
+    assert len(replay.states) == len(export["actions"]), replay.output[-2000:]
+    result = import_export(export, states=replay.states)
+    assert result.state_lines_compared == len(export["actions"]) > 30
