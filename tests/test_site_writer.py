@@ -308,3 +308,24 @@ def test_a_token_refused_with_no_closure_or_for_another_reason_is_not_the_sites(
     actions, lines = _stale_case()
     other = "Engine::GameError: SFA cannot place token in City C1-0-1 on hex C1"
     assert not stale_graph_refusal(actions, lines, (5, other))
+
+
+# The site's train step passes by itself where the corporation cannot pay for the cheapest
+# train once its turn's spending is done, a tile's terrain cost included: random game 3
+# players seed 120 (every option), OR 1.1: ATA, with L.106, lays L12 for L.40 and ends the
+# round with L.66, short of a 4H (L.100). Its token-buying step passes by itself (no token in
+# reach) and the stock round follows: no pass of ATA's is written after its lay.
+def test_a_tiles_cost_counts_towards_the_sites_train_step() -> None:
+    game = play_random(3, 120, ALL_OPTIONS, actions=23)
+    assert [(a.type, a.entity) for a in game.actions[-4:]] == [
+        ("lay_tile", "ATA"),
+        ("pass", "P3"),
+        ("pass", "P1"),
+        ("par", "P2"),
+    ]
+    assert game.state.corps["ATA"].cash == 66
+    export = export_game(game, 120)
+    lay, par = export["actions"][-2:]
+    assert (lay["type"], lay["entity"], par["type"], par["entity"]) == ("lay_tile", "ATA", "par", 2)
+    assert lay["auto_actions"] == [{"type": "pass", "entity": "ATA", "entity_type": "corporation"}]
+    assert import_export(export).game.state_hash() == game.state_hash()
