@@ -19,6 +19,7 @@ import pytest
 
 from shared_files import SHARED
 from tresham.cli import main
+from tresham.core.rounds.stock import StockRound
 from tresham.io.oracle import (
     EQUAL,
     SITE_DNF,
@@ -328,4 +329,25 @@ def test_a_tiles_cost_counts_towards_the_sites_train_step() -> None:
     lay, par = export["actions"][-2:]
     assert (lay["type"], lay["entity"], par["type"], par["entity"]) == ("lay_tile", "ATA", "par", 2)
     assert lay["auto_actions"] == [{"type": "pass", "entity": "ATA", "entity_type": "corporation"}]
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# The chat line that wakes the site's stalled stock round follows a stock-round sale only: an
+# emergency sale that takes the corporation off the market and ends the operating round
+# leaves the new stock round awake, and the line, the corporation's, would be refused (the
+# site takes chat from players only). Random game 3 players seed 143 (acquiring station
+# tokens): AFG, with no train, spends L.529 on ATA's token in Catania, and its president
+# sells AFG's last 20% towards the train it must own.
+def test_no_chat_line_after_an_emergency_sale_that_ends_the_round() -> None:
+    game = play_random(3, 143, {"acquiring_station_tokens": True}, actions=336)
+    sale = game.actions[-1]
+    assert (sale.type, sale.entity, getattr(sale, "corporation", None)) == (
+        "sell_shares",
+        "AFG",
+        "AFG",
+    )
+    assert isinstance(game.state.round, StockRound) and "AFG" not in game.state.market
+    export = export_game(game, 143)
+    last = export["actions"][-1]
+    assert (last["type"], last["entity"], last["shares"]) == ("sell_shares", 1, ["AFG_1", "AFG_2"])
     assert import_export(export).game.state_hash() == game.state_hash()

@@ -79,6 +79,7 @@ CASH: Final = "cash"
 BANKRUPTCY: Final = "bankruptcy"
 SLOTS: Final = "slots"
 WAKE: Final = "(the corporation closes)"
+STOCK_SALE: Final = "stock_sale"
 #: tresham's steps whose counterpart on the site stays open after an action taken there.
 STAYS: Final = ("buy_token", "companies")
 FREE_SLOT: Final = "free_slot"
@@ -106,6 +107,9 @@ class Writer1849:
     def before(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         ctx.memo[TURN] = _turn(ctx.game)
         ctx.memo[CASH] = _cash_after(ctx.game, action)
+        ctx.memo[STOCK_SALE] = isinstance(action, SellShares) and isinstance(
+            ctx.game.state.round, StockRound
+        )
         ctx.memo[BANKRUPTCY] = _bankruptcy_sales(ctx.game, action)
         ctx.memo[ROUTE_OPEN] = _route_open(ctx.game, action)
         return _sms_question(ctx, action) + self._action(ctx, action)
@@ -295,9 +299,15 @@ def _turn(game: Game) -> Turn | None:
 def _wake(ctx: WriteContext, action: Action) -> list[SiteAction]:
     """A chat line after a stock-round sale that closed the corporation: the site's stock
     round stalls there (its active step is remembered from before the closure) until the
-    next action of any kind, and a message is one that changes nothing."""
+    next action of any kind, and a message is one that changes nothing. Only a sale made in
+    the stock round stalls it: an emergency sale that closes the corporation and ends the
+    operating round leaves the new stock round awake, and the seller's message would be
+    the corporation's, which the site refuses (random game 3 players seed 143: AFG's
+    president sells its last 20% to pay for a train)."""
     game = ctx.game
-    if not isinstance(action, SellShares) or not isinstance(game.state.round, StockRound):
+    if not ctx.memo.pop(STOCK_SALE, False) or not isinstance(action, SellShares):
+        return []
+    if not isinstance(game.state.round, StockRound):
         return []
     if action.corporation in game.state.market:
         return []
