@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from shared_files import SHARED
+from tresham.bots.random_bot import choose
 from tresham.cli import main
+from tresham.core.actions import Pass
 from tresham.core.rounds.stock import StockRound
 from tresham.io.oracle import (
     EQUAL,
@@ -351,3 +354,23 @@ def test_no_chat_line_after_an_emergency_sale_that_ends_the_round() -> None:
     last = export["actions"][-1]
     assert (last["type"], last["entity"], last["shares"]) == ("sell_shares", 1, ["AFG_1", "AFG_2"])
     assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# Ruling S22, proven in the site's engine: after the fourth round of passes the first player
+# offered SCE takes it at L.0, and the player after him bids next on the site as in tresham
+# (3 players: twelve passes, then P2 bids). Every state line after that is equal.
+@needs_oracle
+def test_the_player_after_the_sce_taker_bids_next_on_the_site() -> None:
+    game = new_game("1849", ["P1", "P2", "P3"], 5, {"rule_set": "18xx.games", "rng": "18xx.games"})
+    for _ in range(12):
+        game.apply(Pass(game.active_entity()))
+    assert game.state.companies["SCE"].owner == "P1"
+    assert game.active_entity() == "P2"
+    rng = random.Random(1)
+    for _ in range(30):
+        game.apply(choose(game, rng))
+    export = export_game(game, 5)
+    replay = site_replay(export, ORACLE)  # a game cut short: its result is not compared
+    assert len(replay.states) == len(export["actions"]), replay.output[-2000:]
+    result = import_export(export, states=replay.states)
+    assert result.state_lines_compared == len(export["actions"]) > 30

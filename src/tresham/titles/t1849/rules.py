@@ -53,6 +53,7 @@ from tresham.titles.t1849.rule_set import (
     site_fourth_round,
     site_proven,
     site_rules,
+    site_sixth_round,
 )
 from tresham.titles.t1849.state import State1849, Turn1849, state_of
 from tresham.titles.t1849.steps import (
@@ -66,7 +67,7 @@ from tresham.titles.t1849.variant_steps import (
     Debt,
 )
 from tresham.titles.t1849.variant_steps import action_words as variant_action_words
-from tresham.titles.t1849.versions import DEALS_VERSION, SITE_DEPARTED_VERSION
+from tresham.titles.t1849.versions import DEALS_VERSION, SITE_TAKER_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -245,11 +246,11 @@ class Title1849(Title):
 
     name = "1849"
     player_range = (3, 5)
-    rules_version = SITE_DEPARTED_VERSION
+    rules_version = SITE_TAKER_VERSION
     # 1: before deals needed both sides; 2: before issue 39; 3: before ruling V11;
     # 4: before rulings S9 (corrected)-S13; 5: before ruling S14; 6: before rulings S15-;
-    # 7: before rulings S19-
-    older_rules = frozenset({1, 2, 3, 4, 5, 6, 7})
+    # 7: before rulings S19-; 8: before rulings S22-
+    older_rules = frozenset({1, 2, 3, 4, 5, 6, 7, 8})
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}
@@ -310,9 +311,13 @@ class Title1849(Title):
 
     def free_take_uses_turn(self, game: Game) -> bool:
         """§Start "at L. 5 the first player offered it takes it free": taking it is that
-        player's turn, and the auction goes on with the next player (ruling R28); the
-        "18xx.games" rule set, and saves before `DEALS_VERSION`, give the taker a turn."""
-        return game.rules_version >= DEALS_VERSION and not site_rules(game.options)
+        player's turn, and the auction goes on with the next player (ruling R28). The
+        "18xx.games" rule set does the same from `SITE_TAKER_VERSION` (ruling S22: the site
+        passes the turn on past the taker); before it, and in saves before `DEALS_VERSION`,
+        the taker was given a turn."""
+        if site_rules(game.options):
+            return site_sixth_round(game)
+        return game.rules_version >= DEALS_VERSION
 
     # ================================================================ setup
     def five_corporations(self, game: Game) -> bool:
