@@ -33,6 +33,7 @@ from tresham.io.oracle import (
     runs_to_the_turn_limit,
     site_replay,
     stale_graph_refusal,
+    stale_train_step_refusal,
 )
 from tresham.io.save import new_game, save
 from tresham.io.site_import import import_export
@@ -374,3 +375,74 @@ def test_the_player_after_the_sce_taker_bids_next_on_the_site() -> None:
     assert len(replay.states) == len(export["actions"]), replay.output[-2000:]
     result = import_export(export, states=replay.states)
     assert result.state_lines_compared == len(export["actions"]) > 30
+
+
+# The site's Buy Trains step after AFG's closure (issue 39; random game 4 players seed 130
+# with bonds): AFG buys the first 12H, the earthquake takes its only token and closes it, and
+# the site starts IFT's turn inside that purchase, whose end marks the Buy Trains step passed
+# for IFT. IFT lays a tile and buys RCS's 10H; the site's Issue or Redeem Shares step refuses.
+_TRAIN_BLOCKED = (
+    "Engine::GameError: Blocking step Issue or Redeem Shares cannot process action buy_train"
+)
+
+
+def _train_line(n: int, phase: str, afg_tokens: list[str], active: str) -> dict[str, Any]:
+    return {
+        "id": n,
+        "phase": phase,
+        "active": [active],
+        "corps": {"AFG": {"tokens": afg_tokens}, "IFT": {"tokens": ["H12"]}},
+        "players": {},
+    }
+
+
+def _closure_case() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Actions 1-4: AFG's dividend, its 12H, IFT's lay and IFT's purchase; the site's lines
+    after 1-3."""
+    actions: list[dict[str, Any]] = [
+        {"id": 1, "type": "dividend", "entity": "AFG", "kind": "payout"},
+        {"id": 2, "type": "buy_train", "entity": "AFG", "train": "12H-0", "price": 800},
+        {"id": 3, "type": "lay_tile", "entity": "IFT", "hex": "F8", "tile": "708-0"},
+        {"id": 4, "type": "buy_train", "entity": "IFT", "train": "10H-0", "price": 646},
+    ]
+    lines = [
+        _train_line(1, "10H", ["B14"], "AFG"),
+        _train_line(2, "12H", [], "IFT"),
+        _train_line(3, "12H", [], "IFT"),
+    ]
+    return actions, lines
+
+
+def test_a_train_refused_after_afgs_closure_in_its_purchase_is_the_sites() -> None:
+    actions, lines = _closure_case()
+    assert stale_train_step_refusal(actions, lines, (4, _TRAIN_BLOCKED))
+    # a chat line between changes nothing
+    actions.insert(3, {"id": 4, "type": "message", "entity": 3, "message": "hi"})
+    actions[4] = {**actions[4], "id": 5}
+    assert stale_train_step_refusal(actions, lines, (5, _TRAIN_BLOCKED))
+
+
+def test_a_train_refused_otherwise_is_not_the_sites() -> None:
+    actions, lines = _closure_case()
+    other = "Engine::GameError: IFT may not spend L.646 on RCS's 10H train"
+    assert not stale_train_step_refusal(actions, lines, (4, other))
+    # AFG keeps a token: not closed
+    actions, lines = _closure_case()
+    lines[1]["corps"]["AFG"]["tokens"] = ["H12"]
+    assert not stale_train_step_refusal(actions, lines, (4, _TRAIN_BLOCKED))
+    # no new phase: no earthquake
+    actions, lines = _closure_case()
+    lines[1]["phase"] = "10H"
+    assert not stale_train_step_refusal(actions, lines, (4, _TRAIN_BLOCKED))
+    # another corporation's purchase before IFT's turn
+    actions, lines = _closure_case()
+    actions[1]["entity"] = "RCS"
+    assert not stale_train_step_refusal(actions, lines, (4, _TRAIN_BLOCKED))
+    # another entity acted between AFG's purchase and IFT's
+    actions, lines = _closure_case()
+    actions[2]["entity"] = "ATA"
+    assert not stale_train_step_refusal(actions, lines, (4, _TRAIN_BLOCKED))
+    # the site did not move on to the refusing corporation
+    actions, lines = _closure_case()
+    lines[1]["active"] = ["RCS"]
+    assert not stale_train_step_refusal(actions, lines, (4, _TRAIN_BLOCKED))
