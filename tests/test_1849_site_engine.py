@@ -43,6 +43,7 @@ from tresham.io.site_writer import export_game
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.site_graph import site_graph, site_hexes, site_nodes, site_paths
 from tresham.titles.t1849.site_slots import SiteSlots
+from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.track_rules import TrackRules1849, new_map
 
 SITE = {"rule_set": "18xx.games"}
@@ -565,3 +566,45 @@ def test_the_site_closes_up_a_citys_slots_when_its_tile_is_upgraded() -> None:
     s.tokens[("M11", 0)] = ["ATA", "IFT"]  # IFT buys CTL's token: it takes CTL's slot
     site.follow(s, (("M11", 0), "IFT", "CTL"))
     assert site.slot(("M11", 0), "IFT") == 0
+
+
+def _ctl_and_ift_close_at_the_end_of_sr2(
+    options: dict[str, Any] | None, rules_version: int | None
+) -> Game:
+    """SR 2 of `two_corps`: CTL and IFT on L.27 (the cell above "Closed"), IFT on top (first
+    in the operating order), 10% of each in the pool; every player passes, the round's end
+    moves both into "Closed"."""
+    g = two_corps(options, rules_version)
+    auto_until(g, in_stock_round)
+    market, reg = g.state.market, g.state.shares
+    close = next(cell.pos for cell in market.market.cells_with("close"))
+    for sym in ("IFT", "CTL"):
+        market.move_to(sym, (close[0] - 1, close[1]))
+        give_certs(g, sym, POOL, 1)
+    assert market.operating_order(["CTL", "IFT"]) == ["IFT", "CTL"]
+    assert state_of(g).order.index("CTL") < state_of(g).order.index("IFT")
+    for _ in range(3):
+        g.apply(Pass(str(g.active_entity())))
+    assert not reg.percent(POOL, "CTL") and not g.state.corps["CTL"].parred
+    return g
+
+
+# Ruling S23 (1849 §Trouble "It restarts later, last in the order"; silent on two closing at
+# once): on 18xx.games the corporations the end of a stock round takes into "Closed" close
+# once every price has moved, in their place in the order (`close_corporations_in_close_cell!`
+# walks its list of corporations), so CTL, before IFT in the order, goes last first and IFT
+# after it: IFT is then last in the order, CTL the next to start. From rules version 9;
+# before it, and in the summary's rule set, each closes as its price moves (the operating
+# order: IFT first). Random game 3 players seed 102 (delay_ift): SFA and ATA close at once and
+# the site's next to start is SFA ("ATA cannot be parred").
+def test_the_site_closes_corporations_at_once_in_their_order() -> None:
+    g = _ctl_and_ift_close_at_the_end_of_sr2(SITE, None)
+    assert state_of(g).order[-2:] == ["CTL", "IFT"]
+
+
+@pytest.mark.parametrize(("options", "version"), [(SITE, 8), (None, None)])
+def test_corporations_close_as_their_prices_move_otherwise(
+    options: dict[str, Any] | None, version: int | None
+) -> None:
+    g = _ctl_and_ift_close_at_the_end_of_sr2(options, version)
+    assert state_of(g).order[-2:] == ["IFT", "CTL"]

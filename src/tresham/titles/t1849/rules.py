@@ -814,18 +814,29 @@ class Title1849(Title):
 
     def end_of_stock_round(self, game: Game) -> None:
         """Any share in the pool → down one row; none in the pool and none in the treasury
-        → up one row (1849 §Share price)."""
+        → up one row (1849 §Share price). In the "18xx.games" rule set (from rules version
+        9) the corporations these moves take to "Closed" close once all have moved, in their
+        place in the order (ruling S23), so they go last in the order in that order."""
         s = game.state
         floated = [c for c, corp in s.corps.items() if corp.floated and not corp.closed]
+        at_once = site_sixth_round(game)
         for sym in s.market.operating_order(floated):
             if s.shares.percent(POOL, sym):
-                self.move_price(game, sym, "down")
+                self.move_price(game, sym, "down", close=not at_once)
             elif not treasury_certs(game, sym):
-                self.move_price(game, sym, "up")
+                self.move_price(game, sym, "up", close=not at_once)
+        if at_once:
+            order = state_of(game).order
+            closing = [c for c in order if c in s.market and "close" in s.market.zones_of(c)]
+            for sym in closing:
+                self.close_corporation(game, sym)
 
-    def move_price(self, game: Game, sym: str, direction: str, steps: int = 1) -> None:
+    def move_price(
+        self, game: Game, sym: str, direction: str, steps: int = 1, *, close: bool = True
+    ) -> None:
         """Move a share price; entering L.377 flags the game end, entering "Closed" closes
-        the corporation (1849 §Endgame, §Trouble)."""
+        the corporation (1849 §Endgame, §Trouble), unless `close` is False (the caller
+        closes it)."""
         s = game.state
         if steps <= 0 or sym not in s.market:
             return
@@ -838,7 +849,7 @@ class Title1849(Title):
         if END_PRICE_TAG in tags and own.end_after is None:
             own.end_after = sym
             game.log(f"{sym} reaches L.{s.market.price(sym)}: the game ends after it operates")
-        if "close" in tags:
+        if "close" in tags and close:
             self.close_corporation(game, sym)
 
     # ================================================================ closing
