@@ -145,6 +145,8 @@ def test_cli_refuses_a_summary_game(tmp_path: Path, capsys: pytest.CaptureFixtur
         # the token-buying step's own passes (auto actions) and the site's walk (S11)
         (3, 10, ALL_OPTIONS),
         (4, 1, {"acquiring_station_tokens": True}),
+        # the site's train step judged on the cash after a tile's cost (ATA at L12)
+        (3, 120, ALL_OPTIONS),
     ],
 )
 def test_the_sites_engine_replays_the_game_with_every_state_equal(
@@ -446,3 +448,21 @@ def test_a_train_refused_otherwise_is_not_the_sites() -> None:
     actions, lines = _closure_case()
     lines[1]["active"] = ["RCS"]
     assert not stale_train_step_refusal(actions, lines, (4, _TRAIN_BLOCKED))
+
+
+# Ruling S17's pool case, proven in the site's engine: random game 3 players seed 134 (bonds),
+# P1 sells all his 40% of CTL, the president's certificate among them, to P2's 40% with
+# the 20% last certificate; the site puts that certificate in the pool and asks P1, who keeps
+# it there ("One 20% cert"), then starts ATA. Every state line is equal to there.
+@needs_oracle
+def test_the_site_asks_the_seller_when_the_last_certificate_goes_to_the_pool() -> None:
+    verdict = differential(3, 134, {"bonds": True}, ORACLE, actions=163)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.lines_equal == verdict.site_actions
+    game = play_random(3, 134, {"bonds": True}, actions=163)
+    kinds = [(a.type, a.entity, getattr(a, "choice", None)) for a in game.actions[-3:]]
+    assert kinds == [
+        ("sell_shares", "P1", None),
+        ("choose", "P1", "One 20% cert"),
+        ("par", "P1", None),
+    ]
