@@ -76,10 +76,10 @@ SHARES: Final = "shares"
 GONE: Final = "gone"
 TURN: Final = "turn"
 CASH: Final = "cash"
-SPENT: Final = "spent"
 BANKRUPTCY: Final = "bankruptcy"
 SLOTS: Final = "slots"
 WAKE: Final = "(the corporation closes)"
+STOCK_SALE: Final = "stock_sale"
 #: tresham's steps whose counterpart on the site stays open after an action taken there.
 STAYS: Final = ("buy_token", "companies")
 FREE_SLOT: Final = "free_slot"
@@ -106,8 +106,10 @@ class Writer1849:
 
     def before(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         ctx.memo[TURN] = _turn(ctx.game)
-        ctx.memo[CASH] = {sym: c.cash for sym, c in ctx.game.state.corps.items()}
-        ctx.memo[SPENT] = _spent(ctx.game, action)
+        ctx.memo[CASH] = _cash_after(ctx.game, action)
+        ctx.memo[STOCK_SALE] = isinstance(action, SellShares) and isinstance(
+            ctx.game.state.round, StockRound
+        )
         ctx.memo[BANKRUPTCY] = _bankruptcy_sales(ctx.game, action)
         ctx.memo[ROUTE_OPEN] = _route_open(ctx.game, action)
         return _sms_question(ctx, action) + self._action(ctx, action)
@@ -297,9 +299,15 @@ def _turn(game: Game) -> Turn | None:
 def _wake(ctx: WriteContext, action: Action) -> list[SiteAction]:
     """A chat line after a stock-round sale that closed the corporation: the site's stock
     round stalls there (its active step is remembered from before the closure) until the
-    next action of any kind, and a message is one that changes nothing."""
+    next action of any kind, and a message is one that changes nothing. Only a sale made in
+    the stock round stalls it: an emergency sale that closes the corporation and ends the
+    operating round leaves the new stock round awake, and the seller's message would be
+    the corporation's, which the site refuses (random game 3 players seed 143: AFG's
+    president sells its last 20% to pay for a train)."""
     game = ctx.game
-    if not isinstance(action, SellShares) or not isinstance(game.state.round, StockRound):
+    if not ctx.memo.pop(STOCK_SALE, False) or not isinstance(action, SellShares):
+        return []
+    if not isinstance(game.state.round, StockRound):
         return []
     if action.corporation in game.state.market:
         return []
@@ -397,8 +405,6 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
         cash = game.state.corps[corp].cash
         if now is None or now[0] != rid:  # the round ended: its cash then, before any income
             cash = ctx.memo.get(CASH, {}).get(corp, cash)
-            if action.entity == corp:
-                cash -= ctx.memo.get(SPENT, 0)
         if _site_waits(game, corp, steps[k], sms, cash):
             if steps[k] == "routes":
                 out.append(_no_run(corp))
@@ -458,20 +464,19 @@ def _bankruptcy_sales(game: Game, action: Action) -> list[tuple[str, SellShares,
     return [(seller, sale, reg.president.get(sale.corporation)) for sale in sales]
 
 
-def _spent(game: Game, action: Action) -> int:
-    """What the action takes from its corporation's treasury (a purchase of its own, a bond
-    repaid; a bond issued brings money in), read before it is taken. A token bought with the
-    last of its money leaves nothing for the site's later steps (random game 3 players seed
-    103: CTL's L.668 for RCS's token in Trapani ends the round)."""
-    if isinstance(action, BuyCompany | BuyTrain | BuyStationToken):
-        return action.price
-    if isinstance(action, BuyEToken):
-        return variants.e_token_cost(game)
-    if isinstance(action, RepayBond):
-        return variants.BOND
-    if isinstance(action, IssueBond):
-        return -variants.BOND
-    return 0
+def _cash_after(game: Game, action: Action) -> dict[str, int]:
+    """Each corporation's treasury once an operating-round action is taken, before the
+    rounds move on (read on a copy: a round the action ends has paid no income of the next
+    yet). What the action itself spends counts: a token bought with the last of its money
+    leaves nothing for the site's later steps (random game 3 players seed 103: CTL's L.668
+    for RCS's token in Trapani ends the round), nor does a tile's terrain cost (random game 3
+    players seed 120: ATA's L.40 for L12 leaves L.66, short of a 4H; the site's train step
+    passes by itself)."""
+    if not isinstance(game.state.round, OperatingRound) or game.state.finished:
+        return {}
+    trial = game.search_copy()
+    trial.title.process(trial, action)
+    return {sym: c.cash for sym, c in trial.state.corps.items()}
 
 
 def _site_waits(game: Game, corp: str, step: str, sms_used: bool, cash: int) -> bool:
