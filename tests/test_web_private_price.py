@@ -1,15 +1,18 @@
 """A private is bought at any legal price from the table (issue 36; 1849 RD §5.11, ruling
 R27: L.1 to twice face value, within the buyer's treasury): the engine lists one price, the
 server gives its range (`ranges` of /legal), and the table offers an amount box over that
-range, starting at face value; a price other than the default is paid."""
+range, starting at face value; a price other than the default is paid. Likewise a train from
+another corporation (1849 §OR Buy trains: any price from L.1): one row per seller and train,
+its name and range, starting at the train's face value; the price typed is offered to the
+seller's president, who accepts, and paid."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from conftest_server import ServerProcess
+from conftest_server import ServerProcess, auth
 from test_web_browser import ARTIFACTS, Api, Errors, at_index, browser, import_game, server
-from tresham.core.actions import BuyCompany
+from tresham.core.actions import BuyCompany, BuyTrain
 from tresham.core.game import Game
 from tresham.io.save import new_game
 from tresham.server.bots import bot_action
@@ -65,5 +68,76 @@ def test_a_private_is_bought_at_a_price_typed_at_the_table(
     owner = next(c["owner"] for c in state["companies"] if c["sym"] == listed.company)
     assert owner == listed.entity
     assert next(p["cash"] for p in state["players"] if p["name"] == seller) == cash + price
+    page.close()
+    assert errors.seen == []
+
+
+def train_of_another_corporation() -> tuple[Game, str, str]:
+    """An 1849 game of easy bots where a corporation may buy a train from another one: the
+    game, the train bought, and its seller."""
+    game = new_game("1849", ["Ann", "Bob", "Cid"], 3)
+    while not game.state.finished:
+        for a in game.legal_actions():
+            if not isinstance(a, BuyTrain):
+                continue
+            seller = next((s for s, c in game.state.corps.items() if a.train in c.trains), None)
+            if seller is not None and seller != a.entity:
+                return game, a.train, seller
+        game.apply(bot_action(game, len(game.actions), "easy"))
+    raise AssertionError("no corporation could buy another's train")
+
+
+def test_a_train_of_another_corporation_is_bought_at_a_price_typed_at_the_table(
+    browser: Any, server: ServerProcess
+) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    game, tid, seller = train_of_another_corporation()
+    buyer = game.active_entity()
+    assert buyer is not None
+    listed = [a for a in game.legal_actions() if isinstance(a, BuyTrain) and a.train == tid]
+    lo, hi = min(a.price for a in listed), max(a.price for a in listed)
+    depot = game.state.depot
+    name = depot.trains[tid].kind
+    face = depot.types[name].price
+    assert lo == 1 and hi == game.state.corps[buyer].cash
+    price = (lo + min(hi, face)) // 2
+    assert price not in (lo, hi, face)
+    same_kind = [t for t in game.state.corps[seller].trains if depot.trains[t].kind == name]
+    game_id, tokens = import_game(server, game)
+    api = Api(server.url, game_id, tokens)
+    acting = game.acting_player()
+    assert acting is not None
+    errors = Errors()
+    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    page.goto(f"{server.url}/games/{game_id}#seat={tokens[acting]}")
+    index = api.state()["index"]
+    at_index(page, index)
+    # one row for the seller's trains of that kind, however many it has, by the train's name
+    rows = page.locator(f'.action-row[data-group^="{seller}|"]')
+    assert rows.count() == 1 and len(same_kind) >= 1
+    text = rows.inner_text()
+    assert name in text and tid not in text, text
+    assert f"L.{lo}\N{EN DASH}L.{hi}" in text, text
+    assert rows.locator("input").input_value() == str(min(hi, face))  # face value first
+    rows.locator("input").fill(str(price))
+    page.screenshot(path=str(ARTIFACTS / "train-price.png"))
+    cash = next(c["cash"] for c in api.state()["corporations"] if c["sym"] == seller)
+    rows.locator("button").click()
+    at_index(page, index + 1)
+    seller_president = game.state.shares.president[seller]
+    if seller_president != acting:  # 1849 §OR: the seller's president is asked (an offer)
+        offer = f"{buyer} offers L.{price} to {seller} ({seller_president}) for its {name} train"
+        assert offer in page.inner_text("#log"), page.inner_text("#log")
+        legal, who = api.legal_answer()
+        accept = next(a for a in legal["actions"] if a.get("choice") == "accept")
+        answer = api.client.post(
+            f"/api/games/{game_id}/actions",
+            json={"index": legal["index"], "action": accept},
+            headers=auth(tokens[who]),
+        )
+        assert answer.status_code == 200, answer.text
+    corps = {c["sym"]: c for c in api.state()["corporations"]}
+    assert corps[seller]["cash"] == cash + price
+    assert len(corps[buyer]["trains"]) == len(game.state.corps[buyer].trains) + 1
     page.close()
     assert errors.seen == []
