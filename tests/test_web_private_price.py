@@ -8,29 +8,53 @@ seller's president, who accepts, and paid."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from conftest_server import ServerProcess, auth
 from test_web_browser import ARTIFACTS, Api, Errors, at_index, browser, import_game, server
-from tresham.core.actions import BuyCompany, BuyTrain
+from tresham.core.actions import Action, BuyCompany, BuyTrain
 from tresham.core.game import Game
 from tresham.io.save import new_game
 from tresham.server.bots import bot_action
 
 __all__ = ["browser", "server"]  # the fixtures this module uses from the table's tests
 
+T = TypeVar("T")
+
+
+def easy_game_until(seed: int, found: Callable[[Game, Action], T | None]) -> tuple[Game, T]:
+    """An 1849 game of easy bots up to the first position with a legal action for which
+    `found` gives something; and what it gave."""
+    game = new_game("1849", ["Ann", "Bob", "Cid"], seed)
+    while not game.state.finished:
+        for a in game.legal_actions():
+            if (what := found(game, a)) is not None:
+                return game, what
+        game.apply(bot_action(game, len(game.actions), "easy"))
+    raise AssertionError("no such position")
+
+
+def at_seat(browser: Any, api: Api, token: str, errors: Errors) -> tuple[Any, int]:
+    """The table of the seat holding `token` at 1366x768, once it shows the present; and
+    the present's index."""
+    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    url = str(api.client.base_url).rstrip("/")
+    page.goto(f"{url}/games/{api.game_id}#seat={token}")
+    index: int = api.state()["index"]
+    at_index(page, index)
+    return page, index
+
 
 def own_private_for_sale() -> tuple[Game, BuyCompany]:
     """An 1849 game of easy bots where a corporation may buy its president's own private
     (no one else is asked: R27)."""
-    game = new_game("1849", ["Ann", "Bob", "Cid"], 1)
-    while not game.state.finished:
-        for a in game.legal_actions():
-            owner = game.state.companies[a.company].owner if isinstance(a, BuyCompany) else None
-            if isinstance(a, BuyCompany) and owner == game.acting_player():
-                return game, a
-        game.apply(bot_action(game, len(game.actions), "easy"))
-    raise AssertionError("no corporation could buy its president's private")
+
+    def own(game: Game, a: Action) -> BuyCompany | None:
+        owner = game.state.companies[a.company].owner if isinstance(a, BuyCompany) else None
+        return a if isinstance(a, BuyCompany) and owner == game.acting_player() else None
+
+    return easy_game_until(1, own)
 
 
 def test_a_private_is_bought_at_a_price_typed_at_the_table(
@@ -51,10 +75,7 @@ def test_a_private_is_bought_at_a_price_typed_at_the_table(
     i = [a.get("company") for a in legal["actions"]].index(listed.company)
     assert legal["ranges"][i] == [lo, hi]
     errors = Errors()
-    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
-    page.goto(f"{server.url}/games/{game_id}#seat={tokens[seller]}")
-    index = api.state()["index"]
-    at_index(page, index)
+    page, index = at_seat(browser, api, tokens[seller], errors)
     row = page.locator(f'.action-row[data-group="{listed.company}"]')
     assert row.count() == 1
     assert f"L.{lo}\N{EN DASH}L.{hi}" in row.inner_text()
@@ -75,16 +96,15 @@ def test_a_private_is_bought_at_a_price_typed_at_the_table(
 def train_of_another_corporation() -> tuple[Game, str, str]:
     """An 1849 game of easy bots where a corporation may buy a train from another one: the
     game, the train bought, and its seller."""
-    game = new_game("1849", ["Ann", "Bob", "Cid"], 3)
-    while not game.state.finished:
-        for a in game.legal_actions():
-            if not isinstance(a, BuyTrain):
-                continue
-            seller = next((s for s, c in game.state.corps.items() if a.train in c.trains), None)
-            if seller is not None and seller != a.entity:
-                return game, a.train, seller
-        game.apply(bot_action(game, len(game.actions), "easy"))
-    raise AssertionError("no corporation could buy another's train")
+
+    def of_another(game: Game, a: Action) -> tuple[str, str] | None:
+        if not isinstance(a, BuyTrain):
+            return None
+        seller = next((s for s, c in game.state.corps.items() if a.train in c.trains), None)
+        return (a.train, seller) if seller is not None and seller != a.entity else None
+
+    game, (tid, seller) = easy_game_until(3, of_another)
+    return game, tid, seller
 
 
 def test_a_train_of_another_corporation_is_bought_at_a_price_typed_at_the_table(
@@ -108,10 +128,7 @@ def test_a_train_of_another_corporation_is_bought_at_a_price_typed_at_the_table(
     acting = game.acting_player()
     assert acting is not None
     errors = Errors()
-    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
-    page.goto(f"{server.url}/games/{game_id}#seat={tokens[acting]}")
-    index = api.state()["index"]
-    at_index(page, index)
+    page, index = at_seat(browser, api, tokens[acting], errors)
     # one row for the seller's trains of that kind, however many it has, by the train's name
     rows = page.locator(f'.action-row[data-group^="{seller}|"]')
     assert rows.count() == 1 and len(same_kind) >= 1
