@@ -399,7 +399,7 @@ class Title1849(Title):
         own = state_of(game)
         own.closed_recently = []
         own.messina_locked = False
-        game.log(f"Stock round {s.stock_round_no}")
+        game.log_round(f"Stock round {s.stock_round_no}")
         self._place_missing_home_tokens(game)
         self.check_afg(game)
         return StockRound(game, f"{SUMMARY} §SR")
@@ -410,7 +410,7 @@ class Title1849(Title):
         s = game.state
         s.or_in_set += 1
         s.operating_round_no += 1
-        game.log(f"Operating round {s.stock_round_no}.{s.or_in_set}")
+        game.log_round(f"Operating round {s.stock_round_no}.{s.or_in_set}")
         self.pay_private_revenue(game)
         floated = [c for c, corp in s.corps.items() if corp.floated and not corp.closed]
         order = s.market.operating_order(floated)

@@ -332,7 +332,7 @@ class Title1854(Title):
         rnd = s.round
         if rnd is None:
             s.stock_round_no = 1
-            game.log(self.round_names[FirstShareRound.kind])
+            game.log_round(self.round_names[FirstShareRound.kind])
             companies = [c["sym"] for c in self.data["privates"]]
             return FirstShareRound(game, companies, FIRST_ROUND, self.share_limit(game))
         if isinstance(rnd, FirstShareRound) and not rnd.ended:
@@ -354,7 +354,7 @@ class Title1854(Title):
         state_of(game).mergers.declined = []
         s.or_in_set += 1
         s.operating_round_no += 1
-        game.log(f"{self.round_names['operating']} {s.stock_round_no}.{s.or_in_set}")
+        game.log_round(f"{self.round_names['operating']} {s.stock_round_no}.{s.or_in_set}")
         self.pay_mountain_railways(game)
         return OperatingRound(
             game, self.operating_order(game), list(operating.STEP_ORDER), OPERATING_ROUND
@@ -386,7 +386,7 @@ class Title1854(Title):
         """§6.1: a Share Buying Round, begun by the holder of the Priority Deal card."""
         s = game.state
         s.stock_round_no += 1
-        game.log(f"{self.round_names['stock']} {s.stock_round_no}")
+        game.log_round(f"{self.round_names['stock']} {s.stock_round_no}")
         return StockRound(game, SHARE_ROUND)
 
     def end_of_share_round(self, game: Game, rnd: Round) -> None:

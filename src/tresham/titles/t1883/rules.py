@@ -395,7 +395,7 @@ class Title1883(Title):
         s = game.state
         s.or_in_set += 1
         s.operating_round_no += 1
-        game.log(f"Operating round {s.stock_round_no}.{s.or_in_set}")
+        game.log_round(f"Operating round {s.stock_round_no}.{s.or_in_set}")
         self.pay_private_revenue(game)
         events.begin_operating_round(game)
         floated = [
@@ -425,7 +425,7 @@ class Title1883(Title):
         s.stock_round_no += 1
         state_of(game).concessions.bought_this_sr = []
         events.begin_stock_round(game)
-        game.log(f"Stock round {s.stock_round_no}")
+        game.log_round(f"Stock round {s.stock_round_no}")
         return StockRound(game, f"{RULES} §5")
 
     def end_of_stock_round(self, game: Game) -> None:
