@@ -129,8 +129,7 @@ class BoardDef:
 
     ``homes`` maps a corporation to its home city ``(hex, node index)``; ``home_cities`` gives
     every corporation of ``homes`` all its home cities, in order (the first its ``homes``
-    entry; more where the board's ``home_cities`` names several, e.g. 1883's FSF, B4 and
-    E7); ``home_choices`` lists
+    entry; more where the board's ``home_cities`` names several); ``home_choices`` lists
     the hexes a corporation may choose its home from; ``regroup_labels`` are the tile labels
     whose upgrades may change the number of cities (e.g. 1854's Wien: three cities, then five,
     then three, then one), each old city going to the new one its track leads to;

@@ -17,9 +17,9 @@ The rows are read the one way every title writes them (docs/data-format.md):
 
 What differs between titles is a parameter: which rows, the corporations' default kind,
 whether the last certificate is marked, the train count's column, when a train type is
-offered, the market's movement, the generator. What is a title's own (1849's drawn order,
-1854's Local Railways, 1883's Co-operative) the title adds to the :class:`Opening` or the
-state after.
+offered, the market's movement, the generator. What is a title's own (a drawn order of
+corporations, a kind of company of its own, a corporation that starts in play) the title
+adds to the :class:`Opening` or to the state after.
 """
 
 from __future__ import annotations
