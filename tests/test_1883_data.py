@@ -291,8 +291,8 @@ def test_homes_are_cities_with_slots(board: BoardDef, game: dict[str, Any]) -> N
     for corp, (coord, node) in board.homes.items():
         n = board.hex(coord).tile.nodes[node]
         assert n.kind == "city" and n.slots >= 1, corp
-    for corp, homes in board.extra["home_cities"].items():
-        assert board.homes[corp] == tuple(homes[0])
+    for corp, homes in board.home_cities.items():
+        assert board.homes[corp] == homes[0]
         for coord, node in homes:
             assert board.hex(coord).tile.nodes[node].kind == "city", corp
 

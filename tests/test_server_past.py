@@ -11,6 +11,7 @@ import json
 import random
 import warnings
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -240,7 +241,9 @@ def test_the_log_gives_each_entry_its_round_and_its_event_lines(
 ) -> None:
     """The event lines of the entries in force (an undo takes its action's lines back, a redo
     brings them again), after the set-up's, are the game's event log; each entry names the
-    round it was made in."""
+    round it was made in, and its number: the entries of one round share it, and it moves on
+    after an entry whose lines include headings (lines the engine marks as saying a round
+    began, the last of them the label of the round that follows) by their count."""
     table, _served = played
     log = client.get(f"/api/games/{table.id}/log").json()
     final = table.state()
@@ -266,6 +269,21 @@ def test_the_log_gives_each_entry_its_round_and_its_event_lines(
     # the round an entry was made in is the round of the position before it
     for n in (1, 50, 100, len(rounds) - 1):
         assert rounds[n] == table.state(at=n)["round"]["label"]
+    entries = log["entries"]
+    begun = 0
+    for before, entry in pairwise(entries):
+        if before["entry"]["type"] in ("undo", "redo"):
+            continue
+        if before["headings"]:
+            # rounds in which nothing could be done begin and end within one entry
+            assert before["headings"][-1] == entry["round"], before["index"]
+            begins = len(before["headings"])
+            assert entry["round_number"] == before["round_number"] + begins, entry["index"]
+            begun += 1
+        else:
+            assert entry["round_number"] == before["round_number"], entry["index"]
+            assert entry["round"] == before["round"], entry["index"]
+    assert begun >= 2  # the first operating round and the second stock round at least
 
 
 def test_the_log_gives_each_entry_its_words_and_the_lines_its_action_wrote(
@@ -274,17 +292,19 @@ def test_the_log_gives_each_entry_its_words_and_the_lines_its_action_wrote(
     """Each entry comes with the facts a table shows it by, so that no table reads its
     English: its action in the words the table offered it (`said`, as ``tresham.words``
     says it in the position before it), the lines to show (`lines`: its event lines less
-    those that say a round began, which are the rounds' labels) and how many of the first of
+    those the engine marks as saying a round began, `headings`) and how many of the first of
     them its action wrote itself (`own`: worked out here by processing the action alone on a
     copy of the position before it)."""
     table, _served = played
     log = client.get(f"/api/games/{table.id}/log").json()
     save = client.get(f"/api/games/{table.id}/export").json()
     game = from_save({**save, "actions": []})
-    labels = {entry["round"].lower() for entry in log["entries"]}
-    counted = {"said": 0, "own": 0}
+    counted = {"said": 0, "own": 0, "headings": 0}
     for entry in log["entries"]:
-        assert entry["lines"] == [x for x in entry["events"] if x.lower() not in labels]
+        events, headings = entry["events"], entry["headings"]
+        assert entry["lines"] == [x for x in events if x not in headings]
+        assert [x for x in events if x in headings] == headings
+        counted["headings"] += len(headings)
         kind = entry["entry"]["type"]
         if kind in ("undo", "redo"):
             assert entry["said"] is None and entry["own"] == 0
@@ -298,12 +318,14 @@ def test_the_log_gives_each_entry_its_words_and_the_lines_its_action_wrote(
         alone = game.clone()
         start = len(alone.state.events)
         alone.title.process(alone, action)
-        own = [x for x in alone.state.events[start:] if x.lower() not in labels]
+        marked = set(alone.state.round_lines)
+        own = [x for i, x in enumerate(alone.state.events) if i >= start and i not in marked]
         assert entry["lines"][: entry["own"]] == own, entry["index"]
         counted["said"] += 1
         counted["own"] += bool(own)
         game.apply(action)
     assert counted["said"] > counted["own"] > 0  # some entries wrote no line of their own
+    assert counted["headings"] > 0
 
 
 def test_operating_rounds_agree_with_the_history_and_the_spreadsheet_facts(

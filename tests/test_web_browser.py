@@ -1169,13 +1169,13 @@ def test_the_whole_log_of_a_long_game(browser: Any, server: ServerProcess) -> No
         page.click("#log-pager .log-next")
     assert seen == list(range(total))
     assert headings[0] == "Start" and headings[1] == "Auction"
-    # a line that only says a round began is its heading, not repeated under an entry; an
-    # entry is headed by the first line its action wrote, else by its words (the server's
-    # `said`, as the table offered it), the lines that followed it below
-    heading_lines = {str(e["round"]).lower() for e in log}
+    # a line that only says a round began (the engine marks it: the entry's `headings`) is
+    # its round's heading, not repeated under an entry; an entry is headed by the first line
+    # its action wrote, else by its words (the server's `said`, as the table offered it), the
+    # lines that followed it below
     said = 0
     for e in log:
-        events = [line for line in e["events"] if line.lower() not in heading_lines]
+        events = [line for line in e["events"] if line not in e["headings"]]
         assert e["lines"] == events, e["index"]
         if e["entry"]["type"] not in ("undo", "redo"):
             shown = texts[e["index"]]
@@ -1185,7 +1185,7 @@ def test_the_whole_log_of_a_long_game(browser: Any, server: ServerProcess) -> No
                 said += 1
             else:
                 assert shown == events, e["index"]
-        assert not any(line.lower() in heading_lines for line in texts.get(e["index"], []))
+        assert not any(line in e["headings"] for line in texts.get(e["index"], []))
     assert said > 0  # some entries wrote no line of their own (a pass of a step)
     assert texts[undo_at - 1] == [
         f"{log[undo_at - 1]['entry']['entity']} undoes entry {undo_at - 1}"
@@ -1196,6 +1196,7 @@ def test_the_whole_log_of_a_long_game(browser: Any, server: ServerProcess) -> No
     changes = [r for i, r in enumerate(rounds) if i == 0 or rounds[i - 1] != r]
     assert "Operating round 1.1" in changes and "Stock round 2" in changes
     assert set(changes) <= set(headings)
+    assert sum(bool(e["headings"]) for e in log) >= len(changes) - 1
     # an entry of the middle links to the position after it
     page.click("#log-pager .log-first")
     page.locator("#log-pager .log-next").click()

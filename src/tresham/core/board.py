@@ -127,7 +127,9 @@ class LongPath:
 class BoardDef:
     """A title's board: the hexes, their geometry and the title's map facts.
 
-    ``homes`` maps a corporation to its home city ``(hex, node index)``; ``home_choices`` lists
+    ``homes`` maps a corporation to its home city ``(hex, node index)``; ``home_cities`` gives
+    every corporation of ``homes`` all its home cities, in order (the first its ``homes``
+    entry; more where the board's ``home_cities`` names several); ``home_choices`` lists
     the hexes a corporation may choose its home from; ``regroup_labels`` are the tile labels
     whose upgrades may change the number of cities (e.g. 1854's Wien: three cities, then five,
     then three, then one), each old city going to the new one its track leads to;
@@ -147,6 +149,7 @@ class BoardDef:
     home_choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     long_paths: tuple[LongPath, ...] = ()
+    home_cities: Mapping[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
     regroup_labels: frozenset[str] = frozenset()
     promotions: Mapping[str, frozenset[str]] = field(default_factory=dict)
     _adjacent: dict[str, tuple[str | None, ...]] = field(init=False, repr=False)
@@ -250,6 +253,11 @@ class BoardDef:
                 port=bool(h.get("port", False)),
             )
         homes = {str(k): (str(v[0]), int(v[1])) for k, v in data.get("homes", {}).items()}
+        several = data.get("home_cities", {})
+        home_cities = {
+            sym: tuple((str(h[0]), int(h[1])) for h in several.get(sym, [home]))
+            for sym, home in homes.items()
+        }
         choices = {
             str(k): tuple(str(c) for c in v) for k, v in data.get("home_choices", {}).items()
         }
@@ -270,6 +278,7 @@ class BoardDef:
             "homes",
             "home_choices",
             "long_paths",
+            "home_cities",
             "regroup_labels",
             "promotions",
         }
@@ -282,6 +291,7 @@ class BoardDef:
             choices,
             extra,
             long_paths,
+            home_cities,
             frozenset(str(x) for x in data.get("regroup_labels", ())),
             {
                 str(old): frozenset(str(t) for t in new)

@@ -77,6 +77,9 @@ class GameState:
     end_reason: EndReason | None = None
     end_trigger: str | None = None
     events: list[str] = field(default_factory=list)
+    #: Which lines of `events` say that a round began (``Game.log_round``), by index: a
+    #: reader of the log shows them as the rounds' headings. Not hashed, as `events` is not.
+    round_lines: list[int] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     #: What the title adds to the state, as its own typed record (``Title.setup`` sets it;
     #: None for a title that keeps its facts in ``extra``). The hash reads its ``to_dict()``
@@ -203,6 +206,12 @@ class Game:
 
     def log(self, text: str) -> None:
         """Record a line of the game's event log."""
+        self.state.events.append(text)
+
+    def log_round(self, text: str) -> None:
+        """Record the line that says a round began (its heading, e.g. "Stock round 2"),
+        marked as one in ``GameState.round_lines``."""
+        self.state.round_lines.append(len(self.state.events))
         self.state.events.append(text)
 
     # ----------------------------------------------------------------- protocol

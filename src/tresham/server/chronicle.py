@@ -48,6 +48,18 @@ def _in_operating_round(state: GameState) -> bool:
     return state.round is not None and state.round.kind == "operating" and not state.finished
 
 
+@dataclass(frozen=True)
+class Before:
+    """What the chronicle remembers of the position before an entry: how many event lines
+    there were, the round's label and number (rounds begun with a heading), and the entry's
+    action in the table's words (None for a take-back)."""
+
+    lines: int
+    round: str
+    round_number: int
+    said: str | None
+
+
 @dataclass
 class OperatingRoundMark:
     """An operating round as recorded: the prices and each corporation's count of runs
@@ -73,13 +85,16 @@ class Chronicle:
     events: list[tuple[str, ...]] = field(default_factory=list)
     #: Per log entry: the round it was made in (`round_label` before it).
     rounds: list[str] = field(default_factory=list)
+    #: Per log entry: how many rounds had begun with a heading before it (the length of
+    #: ``GameState.round_lines``): the entries of one round share it.
+    round_numbers: list[int] = field(default_factory=list)
+    #: Per log entry: which of its event lines say a round began (``Game.log_round``).
+    headings: list[tuple[int, ...]] = field(default_factory=list)
     #: Per log entry: its action in the words the table offered it (None for a take-back).
     said: list[str | None] = field(default_factory=list)
     #: Per log entry: how many of its event lines its action wrote itself (the first ones;
     #: the others are what followed it); 0 for a take-back.
     own: list[int] = field(default_factory=list)
-    #: The rounds' labels so far (an event line that is one only says a round began).
-    labels: set[str] = field(default_factory=set)
     #: The operating rounds of the actions in force, by number.
     operating: dict[int, OperatingRoundMark] = field(default_factory=dict)
     #: The share prices and every player's worth before any entry.
@@ -103,43 +118,51 @@ class Chronicle:
             self.start_events,
             list(self.events),
             list(self.rounds),
+            list(self.round_numbers),
+            list(self.headings),
             list(self.said),
             list(self.own),
-            set(self.labels),
             copy.deepcopy(self.operating),
             self.start_prices,
             self.start_worth,
         )
 
-    def before(self, game: Game, action: Action | None) -> tuple[int, str, str | None]:
+    def before(self, game: Game, action: Action | None) -> Before:
         """What to remember before an entry is applied (`action`: its action, already
         checked legal; None for a take-back)."""
         said = Words(game).text(action) if action is not None else None
-        return len(game.state.events), round_label(game), said
+        s = game.state
+        return Before(len(s.events), round_label(game), len(s.round_lines), said)
 
-    def after(self, game: Game, before: tuple[int, str, str | None]) -> None:
+    def after(self, game: Game, before: Before) -> None:
         """Record the entry just applied (`before`: what :meth:`before` gave)."""
-        count, label, said = before
-        lines = game.state.events
-        self.events.append(tuple(lines[count:]) if len(lines) > count else ())
-        self.rounds.append(label)
-        self.said.append(said)
-        self.own.append(game.own_lines if said is not None else 0)
-        self.labels.update((label.lower(), round_label(game).lower()))
+        count = before.lines
+        s = game.state
+        self.events.append(tuple(s.events[count:]) if len(s.events) > count else ())
+        self.rounds.append(before.round)
+        self.round_numbers.append(before.round_number)
+        self.headings.append(tuple(i - count for i in s.round_lines if i >= count))
+        self.said.append(before.said)
+        self.own.append(game.own_lines if before.said is not None else 0)
         self.settle(game)
 
     def entry(self, index: int) -> dict[str, Any]:
-        """Log entry `index` as the tables show it: ``{"round", "events", "said", "lines",
-        "own"}``: the round it was made in, all the event lines it produced, its action's
-        words, the lines to show under it (without those that only say a round began: the
-        round's heading says it) and how many of the first of these its action wrote itself
-        (0: the words say the action, the lines what followed)."""
+        """Log entry `index` as the tables show it: ``{"round", "round_number", "events",
+        "headings", "said", "lines", "own"}``: the round it was made in (its label, and its
+        number: entries of one round share it), all the event lines it produced, those of
+        them that say a round began (the engine marks them), its action's words, the lines
+        to show under it (without the headings: the next round's heading says them) and how
+        many of the first of these its action wrote itself (0: the words say the action, the
+        lines what followed)."""
         events = self.events[index]
         own = self.own[index]
-        shown = [i for i, line in enumerate(events) if line.lower() not in self.labels]
+        headings = self.headings[index]
+        shown = [i for i in range(len(events)) if i not in headings]
         return {
             "round": self.rounds[index],
+            "round_number": self.round_numbers[index],
             "events": list(events),
+            "headings": [events[i] for i in headings],
             "said": self.said[index],
             "lines": [events[i] for i in shown],
             "own": sum(1 for i in shown if i < own),

@@ -899,21 +899,24 @@ function renderLog() {
   const entries = gameLog.entries.slice(from, page === pages - 1 ? gameLog.entries.length : pageStart(page + 1));
   const targets = takeBackTargets(gameLog.entries);
   const items = [];
+  const heading = (text) => el("li", { class: "round-heading" }, text);
   if (page === 0) {
-    items.push(el("li", { class: "round-heading" }, "Start"));
+    items.push(heading("Start"));
     items.push(el("li", { value: 0, class: `entry entry-start${viewAt === 0 ? " current" : ""}`, "data-entry": -1 },
       atLink(0, el("span", { class: "entry-head" }, "The game is set up")),
       gameLog.start.length ? el("ul", { class: "entry-lines" }, ...gameLog.start.map((line) => el("li", {}, line))) : null));
     items.push(...noteItems(0));
     items.push(...chatItems(0));
   }
+  // the rounds' headings, as the server marks them: after the entry that began each round
+  // (one entry may begin several, where nothing could be done in the first), and atop a
+  // page or after a take-back, wherever the round's number is not the one last headed
   let round = null;
   for (const e of entries) {
-    if (e.round !== round) {
-      round = e.round;
-      items.push(el("li", { class: "round-heading" }, round));
-    }
+    if (e.round_number !== round) items.push(heading(e.round));
     items.push(logEntry(e, targets[e.index]));
+    items.push(...e.headings.map(heading));
+    round = e.round_number + e.headings.length;
     items.push(...noteItems(e.index + 1));
     items.push(...chatItems(e.index + 1));
   }

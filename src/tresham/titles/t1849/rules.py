@@ -19,19 +19,19 @@ from tresham.core.actions import (
     Par,
     SellShares,
 )
-from tresham.core.bank import Bank, seat_players
 from tresham.core.end import EndReason
-from tresham.core.entities import Company, Corporation
+from tresham.core.entities import Corporation
 from tresham.core.errors import RuleError
 from tresham.core.game import GameState
 from tresham.core.game_spec import OptionSpec
 from tresham.core.market import Market, MarketState
+from tresham.core.opening import Opening, train_types
 from tresham.core.phases import first_purchase
 from tresham.core.prompts import Prompt, queue_discards
 from tresham.core.rounds.auction import WaterfallAuction
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
-from tresham.core.shares import POOL, ShareRegistry, treasury
+from tresham.core.shares import POOL, treasury
 from tresham.core.stock import (
     bundle_price,
     player_certs,
@@ -41,7 +41,7 @@ from tresham.core.stock import (
     update_president,
 )
 from tresham.core.title import Title, title_data
-from tresham.core.trains import Depot, Phase, TrainType
+from tresham.core.trains import Phase
 from tresham.titles.t1849 import map_glue, rule_set, variants
 from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.market_rules import Movement1849
@@ -372,61 +372,19 @@ class Title1849(Title):
             order[i], order[3] = order[3], order[i]
         if five:
             order = order[:-1]
-        cash = d["starting_cash"][str(n)]
-        bank = Bank(d["bank"])
-        players = seat_players(bank, game.player_names, cash)
-        shares = ShareRegistry()
-        corps: dict[str, Corporation] = {}
-        for c in d["corporations"]:
-            if c["sym"] not in order:
-                continue
-            corps[c["sym"]] = Corporation(
-                c["sym"],
-                c["name"],
-                tokens=c["tokens"],
-                token_fee=c["token_fee"],
-                home=c["home"],
-            )
-            shares.add_corporation(c["sym"], c["shares"], True, treasury(c["sym"]))
-        companies = {
-            c["sym"]: Company(c["sym"], c["name"], c["value"], c["revenue"]) for c in d["companies"]
-        }
-        key = "count_five" if five else "count_six"
-        depot = Depot.build(
-            [
-                TrainType(
-                    t["name"],
-                    t["distance"],
-                    t["price"],
-                    t[key],
-                    t["rusts_on"],
-                    tuple(t["events"]),
-                    t["available_on"],
-                )
-                for t in d["trains"]
-                if t.get("option") is None or game.options.get(t["option"])
-            ]
+        opening = Opening(game, d)
+        opening.charter((c for c in d["corporations"] if c["sym"] in order), last_certificate=True)
+        state = opening.state(
+            market=MarketState(self.market_def, Movement1849()),
+            map_state=map_glue.new_map(game.options),
+            trains=train_types(
+                d["trains"], game.options, count="count_five" if five else "count_six"
+            ),
+            rng=rng,
         )
-        market = MarketState(self.market_def, Movement1849())
-        map_state = map_glue.new_map(game.options)
-        for sym, corp in corps.items():
-            if corp.home is not None:
-                map_glue.reserve_home(map_state, corp.home, sym)
         cert_limit = d["cert_limit"][str(n)]
         if five and str(n) in d["cert_limit_five_corps"]:
             cert_limit = d["cert_limit_five_corps"][str(n)]
-        state = GameState(
-            players=players,
-            bank=bank,
-            corps=corps,
-            companies=companies,
-            shares=shares,
-            market=market,
-            depot=depot,
-            map=map_state,
-            rng=rng,
-            phases_reached=[self.phases[0].name],
-        )
         state.title_state = State1849(
             order=order,
             cert_limit=cert_limit,
@@ -477,7 +435,7 @@ class Title1849(Title):
         own = state_of(game)
         own.closed_recently = []
         own.messina_locked = False
-        game.log(f"Stock round {s.stock_round_no}")
+        game.log_round(f"Stock round {s.stock_round_no}")
         self._place_missing_home_tokens(game)
         self.check_afg(game)
         return StockRound(game, f"{SUMMARY} §SR")
@@ -488,7 +446,7 @@ class Title1849(Title):
         s = game.state
         s.or_in_set += 1
         s.operating_round_no += 1
-        game.log(f"Operating round {s.stock_round_no}.{s.or_in_set}")
+        game.log_round(f"Operating round {s.stock_round_no}.{s.or_in_set}")
         self.pay_private_revenue(game)
         floated = [c for c, corp in s.corps.items() if corp.floated and not corp.closed]
         order = s.market.operating_order(floated)

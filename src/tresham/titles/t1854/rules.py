@@ -29,20 +29,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from tresham.core.actions import Action, Bid, BuyShares, Par, SellShares
-from tresham.core.bank import Bank, seat_players
 from tresham.core.board import BoardDef
 from tresham.core.display import FactTable
 from tresham.core.end import EndReason
-from tresham.core.entities import Company, Corporation
 from tresham.core.errors import RuleError
 from tresham.core.game import GameState
 from tresham.core.market import Market, MarketState
+from tresham.core.opening import Opening, train_types
 from tresham.core.phases import first_purchase
 from tresham.core.prompts import queue_discards
 from tresham.core.rounds.auction import WaterfallAuction
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
-from tresham.core.shares import POOL, ShareRegistry, treasury
+from tresham.core.shares import POOL, treasury
 from tresham.core.stock import (
     bundle_price,
     move_sale_certs,
@@ -53,7 +52,7 @@ from tresham.core.stock import (
 from tresham.core.tiles import TileDef, load_catalogue
 from tresham.core.title import Title, title_data
 from tresham.core.track import MapState
-from tresham.core.trains import Depot, Phase, TrainType
+from tresham.core.trains import Phase
 from tresham.titles.t1854 import (
     local_railways,
     mail,
@@ -295,66 +294,24 @@ class Title1854(Title):
         §3.2.1); the bank pool empty. §2.2/§4: the players are given in seating order and the
         first is the Start Player (ruling F1)."""
         d = self.data
-        n = len(game.player_names)
-        bank = Bank(d["bank"])
-        cash = d["starting_cash"][str(n)]
-        players = seat_players(bank, game.player_names, cash)
-        shares = ShareRegistry()
-        corps: dict[str, Corporation] = {}
-        for m in d["majors"]:
-            sym = m["sym"]
-            corps[sym] = Corporation(
-                sym, m["name"], kind="major", tokens=len(m["token_costs"]), home=m["home"][0]
-            )
-            shares.add_corporation(sym, m["shares"], False, treasury(sym))
+        opening = Opening(game, d)
+        opening.charter(d["majors"])
         for c in d["privates"]:
             if c["kind"] == local_railways.KIND:
-                local_railways.create(corps, shares, c)
+                local_railways.create(opening.corps, opening.shares, c)
         for mlr in d["major_local_railways"]:
-            major_local.create(corps, shares, mlr)
-        companies = {
-            c["sym"]: Company(
-                c["sym"],
-                c["name"],
-                c["value"],
-                c["revenue"],
-                powers={k: c[k] for k in POWER_KEYS if k in c},
-            )
-            for c in d["privates"]
-        }
-        depot = Depot.build(
-            [
-                TrainType(
-                    t["name"],
-                    t["distance"],
-                    t["price"],
-                    t["count"],
-                    t.get("rusts_on"),
-                    available_on=self._plus_phase(t),
-                    title=t.get("title", ""),
-                )
-                for t in d["trains"]
-            ]
-        )
-        map_state = MapState(self.board, self.catalogue, self.tiles)
-        for sym, (coord, node) in self.board.homes.items():
-            map_state.reserve(sym, coord, node)
-        state = GameState(
-            players=players,
-            bank=bank,
-            corps=corps,
-            companies=companies,
-            shares=shares,
+            major_local.create(opening.corps, opening.shares, mlr)
+        state = opening.state(
             market=MarketState(self.market_def),
-            depot=depot,
-            map=map_state,
-            rng=game.new_rng(),
-            phases_reached=[self.phases[0].name],
+            map_state=MapState(self.board, self.catalogue, self.tiles),
+            trains=train_types(d["trains"], game.options, available_on=self._plus_phase),
+            companies=d["privates"],
+            powers=POWER_KEYS,
         )
         state.title_state = State1854()
         return state
 
-    def _plus_phase(self, train: dict[str, Any]) -> str | None:
+    def _plus_phase(self, train: Mapping[str, Any]) -> str | None:
         """The first phase whose Table 5 row offers this plus train (None: a regular train,
         sold in order). §5.9's further condition, the 3+ only after the last 2+ is sold
         (data: ``available_after``), is for the train purchase of the Operating Rounds."""
@@ -375,7 +332,7 @@ class Title1854(Title):
         rnd = s.round
         if rnd is None:
             s.stock_round_no = 1
-            game.log(self.round_names[FirstShareRound.kind])
+            game.log_round(self.round_names[FirstShareRound.kind])
             companies = [c["sym"] for c in self.data["privates"]]
             return FirstShareRound(game, companies, FIRST_ROUND, self.share_limit(game))
         if isinstance(rnd, FirstShareRound) and not rnd.ended:
@@ -397,7 +354,7 @@ class Title1854(Title):
         state_of(game).mergers.declined = []
         s.or_in_set += 1
         s.operating_round_no += 1
-        game.log(f"{self.round_names['operating']} {s.stock_round_no}.{s.or_in_set}")
+        game.log_round(f"{self.round_names['operating']} {s.stock_round_no}.{s.or_in_set}")
         self.pay_mountain_railways(game)
         return OperatingRound(
             game, self.operating_order(game), list(operating.STEP_ORDER), OPERATING_ROUND
@@ -429,7 +386,7 @@ class Title1854(Title):
         """§6.1: a Share Buying Round, begun by the holder of the Priority Deal card."""
         s = game.state
         s.stock_round_no += 1
-        game.log(f"{self.round_names['stock']} {s.stock_round_no}")
+        game.log_round(f"{self.round_names['stock']} {s.stock_round_no}")
         return StockRound(game, SHARE_ROUND)
 
     def end_of_share_round(self, game: Game, rnd: Round) -> None:

@@ -43,15 +43,6 @@ def token_costs(corp: str) -> list[int]:
     return costs
 
 
-def home_cities() -> dict[str, list[tuple[str, int]]]:
-    """Every corporation's home cities (two for FSF, SEFTA, the CCFR and SARSA)."""
-    two: dict[str, list[list[Any]]] = BOARD.extra.get("home_cities", {})
-    out = {sym: [(h[0], int(h[1]))] for sym, h in BOARD.homes.items()}
-    for sym, homes in two.items():
-        out[sym] = [(h[0], int(h[1])) for h in homes]
-    return out
-
-
 @runtime_checkable
 class Rules1883(Protocol):
     """What 1883's mechanism modules ask of the title (``rules.py``)."""

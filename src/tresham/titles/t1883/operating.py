@@ -154,7 +154,7 @@ def _home_lays(
     s = game.state
     homes = [
         (str(h), int(n))
-        for h, n in s.map.board.extra["home_cities"][corp]
+        for h, n in s.map.board.home_cities[corp]
         if s.map.has_token(corp, str(h), int(n))
     ]
     earlier = turn_of(rnd).lay_homes

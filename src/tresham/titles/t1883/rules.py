@@ -31,20 +31,20 @@ from tresham.core.actions import (
     SellShares,
     UseCompany,
 )
-from tresham.core.bank import Bank, seat_players
 from tresham.core.display import FactTable, MapMarker
 from tresham.core.end import EndReason
-from tresham.core.entities import Company, Corporation
+from tresham.core.entities import Corporation
 from tresham.core.errors import RuleError
 from tresham.core.game import GameState
 from tresham.core.game_spec import OptionSpec
 from tresham.core.market import MarketState
+from tresham.core.opening import Opening, train_types
 from tresham.core.phases import first_purchase
 from tresham.core.prompts import Prompt, queue_discards
 from tresham.core.rounds.auction import WaterfallAuction
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
-from tresham.core.shares import POOL, ShareRegistry, treasury
+from tresham.core.shares import POOL, treasury
 from tresham.core.stock import (
     bundle_price,
     player_certs,
@@ -55,7 +55,7 @@ from tresham.core.stock import (
 from tresham.core.tiles import load_catalogue
 from tresham.core.title import Title
 from tresham.core.track import MapState
-from tresham.core.trains import Depot, Phase, TrainType
+from tresham.core.trains import Phase
 from tresham.titles.t1883 import (
     air_raids,
     concessions,
@@ -75,7 +75,6 @@ from tresham.titles.t1883.facts import (
     MARKET,
     PHASE_FACTS,
     UPGRADES,
-    home_cities,
     rules_of,
 )
 from tresham.titles.t1883.operating import STEP_OBJECTS, STEPS, rules_for, train_specs
@@ -255,67 +254,31 @@ class Title1883(Title):
         initial offerings (2.3 b); the privates go to auction (3.2)."""
         d = self.data
         n = len(game.player_names)
-        bank = Bank(d["bank"])
-        players = seat_players(bank, game.player_names, d["starting_cash"][str(n)])
-        shares = ShareRegistry()
-        corps: dict[str, Corporation] = {}
-        for c in d["corporations"]:
-            if c["kind"] == "merger":
-                continue  # SEFTA enters play only through the merger (8.4)
-            corps[c["sym"]] = Corporation(
-                c["sym"],
-                c["name"],
-                kind=c["kind"],
-                tokens=len(c.get("token_costs", ())),
-                home=c["homes"][0],
-            )
-            shares.add_corporation(c["sym"], c["shares"], False, treasury(c["sym"]))
-        market = MarketState(self.market_def)
+        opening = Opening(game, d)
+        # SEFTA enters play only through the merger (8.4)
+        opening.charter(c for c in d["corporations"] if c["kind"] != "merger")
+        first_phase = self.phases[0].name
+        state = opening.state(
+            market=MarketState(self.market_def),
+            map_state=MapState(
+                self.board, load_catalogue(), {k: int(v) for k, v in d["tiles"].items()}
+            ),
+            # 2.4: the 2GT wait on a space of their own, for sale beside the others
+            trains=train_types(
+                d["trains"],
+                game.options,
+                available_on=lambda t: first_phase if t.get("gravity") else None,
+            ),
+        )
+        corps, players = state.corps, state.players
         coop_sym = next(sym for sym, c in corps.items() if c.kind == "cooperative")
         for i, p in enumerate(players, start=1):
-            shares.move(f"{coop_sym}_{i}", p.name)
-        market.place(coop_sym, self.market_def.cells_with("ccfr_start")[0].pos)
+            state.shares.move(f"{coop_sym}_{i}", p.name)
+        state.market.place(coop_sym, self.market_def.cells_with("ccfr_start")[0].pos)
         corps[coop_sym].parred = corps[coop_sym].floated = True
         coop_facts = next(c for c in d["corporations"] if c["sym"] == coop_sym)
         corps[coop_sym].par_price = int(coop_facts["nominal_value"])
-        companies = {
-            c["sym"]: Company(c["sym"], c["name"], c["value"], c["revenue"]) for c in d["companies"]
-        }
-        first_phase = self.phases[0].name
-        depot = Depot.build(
-            [
-                TrainType(
-                    t["name"],
-                    t["distance"],
-                    t["price"],
-                    t["count"],
-                    t["rusts_on"],
-                    # 2.4: the 2GT wait on a space of their own, for sale beside the others
-                    available_on=first_phase if t.get("gravity") else None,
-                )
-                for t in d["trains"]
-            ]
-        )
-        map_state = MapState(
-            self.board, load_catalogue(), {k: int(v) for k, v in d["tiles"].items()}
-        )
-        for sym, homes in home_cities().items():
-            if sym in corps:
-                for coord, node in homes:
-                    map_state.reserve(sym, coord, node)
         support = d["political_support"]
-        state = GameState(
-            players=players,
-            bank=bank,
-            corps=corps,
-            companies=companies,
-            shares=shares,
-            market=market,
-            depot=depot,
-            map=map_state,
-            rng=game.new_rng(),
-            phases_reached=[self.phases[0].name],
-        )
         start = support["start_per_player"] if events.enabled(game) else 0  # 12.3
         state.title_state = State1883(
             support=Support(
@@ -336,11 +299,11 @@ class Title1883(Title):
             },
             events=events.new_state(game, state.rng),
         )
-        for coord, node in home_cities()[coop_sym]:  # 8.1.1: active from the start
-            map_state.place_token(coop_sym, coord, node)
+        for coord, node in BOARD.home_cities[coop_sym]:  # 8.1.1: active from the start
+            state.map.place_token(coop_sym, coord, node)
             corps[coop_sym].placed.append((coord, node))
         for kind in coop_facts["start_trains"]:  # 8.1.5
-            train = next(t for t in depot.in_bank() if t.kind == kind)
+            train = next(t for t in state.depot.in_bank() if t.kind == kind)
             train.owner = coop_sym
             corps[coop_sym].trains.append(train.tid)
         return state
@@ -432,7 +395,7 @@ class Title1883(Title):
         s = game.state
         s.or_in_set += 1
         s.operating_round_no += 1
-        game.log(f"Operating round {s.stock_round_no}.{s.or_in_set}")
+        game.log_round(f"Operating round {s.stock_round_no}.{s.or_in_set}")
         self.pay_private_revenue(game)
         events.begin_operating_round(game)
         floated = [
@@ -462,7 +425,7 @@ class Title1883(Title):
         s.stock_round_no += 1
         state_of(game).concessions.bought_this_sr = []
         events.begin_stock_round(game)
-        game.log(f"Stock round {s.stock_round_no}")
+        game.log_round(f"Stock round {s.stock_round_no}")
         return StockRound(game, f"{RULES} §5")
 
     def end_of_stock_round(self, game: Game) -> None:
@@ -688,7 +651,7 @@ class Title1883(Title):
                     game.transfer("bank", sym, bonus)
                     game.log(f"{sym} receives L.{bonus} for the share given with {comp['sym']}")
         if corp.kind != "bus":  # SARSA's homes take bus tokens in its first OR (8.3.1)
-            for coord, node in home_cities().get(sym, []):
+            for coord, node in BOARD.home_cities.get(sym, ()):
                 if s.map.has_token(sym, coord, node):
                     continue  # a frozen Co-operative's stations stay on the map (8.2.2)
                 s.map.place_token(sym, coord, node, beyond_slots=True)  # R29: after a bombing
@@ -879,7 +842,7 @@ class Title1883(Title):
         s.corps[sym] = Corporation(
             sym, corp.name, kind=corp.kind, tokens=corp.tokens, home=corp.home
         )
-        for coord, node in home_cities().get(sym, []):
+        for coord, node in BOARD.home_cities.get(sym, ()):
             s.map.reserve(sym, coord, node)
         rnd = s.round
         if isinstance(rnd, OperatingRound) and not rnd.finished(game) and rnd.corp() == sym:

@@ -22,7 +22,7 @@ from tresham.core.actions import Action, Pass
 from tresham.core.errors import RuleError
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.titles.t1883.actions import PlaceBus
-from tresham.titles.t1883.facts import GRAVITY_KINDS, home_cities
+from tresham.titles.t1883.facts import BOARD, GRAVITY_KINDS
 from tresham.titles.t1883.state import state_of, turn_of
 from tresham.titles.t1883.track_rules import north_of_fs as track_north_of_fs
 
@@ -41,7 +41,7 @@ def tokens(game: Game) -> dict[str, int]:
 
 def homes(game: Game, corp: str) -> list[str]:
     """The two home hexes (8.3.1)."""
-    return [h for h, _node in home_cities()[corp]]
+    return [h for h, _node in BOARD.home_cities[corp]]
 
 
 def north_of_fs(game: Game, coord: str) -> bool:

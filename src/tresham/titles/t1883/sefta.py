@@ -338,7 +338,7 @@ def _finish(game: Game) -> None:
         s.shares.president[sym] = best
         s.shares.move(f"{sym}_0", best)
     # G
-    homes = [tuple(h) for h in BOARD.extra["home_cities"][sym]]
+    homes = BOARD.home_cities[sym]
     cities: list[tuple[str, int]] = []
     for old in pair:
         cities += [c for c in s.map.tokens_of(old) if c not in cities]
