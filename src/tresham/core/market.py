@@ -380,12 +380,10 @@ class MarketState:
                 state.place(corp, pos)
         return state
 
-    def __eq__(self, other: object) -> bool:
+    def __eq__(self, other: object) -> bool:  # equal by value: so unhashable (no __hash__)
         if not isinstance(other, MarketState):
             return NotImplemented
         return self.market == other.market and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"MarketState({self.to_dict()['stacks']})"

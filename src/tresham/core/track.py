@@ -173,12 +173,10 @@ class MapState:
             state.overlays[str(coord)] = [(int(a), int(b)) for a, b in pairs]
         return state
 
-    def __eq__(self, other: object) -> bool:
+    def __eq__(self, other: object) -> bool:  # equal by value: so unhashable (no __hash__)
         if not isinstance(other, MapState):
             return NotImplemented
         return self.board is other.board and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def _changed(self, *, track: bool = True) -> None:
         """Forget what was worked out for the old map; a change of tokens or reservations
