@@ -18,7 +18,6 @@ and stops the import at the first difference (:class:`StateDivergence`).
 from __future__ import annotations
 
 import contextlib
-import importlib
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -63,9 +62,8 @@ from tresham.io.site_states import (
     site_active,
     site_view,
 )
-from tresham.titles.registry import get_title
+from tresham.titles.registry import get_title, title_module
 
-ADAPTERS = {"1849": "tresham.titles.t1849.site_import"}
 #: The key marking an entry of the import's log as one of the site's recorded auto actions.
 AUTO = "auto"
 MAX_ALIGNING_PASSES = 8
@@ -236,10 +234,10 @@ def adapter_for(title: str) -> SiteAdapter:
         get_title(title)
     except RuleError:
         raise ImportFailure(f"field title: unknown title {title!r}") from None
-    module = ADAPTERS.get(title)
+    module = title_module(title, "site_import")  # a title's own site_import module
     if module is None:
         raise ImportFailure(f"field title: no 18xx.games import for {title} yet")
-    adapter: SiteAdapter = importlib.import_module(module).ADAPTER
+    adapter: SiteAdapter = module.ADAPTER
     return adapter
 
 

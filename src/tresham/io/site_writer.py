@@ -10,7 +10,6 @@ players get the ids 1, 2, … in seat order.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
@@ -18,9 +17,7 @@ from typing import Any, Final, Protocol
 from tresham.core.actions import Action
 from tresham.core.errors import RuleError
 from tresham.core.game import Game
-from tresham.titles.registry import get_title
-
-WRITERS = {"1849": "tresham.titles.t1849.site_writer"}
+from tresham.titles.registry import get_title, title_module
 
 SiteAction = dict[str, Any]
 #: A title writer's mark on a site action the site takes by itself (an auto action): it is
@@ -74,10 +71,10 @@ class SiteWriter(Protocol):
 
 def writer_for(title: str) -> SiteWriter:
     """The title's writer; a clear failure for a title without one."""
-    module = WRITERS.get(title)
+    module = title_module(title, "site_writer")  # a title's own site_writer module
     if module is None:
         raise ExportFailure(f"no 18xx.games export for {title} yet")
-    writer: SiteWriter = importlib.import_module(module).WRITER
+    writer: SiteWriter = module.WRITER
     return writer
 
 

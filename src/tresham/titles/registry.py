@@ -6,7 +6,9 @@ Adding a title is one line of `_TITLES` (its package holds everything else).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from functools import cache
+from types import ModuleType
 
 from tresham.core.errors import quote
 from tresham.core.game_spec import SetupError
@@ -40,3 +42,12 @@ def _load(name: str) -> Title:
     title = getattr(importlib.import_module(module), cls)()
     assert isinstance(title, Title), _TITLES[name]
     return title
+
+
+def title_module(name: str, module: str) -> ModuleType | None:
+    """The module `module` of title `name`'s own package (e.g. ``site_import``: a title
+    offers a feature by holding its module), or None where the package has none."""
+    package = _TITLES[name].partition(":")[0].rpartition(".")[0]
+    if importlib.util.find_spec(f"{package}.{module}") is None:
+        return None
+    return importlib.import_module(f"{package}.{module}")
