@@ -308,3 +308,21 @@ def test_a_token_refused_with_no_closure_or_for_another_reason_is_not_the_sites(
     actions, lines = _stale_case()
     other = "Engine::GameError: SFA cannot place token in City C1-0-1 on hex C1"
     assert not stale_graph_refusal(actions, lines, (5, other))
+
+
+# The site's Buy Trains step waits at a turn's end only where the treasury, as the turn ended,
+# pays for the cheapest train; what the last action cost counts, a tile's terrain too
+# (random game 4 players seed 161 with electric dreams: SFA's L.40 lay in J6 ends OR 2.1 with
+# L.192, short of a 6H at L.200; the site moves on to RCS in OR 2.2 and takes no pass of
+# SFA's there). The round's new income (privates' revenue) is not the turn's.
+def test_a_lay_that_ends_the_round_leaves_its_cost_out_of_the_train_steps_cash() -> None:
+    game = play_random(4, 161, ALL_OPTIONS, actions=176)
+    lay = game.actions[-1]
+    assert (lay.type, lay.entity, getattr(lay, "hex", None)) == ("lay_tile", "SFA", "J6")
+    assert game.state.corps["SFA"].cash == 192 and game.state.depot.types["6H"].price == 200
+    export = export_game(game, 161)
+    last = export["actions"][-1]
+    assert (last["type"], last["entity"], last["hex"]) == ("lay_tile", "SFA", "J6")
+    # the token-buying step's own pass (no token in reach), and no pass at Buy Trains
+    assert last["auto_actions"] == [{"type": "pass", "entity": "SFA", "entity_type": "corporation"}]
+    assert import_export(export).game.state_hash() == game.state_hash()

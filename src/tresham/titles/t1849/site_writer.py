@@ -75,8 +75,6 @@ CITY_AFTER_BORDER: Final = frozenset({"B14", "C1", "C5", "H12", "M13"})
 SHARES: Final = "shares"
 GONE: Final = "gone"
 TURN: Final = "turn"
-CASH: Final = "cash"
-SPENT: Final = "spent"
 BANKRUPTCY: Final = "bankruptcy"
 SLOTS: Final = "slots"
 WAKE: Final = "(the corporation closes)"
@@ -106,8 +104,6 @@ class Writer1849:
 
     def before(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         ctx.memo[TURN] = _turn(ctx.game)
-        ctx.memo[CASH] = {sym: c.cash for sym, c in ctx.game.state.corps.items()}
-        ctx.memo[SPENT] = _spent(ctx.game, action)
         ctx.memo[BANKRUPTCY] = _bankruptcy_sales(ctx.game, action)
         ctx.memo[ROUTE_OPEN] = _route_open(ctx.game, action)
         return _sms_question(ctx, action) + self._action(ctx, action)
@@ -395,10 +391,8 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
             continue  # closed in the meantime
         sms = ctx.memo.get(SMS_USED) == (rid, i)
         cash = game.state.corps[corp].cash
-        if now is None or now[0] != rid:  # the round ended: its cash then, before any income
-            cash = ctx.memo.get(CASH, {}).get(corp, cash)
-            if action.entity == corp:
-                cash -= ctx.memo.get(SPENT, 0)
+        if now is not None and now[0] != rid:  # the round ended: its cash then, before income
+            cash -= _new_round_income(game, corp)
         if _site_waits(game, corp, steps[k], sms, cash):
             if steps[k] == "routes":
                 out.append(_no_run(corp))
@@ -458,20 +452,15 @@ def _bankruptcy_sales(game: Game, action: Action) -> list[tuple[str, SellShares,
     return [(seller, sale, reg.president.get(sale.corporation)) for sale in sales]
 
 
-def _spent(game: Game, action: Action) -> int:
-    """What the action takes from its corporation's treasury (a purchase of its own, a bond
-    repaid; a bond issued brings money in), read before it is taken. A token bought with the
-    last of its money leaves nothing for the site's later steps (random game 3 players seed
-    103: CTL's L.668 for RCS's token in Trapani ends the round)."""
-    if isinstance(action, BuyCompany | BuyTrain | BuyStationToken):
-        return action.price
-    if isinstance(action, BuyEToken):
-        return variants.e_token_cost(game)
-    if isinstance(action, RepayBond):
-        return variants.BOND
-    if isinstance(action, IssueBond):
-        return -variants.BOND
-    return 0
+def _new_round_income(game: Game, corp: str) -> int:
+    """What the operating round just begun paid `corp` before anyone acted: its privates'
+    revenue (its treasury as its last turn ended is its cash less that). Whatever its last
+    action took or brought counts: a tile's terrain cost (random game 4 players seed 161
+    with electric dreams: SFA's L.40 lay in J6 leaves L.192, short of a 6H at L.200, and the
+    site's Buy Trains step does not wait for it), a token bought with the last of its money
+    (random game 3 players seed 103: CTL's L.668 for RCS's token in Trapani ends the round),
+    a train or private bought, a bond."""
+    return sum(c.revenue for c in game.state.companies.values() if c.owner == corp and not c.closed)
 
 
 def _site_waits(game: Game, corp: str, step: str, sms_used: bool, cash: int) -> bool:
