@@ -520,5 +520,28 @@ def test_the_site_closes_up_a_citys_slots_when_its_tile_is_upgraded() -> None:
     assert s.slots("M11", 0) == ("ATA", "CTL")
     assert site.slot(("M11", 0), "ATA") == 1
     s.tokens[("M11", 0)] = ["ATA", "IFT"]  # IFT buys CTL's token: it takes CTL's slot
-    site.follow(s, (("M11", 0), "IFT", "CTL"))
+    site.follow(s)
     assert site.slot(("M11", 0), "IFT") == 0
+
+
+# A token bought goes where the site's `City#exchange_token` seats it once the seller's is
+# gone: the first slot neither taken nor reserved, not always the seller's (random game 4
+# players seed 137: AFG's token leaves Terranova (M9) with its closure, slot 0 empty; IFT buys
+# SFA's token in slot 1 and the site seats it in slot 0; ATA's next token takes slot 1, and
+# AFG, buying ATA's, paid IFT where the export named slot 0 for ATA's).
+def test_a_token_bought_takes_the_first_free_slot_on_the_site() -> None:
+    s = new_map(manifest="18xx.games")
+    s.place_token("AFG", "M9", 0)
+    s.place_token("SFA", "M9", 0)
+    site = SiteSlots()
+    site.follow(s)
+    s.remove_all_tokens("AFG")
+    site.follow(s)
+    assert site.layout[("M9", 0)] == [None, "SFA"]
+    s.tokens[("M9", 0)] = [None, "IFT"]  # IFT buys SFA's token: tresham keeps it in slot 1
+    site.follow(s)
+    assert site.slot(("M9", 0), "IFT") == 0
+    s.place_token("ATA", "M9", 0)
+    site.follow(s)
+    assert s.slots("M9", 0) == ("ATA", "IFT")
+    assert site.layout[("M9", 0)] == ["IFT", "ATA"]

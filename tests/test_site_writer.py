@@ -326,3 +326,23 @@ def test_a_lay_that_ends_the_round_leaves_its_cost_out_of_the_train_steps_cash()
     # the token-buying step's own pass (no token in reach), and no pass at Buy Trains
     assert last["auto_actions"] == [{"type": "pass", "entity": "SFA", "entity_type": "corporation"}]
     assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# A token bought takes the first free slot on the site, not always the seller's (random game 4
+# players seed 137: with AFG's token gone from Terranova (M9), IFT buys SFA's token in slot 1
+# and the site seats it in slot 0 (tresham keeps it in slot 1); ATA's token then takes slot 1
+# (tresham's slot 0), and AFG's purchase of ATA's token names slot 1; slot 0 would have paid
+# IFT).
+def test_a_token_bought_is_named_by_the_slot_the_site_gave_it() -> None:
+    game = play_random(4, 137, ALL_OPTIONS, actions=952)
+    buy = game.actions[-1]
+    assert (buy.type, buy.entity, getattr(buy, "seller", None)) == (
+        "buy_station_token",
+        "AFG",
+        "ATA",
+    )
+    assert game.state.map.slots("M9", 0) == ("AFG", "IFT")  # tresham: ATA's was slot 0
+    export = export_game(game, 137)
+    last = export["actions"][-1]
+    assert (last["type"], last["city"], last["slot"]) == ("buy_token", "M9-0-0", 1)
+    assert import_export(export).game.state_hash() == game.state_hash()

@@ -89,7 +89,6 @@ SITE_STEP_NAMES: Final = {
 SITE_STEPS: Final = "site steps"
 ACTED: Final = "acted at"
 SLOTS: Final = "slots"
-BOUGHT: Final = "token bought"
 #: the memo's mark for lists given up
 LOST: Final = "lost"
 
@@ -179,7 +178,7 @@ class Adapter1849:
         Where the lists cannot follow (an export whose moves they do not know), they are
         given up: the import then places certificates by tresham's holdings alone. Then
         the cities' slots, as the site has them (``site_slots.py``)."""
-        _slots(ctx).follow(ctx.game.state.map, ctx.memo.pop(BOUGHT, None))
+        _slots(ctx).follow(ctx.game.state.map)
         model = _shares(ctx)
         if model is None:
             return
@@ -259,7 +258,6 @@ class Adapter1849:
         seller = slots[slot] if slot < len(slots) else None
         if seller is None:
             raise ImportFailure(f"field slot: no token in slot {slot} of {hex_}")
-        ctx.memo[BOUGHT] = ((hex_, city), corp, seller)
         return BuyStationToken(corp, hex_, city, seller, int(action["price"]))
 
     def _par(self, ctx: SiteContext, action: dict[str, Any]) -> Par:

@@ -208,10 +208,7 @@ class Writer1849:
     def after(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         _follow_shares(ctx, action)
         _follow_tiles(ctx)
-        bought = None
-        if isinstance(action, BuyStationToken):
-            bought = ((action.hex, action.city), action.entity, action.seller)
-        _slots(ctx).follow(ctx.game.state.map, bought)
+        _slots(ctx).follow(ctx.game.state.map)
         return self._placed(ctx, action) + _turn_end_passes(ctx, action) + _wake(ctx, action)
 
     def _placed(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
