@@ -33,6 +33,7 @@ from tresham.io.oracle import (
 from tresham.io.save import new_game, save
 from tresham.io.site_import import import_export
 from tresham.io.site_writer import ExportFailure, export_game
+from tresham.titles.t1849.variants import has_e_token
 
 BOUNDED = 150
 ALL_OPTIONS = {"electric_dreams": True, "bonds": True, "acquiring_station_tokens": True}
@@ -345,4 +346,39 @@ def test_a_token_bought_is_named_by_the_slot_the_site_gave_it() -> None:
     export = export_game(game, 137)
     last = export["actions"][-1]
     assert (last["type"], last["city"], last["slot"]) == ("buy_token", "M9-0-0", 1)
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# The site's Buy Trains step stays open after a purchase while it counts a train the
+# corporation could pay for, an E-train too, which it may not buy without an E-token (random
+# game 3 players seed 135 with electric dreams: IFT buys a 12H and keeps L.620, an E-train costs
+# L.550; tresham moves on to issuing, the site waits for IFT's pass).
+def test_the_train_step_waits_after_a_purchase_while_the_site_counts_a_train() -> None:
+    game = play_random(3, 135, ALL_OPTIONS, actions=549)
+    assert [(a.type, a.entity) for a in game.actions[-2:]] == [
+        ("buy_train", "IFT"),
+        ("issue_shares", "IFT"),
+    ]
+    assert game.state.depot.types["E"].price == 550 and not has_e_token(game, "IFT")
+    export = export_game(game, 135)
+    kinds = [(a["type"], a["entity"]) for a in export["actions"][-3:]]
+    assert kinds == [("buy_train", "IFT"), ("pass", "IFT"), ("sell_shares", "IFT")]
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# The site counts another corporation's train at L.1, an E-train too, and takes its bond
+# interest only after Buy Trains and issuing: random game 3 players seed 145 with electric
+# dreams: AFG, L.17 and no E-token, passes its token purchase; tresham takes its L.50 interest
+# at once (a debt its president pays), the site still waits at Buy Trains, where IFT's
+# E-trains count at L.1.
+def test_the_train_step_waits_for_a_corporation_that_owes_its_interest() -> None:
+    game = play_random(3, 145, ALL_OPTIONS, actions=962)
+    assert [(a.type, a.entity) for a in game.actions[-2:]] == [
+        ("pass", "AFG"),
+        ("pay_debt", "AFG"),
+    ]
+    assert game.state.corps["IFT"].trains == ["E-1", "E-2"]
+    export = export_game(game, 145)
+    kinds = [(a["type"], a["entity"]) for a in export["actions"][-3:]]
+    assert kinds == [("pass", "AFG"), ("pass", "AFG"), ("payoff_debt", 1)]
     assert import_export(export).game.state_hash() == game.state_hash()

@@ -61,7 +61,7 @@ from tresham.titles.t1849.site_import import (
 from tresham.titles.t1849.site_shares import SiteShares
 from tresham.titles.t1849.site_slots import SiteSlots
 from tresham.titles.t1849.steps import STEP_OBJECTS, TrainStep
-from tresham.titles.t1849.variant_steps import tokens_in_reach
+from tresham.titles.t1849.variant_steps import InterestStep, tokens_in_reach
 from tresham.titles.t1849.variants import BUY_TOKENS
 
 OPTION_RULES: Final = {option: rule for rule, option in SITE_OPTIONS.items()}
@@ -78,8 +78,10 @@ TURN: Final = "turn"
 BANKRUPTCY: Final = "bankruptcy"
 SLOTS: Final = "slots"
 WAKE: Final = "(the corporation closes)"
-#: tresham's steps whose counterpart on the site stays open after an action taken there.
-STAYS: Final = ("buy_token", "companies")
+#: tresham's steps whose counterpart on the site stays open after an action taken there (the
+#: site's Buy Trains step passes by itself only once it counts no train the corporation
+#: could pay for: :func:`site_train_step_open`).
+STAYS: Final = ("buy_token", "companies", "trains")
 FREE_SLOT: Final = "free_slot"
 SMS_ASKED: Final = "sms_asked"
 SMS_USED: Final = "sms_used"
@@ -390,6 +392,7 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
         cash = game.state.corps[corp].cash
         if now is not None and now[0] != rid:  # the round ended: its cash then, before income
             cash -= _new_round_income(game, corp)
+        cash += _interest_after(game, corp, steps, k, [s for j, s in stops if j == i])
         if _site_waits(game, corp, steps[k], sms, cash):
             if steps[k] == "routes":
                 out.append(_no_run(corp))
@@ -458,6 +461,20 @@ def _new_round_income(game: Game, corp: str) -> int:
     (random game 3 players seed 103: CTL's L.668 for RCS's token in Trapani ends the round),
     a train or private bought, a bond."""
     return sum(c.revenue for c in game.state.companies.values() if c.owner == corp and not c.closed)
+
+
+def _interest_after(
+    game: Game, corp: str, steps: tuple[str, ...], k: int, passed: list[int]
+) -> int:
+    """The bond interest tresham took from `corp` at a step after step `k` within the same
+    action (its interest step is silent: passed on the way to where tresham waits now), which
+    the site's step `k` has not taken yet (random game 3 players seed 145 with electric dreams:
+    AFG passes its token purchase with L.17; tresham takes L.50 interest at once, the site
+    still waits at Buy Trains, where L.17 buys IFT's E-train at L.1)."""
+    interest = steps.index(InterestStep.name) if InterestStep.name in steps else -1
+    if interest <= k or interest not in passed or not variants.has_bond(game, corp):
+        return 0
+    return variants.INTEREST
 
 
 def _site_waits(game: Game, corp: str, step: str, sms_used: bool, cash: int) -> bool:
