@@ -65,7 +65,18 @@ def test_site_sce_is_free_after_the_fourth_all_pass() -> None:
     for who in NAMES:
         g.apply(Pass(who))
     assert g.state.companies["SCE"].owner == "Ann"
-    assert g.active_entity() == "Ann"  # the site offers the next private to the taker (S8)
+    assert g.active_entity() == "Bob"  # taking it ends Ann's turn on the site too (S22)
+
+
+# Ruling S22: before rules version 9 the "18xx.games" rule set gave the taker a turn (S8); its
+# saves replay so.
+def test_site_sce_taker_was_given_a_turn_before_version_9() -> None:
+    g = new_game("1849", NAMES, 1, SITE, rules_version=8)
+    for _ in range(4):
+        for who in NAMES:
+            g.apply(Pass(who))
+    assert g.state.companies["SCE"].owner == "Ann"
+    assert g.active_entity() == "Ann"
 
 
 # Ruling S2 / R3 (1849 tile manifest "Brown from the first 12H"): the site lays brown from 10H

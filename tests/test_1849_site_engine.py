@@ -43,6 +43,7 @@ from tresham.io.site_writer import export_game
 from tresham.titles.t1849 import map_glue
 from tresham.titles.t1849.site_graph import site_graph, site_hexes, site_nodes, site_paths
 from tresham.titles.t1849.site_slots import SiteSlots
+from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.track_rules import TrackRules1849, new_map
 
 SITE = {"rule_set": "18xx.games"}
@@ -389,10 +390,12 @@ def test_a_turn_end_pass_before_the_same_corporations_next_turn_goes_with_the_ac
     assert [a.type for a in imported.actions[-2:]] == ["buy_company", "buy_company"]
 
 
-def _bob_sells_ctl_to_ann(options: dict[str, Any] | None, rules_version: int | None) -> Game:
+def _bob_sells_ctl_to_ann(
+    options: dict[str, Any] | None, rules_version: int | None, sold: int = 30
+) -> Game:
     """SR 2 of `two_corps`: Bob holds 50% of CTL (the president's certificate and three 10%),
-    Ann 40% (the 20% last certificate and two 10%); Bob sells 30% and keeps 20%, so Ann
-    takes the presidency."""
+    Ann 40% (the 20% last certificate and two 10%); Bob sells 30% and keeps 20% (or sells
+    `sold`), so Ann takes the presidency."""
     g = two_corps(options, rules_version)
     auto_until(g, in_stock_round)
     give_certs(g, "CTL", "Bob", 3)
@@ -401,7 +404,7 @@ def _bob_sells_ctl_to_ann(options: dict[str, Any] | None, rules_version: int | N
     assert (reg.percent("Bob", "CTL"), reg.percent("Ann", "CTL")) == (50, 40)
     while g.active_entity() != "Bob":
         g.apply(Pass(str(g.active_entity())))
-    g.apply(SellShares("Bob", "CTL", 30))
+    g.apply(SellShares("Bob", "CTL", sold))
     assert reg.president["CTL"] == "Ann"
     return g
 
@@ -433,6 +436,47 @@ def test_a_sale_hands_over_two_10_certificates_otherwise(
     g = _bob_sells_ctl_to_ann(options, version)
     assert _held(g, "Bob") == [(10, False, False), (10, False, False)]
     assert _held(g, "Ann") == [(20, False, True), (20, True, False)]
+    assert where(g) != "swap"
+
+
+def _pool(g: Game) -> list[tuple[int, bool, bool]]:
+    return _held(g, POOL)
+
+
+# Ruling S17, the seller keeping less than 20% (from rules version 9): on 18xx.games the new
+# president gives the 20% last certificate to the pool for the president's certificate
+# (`SharePool#transfer_shares`: the swap goes to the pool where the old president keeps less
+# than the president's 20%), and, holding 40% or more, the seller still chooses: the pool
+# keeps it, or the new president takes it back for two of his 10% (`swap_double_cert`).
+# Random games 3 players seed 134 (bonds) and 5 players seed 161: "Presidency Swap Choice"
+# blocking the seller's next action.
+def test_the_site_hands_the_last_certificate_to_the_pool_on_a_sale_and_asks() -> None:
+    g = _bob_sells_ctl_to_ann(SITE, None, sold=40)
+    assert _held(g, "Bob") == [(10, False, False)]
+    assert _held(g, "Ann") == [(10, False, False), (10, False, False), (20, False, True)]
+    assert _pool(g) == [(10, False, False), (10, False, False), (20, True, False)]
+    assert where(g) == "swap" and g.active_entity() == "Bob"
+    choices = {getattr(a, "choice", "") for a in g.legal_actions()}
+    assert choices == {"One 20% cert", "Two 10% certs"}
+    two = g.clone()
+    two.apply(next(a for a in g.legal_actions() if getattr(a, "choice", "") == "Two 10% certs"))
+    assert _held(two, "Ann") == [(20, False, True), (20, True, False)]
+    assert _pool(two) == [(10, False, False)] * 4
+    assert _held(two, "Bob") == [(10, False, False)]
+    one = g.clone()
+    one.apply(next(a for a in g.legal_actions() if getattr(a, "choice", "") == "One 20% cert"))
+    assert _pool(one) == _pool(g) and _held(one, "Ann") == _held(g, "Ann")
+    assert where(one) == "stock" and one.active_entity() == "Bob"
+
+
+@pytest.mark.parametrize(("options", "version"), [(SITE, 8), (None, None)])
+def test_a_sale_leaving_less_than_20_puts_10_certificates_in_the_pool_otherwise(
+    options: dict[str, Any] | None, version: int | None
+) -> None:
+    g = _bob_sells_ctl_to_ann(options, version, sold=40)
+    assert _held(g, "Bob") == [(10, False, False)]
+    assert _held(g, "Ann") == [(20, False, True), (20, True, False)]
+    assert _pool(g) == [(10, False, False)] * 4
     assert where(g) != "swap"
 
 
@@ -546,3 +590,45 @@ def test_a_token_bought_takes_the_first_free_slot_on_the_site() -> None:
     site.follow(s)
     assert s.slots("M9", 0) == ("ATA", "IFT")
     assert site.layout[("M9", 0)] == ["IFT", "ATA"]
+
+
+def _ctl_and_ift_close_at_the_end_of_sr2(
+    options: dict[str, Any] | None, rules_version: int | None
+) -> Game:
+    """SR 2 of `two_corps`: CTL and IFT on L.27 (the cell above "Closed"), IFT on top (first
+    in the operating order), 10% of each in the pool; every player passes, the round's end
+    moves both into "Closed"."""
+    g = two_corps(options, rules_version)
+    auto_until(g, in_stock_round)
+    market, reg = g.state.market, g.state.shares
+    close = next(cell.pos for cell in market.market.cells_with("close"))
+    for sym in ("IFT", "CTL"):
+        market.move_to(sym, (close[0] - 1, close[1]))
+        give_certs(g, sym, POOL, 1)
+    assert market.operating_order(["CTL", "IFT"]) == ["IFT", "CTL"]
+    assert state_of(g).order.index("CTL") < state_of(g).order.index("IFT")
+    for _ in range(3):
+        g.apply(Pass(str(g.active_entity())))
+    assert not reg.percent(POOL, "CTL") and not g.state.corps["CTL"].parred
+    return g
+
+
+# Ruling S23 (1849 §Trouble "It restarts later, last in the order"; silent on two closing at
+# once): on 18xx.games the corporations the end of a stock round takes into "Closed" close
+# once every price has moved, in their place in the order (`close_corporations_in_close_cell!`
+# walks its list of corporations), so CTL, before IFT in the order, goes last first and IFT
+# after it: IFT is then last in the order, CTL the next to start. From rules version 9;
+# before it, and in the summary's rule set, each closes as its price moves (the operating
+# order: IFT first). Random game 3 players seed 102 (delay_ift): SFA and ATA close at once and
+# the site's next to start is SFA ("ATA cannot be parred").
+def test_the_site_closes_corporations_at_once_in_their_order() -> None:
+    g = _ctl_and_ift_close_at_the_end_of_sr2(SITE, None)
+    assert state_of(g).order[-2:] == ["CTL", "IFT"]
+
+
+@pytest.mark.parametrize(("options", "version"), [(SITE, 8), (None, None)])
+def test_corporations_close_as_their_prices_move_otherwise(
+    options: dict[str, Any] | None, version: int | None
+) -> None:
+    g = _ctl_and_ift_close_at_the_end_of_sr2(options, version)
+    assert state_of(g).order[-2:] == ["IFT", "CTL"]

@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from shared_files import SHARED
+from tresham.bots.random_bot import choose
 from tresham.cli import main
+from tresham.core.actions import Pass
+from tresham.core.rounds.stock import StockRound
 from tresham.io.oracle import (
     EQUAL,
     SITE_DNF,
@@ -29,6 +33,7 @@ from tresham.io.oracle import (
     runs_to_the_turn_limit,
     site_replay,
     stale_graph_refusal,
+    stale_train_step_refusal,
 )
 from tresham.io.save import new_game, save
 from tresham.io.site_import import import_export
@@ -141,6 +146,8 @@ def test_cli_refuses_a_summary_game(tmp_path: Path, capsys: pytest.CaptureFixtur
         # the token-buying step's own passes (auto actions) and the site's walk (S11)
         (3, 10, ALL_OPTIONS),
         (4, 1, {"acquiring_station_tokens": True}),
+        # the site's train step judged on the cash after a tile's cost (ATA at L12)
+        (3, 120, ALL_OPTIONS),
     ],
 )
 def test_the_sites_engine_replays_the_game_with_every_state_equal(
@@ -382,3 +389,154 @@ def test_the_train_step_waits_for_a_corporation_that_owes_its_interest() -> None
     kinds = [(a["type"], a["entity"]) for a in export["actions"][-3:]]
     assert kinds == [("pass", "AFG"), ("pass", "AFG"), ("payoff_debt", 1)]
     assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# The site's train step passes by itself where the corporation cannot pay for the cheapest
+# train once its turn's spending is done, a tile's terrain cost included: random game 3
+# players seed 120 (every option), OR 1.1: ATA, with L.106, lays L12 for L.40 and ends the
+# round with L.66, short of a 4H (L.100). Its token-buying step passes by itself (no token in
+# reach) and the stock round follows: no pass of ATA's is written after its lay.
+def test_a_tiles_cost_counts_towards_the_sites_train_step() -> None:
+    game = play_random(3, 120, ALL_OPTIONS, actions=23)
+    assert [(a.type, a.entity) for a in game.actions[-4:]] == [
+        ("lay_tile", "ATA"),
+        ("pass", "P3"),
+        ("pass", "P1"),
+        ("par", "P2"),
+    ]
+    assert game.state.corps["ATA"].cash == 66
+    export = export_game(game, 120)
+    lay, par = export["actions"][-2:]
+    assert (lay["type"], lay["entity"], par["type"], par["entity"]) == ("lay_tile", "ATA", "par", 2)
+    assert lay["auto_actions"] == [{"type": "pass", "entity": "ATA", "entity_type": "corporation"}]
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# The chat line that wakes the site's stalled stock round follows a stock-round sale only: an
+# emergency sale that takes the corporation off the market and ends the operating round
+# leaves the new stock round awake, and the line, the corporation's, would be refused (the
+# site takes chat from players only). Random game 3 players seed 143 (acquiring station
+# tokens): AFG, with no train, spends L.529 on ATA's token in Catania, and its president
+# sells AFG's last 20% towards the train it must own.
+def test_no_chat_line_after_an_emergency_sale_that_ends_the_round() -> None:
+    game = play_random(3, 143, {"acquiring_station_tokens": True}, actions=336)
+    sale = game.actions[-1]
+    assert (sale.type, sale.entity, getattr(sale, "corporation", None)) == (
+        "sell_shares",
+        "AFG",
+        "AFG",
+    )
+    assert isinstance(game.state.round, StockRound) and "AFG" not in game.state.market
+    export = export_game(game, 143)
+    last = export["actions"][-1]
+    assert (last["type"], last["entity"], last["shares"]) == ("sell_shares", 1, ["AFG_1", "AFG_2"])
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# Ruling S22, proven in the site's engine: after the fourth round of passes the first player
+# offered SCE takes it at L.0, and the player after him bids next on the site as in tresham
+# (3 players: twelve passes, then P2 bids). Every state line after that is equal.
+@needs_oracle
+def test_the_player_after_the_sce_taker_bids_next_on_the_site() -> None:
+    game = new_game("1849", ["P1", "P2", "P3"], 5, {"rule_set": "18xx.games", "rng": "18xx.games"})
+    for _ in range(12):
+        game.apply(Pass(game.active_entity()))
+    assert game.state.companies["SCE"].owner == "P1"
+    assert game.active_entity() == "P2"
+    rng = random.Random(1)
+    for _ in range(30):
+        game.apply(choose(game, rng))
+    export = export_game(game, 5)
+    replay = site_replay(export, ORACLE)  # a game cut short: its result is not compared
+    assert len(replay.states) == len(export["actions"]), replay.output[-2000:]
+    result = import_export(export, states=replay.states)
+    assert result.state_lines_compared == len(export["actions"]) > 30
+
+
+# The site's Buy Trains step after AFG's closure (issue 39; random game 4 players seed 130
+# with bonds): AFG buys the first 12H, the earthquake takes its only token and closes it, and
+# the site starts IFT's turn inside that purchase, whose end marks the Buy Trains step passed
+# for IFT. IFT lays a tile and buys RCS's 10H; the site's Issue or Redeem Shares step refuses.
+_TRAIN_BLOCKED = (
+    "Engine::GameError: Blocking step Issue or Redeem Shares cannot process action buy_train"
+)
+
+
+def _train_line(n: int, phase: str, afg_tokens: list[str], active: str) -> dict[str, Any]:
+    return {
+        "id": n,
+        "phase": phase,
+        "active": [active],
+        "corps": {"AFG": {"tokens": afg_tokens}, "IFT": {"tokens": ["H12"]}},
+        "players": {},
+    }
+
+
+def _closure_case() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Actions 1-4: AFG's dividend, its 12H, IFT's lay and IFT's purchase; the site's lines
+    after 1-3."""
+    actions: list[dict[str, Any]] = [
+        {"id": 1, "type": "dividend", "entity": "AFG", "kind": "payout"},
+        {"id": 2, "type": "buy_train", "entity": "AFG", "train": "12H-0", "price": 800},
+        {"id": 3, "type": "lay_tile", "entity": "IFT", "hex": "F8", "tile": "708-0"},
+        {"id": 4, "type": "buy_train", "entity": "IFT", "train": "10H-0", "price": 646},
+    ]
+    lines = [
+        _train_line(1, "10H", ["B14"], "AFG"),
+        _train_line(2, "12H", [], "IFT"),
+        _train_line(3, "12H", [], "IFT"),
+    ]
+    return actions, lines
+
+
+def test_a_train_refused_after_afgs_closure_in_its_purchase_is_the_sites() -> None:
+    actions, lines = _closure_case()
+    assert stale_train_step_refusal(actions, lines, (4, _TRAIN_BLOCKED))
+    # a chat line between changes nothing
+    actions.insert(3, {"id": 4, "type": "message", "entity": 3, "message": "hi"})
+    actions[4] = {**actions[4], "id": 5}
+    assert stale_train_step_refusal(actions, lines, (5, _TRAIN_BLOCKED))
+
+
+def test_a_train_refused_otherwise_is_not_the_sites() -> None:
+    actions, lines = _closure_case()
+    other = "Engine::GameError: IFT may not spend L.646 on RCS's 10H train"
+    assert not stale_train_step_refusal(actions, lines, (4, other))
+    # AFG keeps a token: not closed
+    actions, lines = _closure_case()
+    lines[1]["corps"]["AFG"]["tokens"] = ["H12"]
+    assert not stale_train_step_refusal(actions, lines, (4, _TRAIN_BLOCKED))
+    # no new phase: no earthquake
+    actions, lines = _closure_case()
+    lines[1]["phase"] = "10H"
+    assert not stale_train_step_refusal(actions, lines, (4, _TRAIN_BLOCKED))
+    # another corporation's purchase before IFT's turn
+    actions, lines = _closure_case()
+    actions[1]["entity"] = "RCS"
+    assert not stale_train_step_refusal(actions, lines, (4, _TRAIN_BLOCKED))
+    # another entity acted between AFG's purchase and IFT's
+    actions, lines = _closure_case()
+    actions[2]["entity"] = "ATA"
+    assert not stale_train_step_refusal(actions, lines, (4, _TRAIN_BLOCKED))
+    # the site did not move on to the refusing corporation
+    actions, lines = _closure_case()
+    lines[1]["active"] = ["RCS"]
+    assert not stale_train_step_refusal(actions, lines, (4, _TRAIN_BLOCKED))
+
+
+# Ruling S17's pool case, proven in the site's engine: random game 3 players seed 134 (bonds),
+# P1 sells all his 40% of CTL, the president's certificate among them, to P2's 40% with
+# the 20% last certificate; the site puts that certificate in the pool and asks P1, who keeps
+# it there ("One 20% cert"), then starts ATA. Every state line is equal to there.
+@needs_oracle
+def test_the_site_asks_the_seller_when_the_last_certificate_goes_to_the_pool() -> None:
+    verdict = differential(3, 134, {"bonds": True}, ORACLE, actions=163)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.lines_equal == verdict.site_actions
+    game = play_random(3, 134, {"bonds": True}, actions=163)
+    kinds = [(a.type, a.entity, getattr(a, "choice", None)) for a in game.actions[-3:]]
+    assert kinds == [
+        ("sell_shares", "P1", None),
+        ("choose", "P1", "One 20% cert"),
+        ("par", "P1", None),
+    ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -326,6 +326,105 @@ def test_buy_until_on_the_server_is_cancelled_by_another_seats_trade(client: Tes
     shown = orders_of(client, gid, tokens["Ann"])
     assert shown["orders"] == []
     assert shown["ended"][-1]["why"] == f"{actor} traded {corp}"
+
+
+def anns_turn(fits: Callable[[Game], bool], seed: int = 7) -> Game:
+    """A game of 1849 (the `create` game's players and seed) played by easy bots up to a
+    turn of Ann's where `fits(game)`."""
+    game = new_game("1849", PLAYERS["1849"], seed)
+    while not (game.acting_player() == "Ann" and fits(game)):
+        assert not game.state.finished and len(game.actions) < 3000
+        game.apply(bot_action(game, len(game.actions), "easy"))
+    return game
+
+
+def in_stock_round(game: Game) -> bool:
+    return game.state.round is not None and game.state.round.kind == "stock"
+
+
+def stock_buy(game: Game) -> bool:
+    return in_stock_round(game) and any(isinstance(a, BuyShares) for a in game.legal_actions())
+
+
+def private_step(game: Game) -> bool:
+    legal = game.legal_actions()
+    return any(isinstance(a, BuyCompany) for a in legal) and all(
+        isinstance(a, BuyCompany | Pass) for a in legal
+    )
+
+
+def up_to(client: TestClient, game: Game) -> tuple[str, dict[str, str]]:
+    """The `create` game made live and played through the API by its seats to `game`'s
+    position."""
+    gid, tokens = create(client)
+    for index, action in enumerate(game.actions):
+        player = client.get(f"/api/games/{gid}").json()["acting_player"]
+        post(client, gid, tokens[player], index, action.to_json())
+    assert client.get(f"/api/games/{gid}").json()["acting_player"] == "Ann"
+    return gid, tokens
+
+
+def test_buy_until_acts_on_the_server_and_ends_at_its_percentage(client: TestClient) -> None:
+    """Set on Ann's stock-round turn, buy-until buys her a share at once as her own move,
+    logged as the order, and ends when she holds the percentage asked."""
+    game = anns_turn(stock_buy)
+    buy = next(a for a in game.legal_actions() if isinstance(a, BuyShares))
+    wanted = game.state.shares.percent("Ann", buy.corporation) + 10
+    gid, tokens = up_to(client, game)
+    moves = game.actions
+    order = {"kind": "buy-until", "corporation": buy.corporation, "percent": wanted}
+    assert put_orders(client, gid, tokens["Ann"], [order]).status_code == 200
+    made = [e for e in entries(client, gid)[len(moves) :] if e["order"]]
+    assert made and made[0]["seat"] == "Ann" and made[0]["order"] == "buy-until"
+    assert made[0]["entry"]["type"] == "buy_shares"
+    assert made[0]["entry"]["corporation"] == buy.corporation
+    shown = orders_of(client, gid, tokens["Ann"])
+    assert shown["orders"] == []
+    assert shown["ended"][-1]["why"] == f"Ann holds {wanted}% of {buy.corporation}"
+
+
+def test_pass_round_passes_anns_turns_on_the_server_until_the_stock_round_ends(
+    client: TestClient,
+) -> None:
+    """Set on Ann's stock-round turn, pass-round passes it and every later turn of hers in
+    that stock round, each logged as the order; at her first turn after it, it ends and
+    leaves her to choose."""
+    game = anns_turn(in_stock_round)
+    moves = game.actions
+    gid, tokens = up_to(client, game)
+    answer = put_orders(client, gid, tokens["Ann"], [{"kind": "pass-round"}])
+    assert answer.status_code == 200, answer.text
+    round_no = answer.json()["orders"][0]["stock_round"]
+    rng = random.Random(5)
+    for _ in range(400):
+        state = client.get(f"/api/games/{gid}").json()
+        if state["acting_player"] == "Ann":
+            break
+        move(client, gid, tokens, rng)
+    # Ann was not asked again in that stock round
+    assert state["acting_player"] == "Ann"
+    assert state["round"]["kind"] != "stock" or state["round"]["stock_round"] > round_no
+    anns = [e for e in entries(client, gid)[len(moves) :] if e["seat"] == "Ann"]
+    assert anns and all(e["order"] == "pass-round" for e in anns)
+    assert all(e["entry"]["type"] == "pass" for e in anns)
+    shown = orders_of(client, gid, tokens["Ann"])
+    assert shown["orders"] == []
+    assert shown["ended"][-1]["why"] == "the stock round is over"
+
+
+def test_pass_privates_passes_the_private_step_on_the_server_and_stays(
+    client: TestClient,
+) -> None:
+    """Set at a corporation's end-of-turn step of buying privates (Ann its president),
+    pass-privates passes it for her, logged as the order, and stays in place."""
+    game = anns_turn(private_step)
+    moves = game.actions
+    gid, tokens = up_to(client, game)
+    assert put_orders(client, gid, tokens["Ann"], [{"kind": "pass-privates"}]).status_code == 200
+    made = entries(client, gid)[len(moves)]
+    assert made["seat"] == "Ann" and made["order"] == "pass-privates"
+    assert made["entry"]["type"] == "pass"
+    assert [o["kind"] for o in orders_of(client, gid, tokens["Ann"])["orders"]] == ["pass-privates"]
 
 
 GRACE = 1.0

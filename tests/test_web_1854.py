@@ -5,6 +5,8 @@ medium-sized cities show their ring (printed) or marker (built on), the permissi
 their companies (§5.3, until a tile is laid), München's and E7's customs their signs (§5.6),
 the two cities of a 457-464 tile sit apart, every marker keeps clear of the track, and the
 page raises no error. Screenshots go to tests/artifacts/map-1854-original-*.png.
+On a 390 px touch screen, a tunnel is drawn at the first tap on its button and built at the
+second (§5.3.1; tests/artifacts/tunnel-tapped-390*.png).
 
 The server and browser fixtures are those of test_web_browser.py.
 """
@@ -17,7 +19,7 @@ import httpx
 
 import test_web_browser as web
 from conftest_server import ServerProcess
-from test_web_browser import ARTIFACTS, WAIT_MS, Errors
+from test_web_browser import ARTIFACTS, WAIT_MS, Errors, at_index, import_game
 from tresham.core.game import Game
 from tresham.io.save import new_game, to_save
 from tresham.server.bots import bot_action
@@ -25,6 +27,7 @@ from tresham.titles.t1854.versions import ORIGINAL_BOARD_VERSION
 
 server = web.server
 browser = web.browser
+PHONE = {"width": 390, "height": 844}
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dan"]
 LAPTOP = {"width": 1366, "height": 768}
@@ -166,3 +169,64 @@ def test_1854_plays_on_the_original_board_at_the_table(browser: Any, server: Ser
         )
     assert errors.seen == []
     page.close()
+
+
+def tunnels_to_weigh() -> Game:
+    """Easy bots play seed 3 until the seat to act may build one of several tunnels."""
+    game = new_game("1854", PLAYERS, 3)
+    while sum(a.type == "build_tunnel" for a in game.legal_actions()) < 2:
+        assert not game.state.finished and len(game.actions) < 500
+        game.apply(bot_action(game, len(game.actions), "easy"))
+    return game
+
+
+def test_on_a_touch_screen_a_tunnel_is_drawn_at_the_first_tap_and_built_at_the_second(
+    browser: Any, server: ServerProcess
+) -> None:
+    """1854 §5.3.1 at a 390 px touch screen, where nothing is pointed at (so no hover draws
+    a tunnel): the first tap on a tunnel's button draws it on the map and says so on the
+    button, building nothing; a tap on another draws that one instead; a second tap on the
+    one chosen builds it, and the map then draws it as built."""
+    game = tunnels_to_weigh()
+    tunnels = [a for a in game.legal_actions() if a.type == "build_tunnel"]
+    game_id, tokens = import_game(server, game)
+    errors = Errors()
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = errors.watch(context.new_page())
+    page.goto(f"{server.url}/games/{game_id}#seat={tokens[game.acting_player()]}")
+    index = len(game.actions)
+    at_index(page, index)
+    buttons = page.locator(".act-build_tunnel")
+    assert buttons.count() == len(tunnels)
+    preview = page.locator("#board .tunnel-preview")
+    assert preview.count() == 0
+
+    def drawn() -> tuple[str | None, str | None]:
+        """The hex of the tunnel drawn as weighed, and its path."""
+        assert preview.count() == 1
+        return preview.get_attribute("data-hex"), preview.locator("path").get_attribute("d")
+
+    buttons.nth(0).tap()
+    first_drawn = drawn()
+    assert first_drawn[0] == tunnels[0].hex
+    assert "tap again to build it" in buttons.nth(0).inner_text()
+    assert buttons.nth(0).get_attribute("aria-pressed") == "true"
+    page.locator("#board-area").screenshot(path=str(ARTIFACTS / "tunnel-tapped-390.png"))
+    page.locator("#actions").screenshot(path=str(ARTIFACTS / "tunnel-tapped-390-buttons.png"))
+    buttons.nth(1).tap()
+    second_drawn = drawn()
+    assert second_drawn[0] == tunnels[1].hex and second_drawn[1] != first_drawn[1]
+    assert buttons.nth(1).get_attribute("aria-pressed") == "true"
+    assert buttons.nth(0).get_attribute("aria-pressed") is None
+    assert "tap again" not in buttons.nth(0).inner_text()
+    # nothing was built by the taps that chose
+    state = httpx.get(f"{server.url}/api/games/{game_id}").json()
+    assert state["index"] == index and not state["map"].get("overlays")
+    buttons.nth(1).tap()
+    at_index(page, index + 1)
+    state = httpx.get(f"{server.url}/api/games/{game_id}").json()
+    assert state["map"]["overlays"] == {tunnels[1].hex: [[tunnels[1].a, tunnels[1].b]]}
+    assert page.locator("#board path.overlay").count() == 1
+    assert preview.count() == 0
+    assert errors.seen == []
+    context.close()

@@ -5,6 +5,8 @@
   presidency and what was handed over, and each answer says what it exchanges and with whom;
   a watcher reads, in the third person, who is asked what, and why;
   after the answer, the log says which certificates the outgoing president kept.
+- A presidency changing hands by the exchange of certificates, in every title: the log at the
+  table names the new and the old president and what each hands the other.
 - A sale that closes a corporation (1849 §Trouble: the price enters "Closed"; 1883 §5.8), and
   with it the privates it owns: the sale's button warns, apart from its price, and names what
   is lost (the treasury, the trains, the other holders' shares, the private); after the click
@@ -16,8 +18,11 @@ bounded and fails if it finds none)."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from conftest_server import ServerProcess
 from test_web_browser import ARTIFACTS, Errors, at_index, browser, import_game, server
@@ -31,6 +36,9 @@ from tresham.words import Words
 __all__ = ["browser", "server"]  # the fixtures this module uses from the table's tests
 
 PLAYERS = {"1849": ["Ann", "Bob", "Cid"], "1883": ["Ann", "Bob", "Cid", "Dan"]}
+PLAYERS["1854"] = PLAYERS["1883"]
+#: A presidency handed over by the certificate exchange, in the log (1854: the Director, §6).
+EXCHANGE = re.compile(r"^(\w+) becomes (president|Director) of (\w+): \1 hands (\w+) (.+)$")
 
 
 def random_game_until(
@@ -120,6 +128,39 @@ def test_the_presidency_swap_says_what_is_exchanged_and_with_whom(
     # the same holding, in other certificates
     assert page.locator("#players tr", has_text=str(old)).first.inner_text() == held
     page.screenshot(path=str(ARTIFACTS / "swap-answered.png"))
+    page.close()
+    assert errors.seen == []
+
+
+@pytest.mark.parametrize("title", ["1849", "1854", "1883"])
+def test_a_presidency_exchange_is_told_in_the_log_at_the_table(
+    browser: Any, server: ServerProcess, title: str
+) -> None:
+    """A random game (seeds tried in turn) up to the first move after which a presidency
+    changed hands by the exchange: its log entry at the table says who hands whom what."""
+    found = None
+    for seed in range(12):
+        game = new_game(title, PLAYERS[title], seed)
+        rng = random.Random(seed)
+        while found is None and not game.state.finished and len(game.actions) < 600:
+            before = len(game.state.events)
+            game.apply(choose(game, rng))
+            found = next((m for m in map(EXCHANGE.match, game.state.events[before:]) if m), None)
+        if found is not None:
+            break
+    assert found is not None, f"no presidency exchange in {title}'s random games"
+    new, _role, corp, old, _given = found.groups()
+    assert new != old and corp in game.state.corps
+    errors = Errors()
+    game_id, _tokens = import_game(server, game)
+    page = errors.watch(browser.new_page(viewport={"width": 1366, "height": 768}))
+    page.goto(f"{server.url}/games/{game_id}")
+    at_index(page, len(game.actions))
+    entry = logged(page, len(game.actions) - 1)
+    assert found[0] in entry, entry
+    page.locator(f'#log li.entry[data-entry="{len(game.actions) - 1}"]').screenshot(
+        path=str(ARTIFACTS / f"presidency-exchange-{title}.png")
+    )
     page.close()
     assert errors.seen == []
 

@@ -1,7 +1,8 @@
 """The map at the browser table (web/panzoom.js, web/board.js) in Debian's Chromium: the
 wheel zooms around the pointer, a drag pans (and is no click), "fit" shows the whole board,
 a hex is still clicked after panning, every title's board starts fitted with its hex names
-at least 9 CSS px at 1366x768, a 390 px phone does not scroll sideways, and the markers
+at least 9 CSS px at 1366x768 and on a 390 px phone (its coordinates shown only once zoomed
+in enough to read), a 390 px phone does not scroll sideways, and the markers
 (1883's flood drop, ports, terrain) are drawn as SVG, with no emoji or other glyph a machine
 may lack; revenue badges and labels sit clear of the track. Screenshots go to
 tests/artifacts/map-*.png.
@@ -127,6 +128,32 @@ def overlapping_names(page: Any) -> list[list[str]]:
     return pairs
 
 
+def coordinates(page: Any) -> tuple[int, float, float]:
+    """The hex coordinates drawn: how many, the most opaque one's opacity, and the smallest
+    font size on the screen (CSS px) of those that can be seen."""
+    count, opacity, smallest = page.evaluate(
+        """() => {
+            const seen = [...document.querySelectorAll('#board .coord')].map((t) => {
+                const style = getComputedStyle(t);
+                return [parseFloat(style.opacity),
+                        parseFloat(style.fontSize) * t.getScreenCTM().a];
+            });
+            const shown = seen.filter(([o]) => o > 0).map(([, size]) => size);
+            return [seen.length, Math.max(0, ...seen.map(([o]) => o)),
+                    shown.length ? Math.min(...shown) : 0];
+        }"""
+    )
+    return int(count), float(opacity), float(smallest)
+
+
+def readable_coordinates(page: Any) -> bool:
+    """Whether the hex coordinates are either not shown (a grey speck of 3-5 px beside every
+    name at "fit") or at least 6 CSS px; and once zoomed in, shown."""
+    count, opacity, smallest = coordinates(page)
+    assert count > 0
+    return opacity == 0 or smallest >= 6
+
+
 @pytest.mark.parametrize("title", list(TITLES))
 def test_every_board_starts_fitted_with_names_to_read(
     browser: Any, server: ServerProcess, title: str
@@ -145,7 +172,10 @@ def test_every_board_starts_fitted_with_names_to_read(
     assert sizes and min(sizes) >= 9, (title, min(sizes))
     # no name runs into another's (a long one is squeezed to its hex's width)
     assert overlapping_names(page) == [], title
+    # the coordinates are too small to read at "fit": not shown (1854's were 3.8 px)
+    assert coordinates(page)[1] == 0, title
     page.locator("#board-box").screenshot(path=str(ARTIFACTS / f"map-{title}-1366.png"))
+    zoom_until_coordinates_show(page, title)
     assert errors.seen == []
     page.close()
 
@@ -243,6 +273,42 @@ def test_a_hex_is_clicked_after_panning_and_a_drag_is_no_click(
     page.locator(f'#board .hex[data-hex="{costly}"] .hex-shape').click()
     page.wait_for_selector(f'#board .hex.selected[data-hex="{costly}"]', timeout=WAIT_MS)
     assert page.locator(f'#board .hex.selected[data-hex="{costly}"] .terrain').count() == 1
+    assert errors.seen == []
+    page.close()
+
+
+def zoom_until_coordinates_show(page: Any, title: str) -> None:
+    """Zoom in by the button until the coordinates show; at every step they are either not
+    shown or readable, and they show before the names are four times their "fit" size."""
+    fit_scale = page.evaluate(SCALE)
+    while coordinates(page)[1] < 1:
+        assert readable_coordinates(page), title
+        assert page.evaluate(SCALE) < 4 * fit_scale, title
+        page.click("#zoom-in")
+    assert readable_coordinates(page), title
+
+
+@pytest.mark.parametrize("title", list(TITLES))
+def test_the_phone_shows_names_to_read_and_no_coordinate_specks(
+    browser: Any, server: ServerProcess, title: str
+) -> None:
+    """At 390 px the board starts filled: its names at least 9 CSS px and clear of each
+    other, its coordinates shown only once they can be read (the issue: 1854's map at "fit",
+    its coordinates tiny and its names running into each other)."""
+    errors = Errors()
+    page = open_table(
+        browser,
+        f"{server.url}/games/{new_table(server, title)}",
+        errors,
+        {"width": 390, "height": 844},
+    )
+    sizes = name_sizes(page)
+    assert sizes and min(sizes) >= 9, (title, min(sizes))
+    assert overlapping_names(page) == [], title
+    assert readable_coordinates(page), title
+    page.locator("#board-box").screenshot(path=str(ARTIFACTS / f"map-{title}-390.png"))
+    zoom_until_coordinates_show(page, title)
+    page.locator("#board-box").screenshot(path=str(ARTIFACTS / f"map-{title}-390-zoomed.png"))
     assert errors.seen == []
     page.close()
 

@@ -1,17 +1,32 @@
 """Standing orders at the table, in Chromium, with two people online (issue 36): Ann sets
 "auto-pass" in her panel and is never asked to click where Pass is her only choice (her log
 says "(standing order)"); Bob, at his own table, adds a buy-until order by its form, sees it
-listed in words, and cancels it by its button; each sees only their own orders."""
+listed in words, and cancels it by its button; each sees only their own orders. Then, each
+from a position where it acts at once: Ann ticks "pass-privates" at a corporation's private
+step and "pass-round" on her stock-round turn, and both tables log her pass as the order's."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 
 from conftest_server import ServerProcess, auth
-from test_web_browser import ARTIFACTS, WAIT_MS, Errors, at_index, browser, server, wait_until
+from test_standing_orders import anns_turn, in_stock_round, private_step
+from test_web_browser import (
+    ARTIFACTS,
+    WAIT_MS,
+    Errors,
+    at_index,
+    browser,
+    import_game,
+    server,
+    wait_until,
+)
+from tresham.core.game import Game
 
 __all__ = ["browser", "server"]  # the fixtures this module uses from the table's tests
 
@@ -95,4 +110,42 @@ def test_standing_orders_at_two_tables(browser: Any, server: ServerProcess) -> N
         heads = page.locator("#log .entry-head").all_inner_texts()
         assert any(h.startswith("Ann") and h.endswith("(standing order)") for h in heads), heads
     ann.screenshot(path=str(ARTIFACTS / "orders-log.png"))
+    assert errors.seen == []
+
+
+@pytest.mark.parametrize(
+    ("kind", "where", "words"),
+    [
+        ("pass-privates", private_step, "Pass when my only choice is to buy a private"),
+        ("pass-round", in_stock_round, "Pass for the rest of stock round "),
+    ],
+)
+def test_an_order_ticked_at_the_table_acts_for_its_seat_at_once(
+    browser: Any, server: ServerProcess, kind: str, where: Callable[[Game], bool], words: str
+) -> None:
+    game = anns_turn(where)
+    game_id, tokens = import_game(server, game)
+    index = len(game.actions)
+    errors = Errors()
+    pages = {}
+    for seat in ("Ann", "Bob"):
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        page = errors.watch(context.new_page())
+        page.goto(f"{server.url}/games/{game_id}#seat={tokens[seat]}")
+        page.wait_for_selector("#orders-box:not([hidden])", timeout=WAIT_MS)
+        at_index(page, index)
+        pages[seat] = page
+    ann = pages["Ann"]
+    ann.click("#orders-title")
+    ann.check(f"#order-{kind}")
+    for page in pages.values():  # Ann's pass, made by the order, at both tables
+        at_index(page, index + 1)
+        entry = page.locator(f'#log li.entry[data-entry="{index}"] .entry-head')
+        assert entry.inner_text().endswith("(standing order)"), entry.inner_text()
+    if kind == "pass-privates":  # it stays, for the next private step
+        wait_until(ann, "document.querySelectorAll('#orders-list .order-on').length === 1")
+        assert ann.inner_text("#orders-list .order-on").startswith(words)
+    else:  # listed with its stock round until that round is over
+        assert words in ann.inner_text("#orders-box")
+    ann.locator("#orders-box").screenshot(path=str(ARTIFACTS / f"orders-{kind}.png"))
     assert errors.seen == []

@@ -228,7 +228,7 @@ def _buy_until(
         return OrderMove(order, None, ends=True, why=f"{corp} is gone")
     if state.round is None or state.round.kind != "stock":
         return None
-    held = state.shares.percent(player, corp)
+    reached = _reached(game, player, order)
     last = game.actions[-1] if game.actions else None
     bought_now = (
         by_order
@@ -239,18 +239,24 @@ def _buy_until(
     if bought_now:
         # The certificate of this turn is bought: the order ends the turn (it ends too, if
         # the holding is reached).
-        done = held >= order.percent
         action = _pass_of(legal)
-        why = f"{player} holds {held}% of {corp}" if done else ""
-        return OrderMove(order, action, ends=done or action is None, why=why)
-    if held >= order.percent:
-        return OrderMove(order, None, ends=True, why=f"{player} holds {held}% of {corp}")
+        return OrderMove(order, action, ends=bool(reached) or action is None, why=reached)
+    if reached:
+        return OrderMove(order, None, ends=True, why=reached)
     buys = [a for a in legal if isinstance(a, BuyShares) and a.corporation == corp]
     if not buys:
         return OrderMove(order, None, ends=True, why=f"{player} cannot buy a share of {corp} now")
     # one certificate, the smallest; from the initial offering before the pool
     choice = min(buys, key=lambda a: (a.percent, a.source != "treasury"))
     return OrderMove(order, choice)
+
+
+def _reached(game: Game, player: str, order: StandingOrder) -> str:
+    """Why a buy-until order is done, in words, when `player` holds its percentage ("" when
+    not)."""
+    assert order.corporation is not None and order.percent is not None
+    held = game.state.shares.percent(player, order.corporation)
+    return f"{player} holds {held}% of {order.corporation}" if held >= order.percent else ""
 
 
 @dataclass
@@ -346,4 +352,13 @@ class OrderBook:
             apply(player, move.action, move.order.kind)
             acted, last = True, move.order.kind
             self.traded(game, player, move.action)
+            # a buy that reached its holding and ended the turn ends its order now, not at
+            # the seat's next turn (the seat's list would show it meanwhile)
+            reached = move.order.kind is OrderKind.BUY_UNTIL and _reached(game, player, move.order)
+            if (
+                reached
+                and game.acting_player() != player
+                and move.order in self.seats[player].orders
+            ):
+                self.end(game, player, move.order, reached)
         return acted

@@ -66,8 +66,16 @@ SITE_CRASH = "site engine fault"
 #: skips itself and the site refuses the token (``Blocking step Run Routes cannot process
 #: action place_token``) that its own rules allow. The site's fault (issue 39).
 SITE_STALE_GRAPH = "site graph stale after a closure"
+#: AFG's purchase of the first 12H sets off the Messina earthquake; where AFG loses its only
+#: token there, the site closes it and starts the next corporation's turn inside that
+#: purchase (``G1849::Game#event_earthquake!``: ``force_next_entity!``), and the purchase then
+#: ends with the Buy Trains step's ``pass!`` (AFG can buy no more), which marks that step
+#: passed for the corporation now operating: it can buy no train that turn, and the site
+#: refuses its purchase (``Blocking step Issue or Redeem Shares cannot process action
+#: buy_train``) that its own rules allow. The site's fault (issue 39).
+SITE_STALE_TRAIN_STEP = "site train step passed by AFG's closure"
 #: Verdicts that are the site's, never tresham's.
-SITE_CAUSES = (SITE_DNF, SITE_STALE_GRAPH)
+SITE_CAUSES = (SITE_DNF, SITE_STALE_GRAPH, SITE_STALE_TRAIN_STEP)
 #: The site's actions that clear its graph.
 GRAPH_CLEARING = frozenset({"lay_tile", "place_token", "buy_token"})
 #: The turn (stock round) number at which the site ends a game as "did not finish".
@@ -237,6 +245,8 @@ def differential(
             verdict.verdict = SITE_REFUSES if "Engine::Game" in refused[1] else SITE_CRASH
             if stale_graph_refusal(export["actions"], replay.states, refused):
                 verdict.verdict = SITE_STALE_GRAPH
+            if stale_train_step_refusal(export["actions"], replay.states, refused):
+                verdict.verdict = SITE_STALE_TRAIN_STEP
             verdict.action_id = refused[0]
             verdict.action = by_id.get(refused[0])
             verdict.site_words = refused[1]
@@ -327,6 +337,42 @@ def stale_graph_refusal(
         if judged and _tokens_placed(after) < _tokens_placed(before):
             stale = True
     return stale
+
+
+def stale_train_step_refusal(
+    actions: list[dict[str, Any]], states: list[dict[str, Any]], refused: tuple[int, str]
+) -> bool:
+    """Whether the site refuses a corporation's train purchase because AFG's closure in the
+    earthquake left its Buy Trains step passed (SITE_STALE_TRAIN_STEP): the refused action
+    buys a train, blocked by a later step; the last action before it by another entity is
+    AFG's purchase of a train, after which the site's line shows a new phase, AFG with no
+    token left and the refusing corporation to act; and every action between is that
+    corporation's own (its turn, begun inside AFG's purchase)."""
+    by_id = {a["id"]: a for a in actions}
+    action = by_id.get(refused[0])
+    words = refused[1]
+    if action is None or action["type"] != "buy_train" or "Blocking step" not in words:
+        return False
+    if "cannot process action buy_train" not in words:
+        return False
+    corp = action["entity"]
+    earlier = [a for a in actions if a["id"] < refused[0] and a["type"] != "message"]
+    others = [a for a in earlier if a.get("entity") != corp]
+    if not others:
+        return False
+    buy = others[-1]
+    if (buy["type"], buy.get("entity")) != ("buy_train", "AFG"):
+        return False
+    lines = {s["id"]: s for s in states}
+    before = max((i for i in lines if i < buy["id"]), default=None)
+    after = lines.get(buy["id"])
+    if before is None or after is None:
+        return False
+    return (
+        after.get("phase") != lines[before].get("phase")
+        and not after["corps"].get("AFG", {}).get("tokens")
+        and after.get("active") == [corp]
+    )
 
 
 def _tokens_placed(line: dict[str, Any]) -> int:

@@ -59,6 +59,19 @@ HINTED_CHANNEL = "tresham_hinted"
 #: How often a turn may be claimed before it is given up as failed.
 MAX_ATTEMPTS = 5
 
+
+def _lease_columns() -> list[Column[Any]]:
+    """The columns every claim queue shares: when it was queued, and who holds its lease
+    until when, after how many attempts, and why it failed."""
+    return [
+        Column("queued", Float, nullable=False),
+        Column("owner", String(64), nullable=True),
+        Column("lease_until", Float, nullable=True),
+        Column("attempts", Integer, nullable=False, default=0),
+        Column("failed", Text, nullable=True),
+    ]
+
+
 bot_turns_table = Table(
     "tresham_bot_turns",
     metadata,
@@ -66,11 +79,7 @@ bot_turns_table = Table(
     Column("idx", Integer, nullable=False),
     Column("player", Text, nullable=False),
     Column("level", String(64), nullable=False),
-    Column("queued", Float, nullable=False),
-    Column("owner", String(64), nullable=True),
-    Column("lease_until", Float, nullable=True),
-    Column("attempts", Integer, nullable=False, default=0),
-    Column("failed", Text, nullable=True),
+    *_lease_columns(),
 )
 
 hint_asks_table = Table(
@@ -79,11 +88,7 @@ hint_asks_table = Table(
     Column("game_id", String(32), primary_key=True),
     Column("idx", Integer, primary_key=True),
     Column("player", Text, nullable=False),
-    Column("queued", Float, nullable=False),
-    Column("owner", String(64), nullable=True),
-    Column("lease_until", Float, nullable=True),
-    Column("attempts", Integer, nullable=False, default=0),
-    Column("failed", Text, nullable=True),
+    *_lease_columns(),
     #: The hint as the API gives it (JSON), once worked out.
     Column("hint", Text, nullable=True),
 )

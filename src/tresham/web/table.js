@@ -114,9 +114,10 @@ function hintOnMap() {
   return null;
 }
 
-/** The choices being made on the map: a hex, a tile and its rotation; trains left idle. */
+/** The choices being made on the map: a hex, a tile and its rotation; trains left idle; the
+ * tunnel a tap chose (drawn until built, on a touch screen). */
 function freshUi() {
-  return { hex: null, tile: null, rot: 0, dropped: new Set(), picked: {} };
+  return { hex: null, tile: null, rot: 0, dropped: new Set(), picked: {}, tunnel: null };
 }
 
 let messageTimer = null;
@@ -187,22 +188,48 @@ function effectsLine(effects, attrs = {}) {
 function actionButton(a, extraClass = "") {
   const { text, effects, warnings } = wordsOf(a);
   const grave = warnings.length ? " act-grave" : "";
-  const button = el("button", { class: `act act-${a.type}${extraClass}${grave}`, onclick: () => post(a), title: [...warnings, ...effects].join("\n") || null },
+  const weighed = a.type === "build_tunnel";
+  const button = el("button", { class: `act act-${a.type}${extraClass}${grave}`, onclick: weighed ? null : () => post(a), title: [...warnings, ...effects].join("\n") || null },
     el("span", { class: "act-text" }, text),
     ...warnings.map((w) => el("strong", { class: "act-warning" }, `\u26a0 ${w}`)),
     effects.length ? el("small", { class: "act-effects" }, effects.join(" · ")) : null);
-  if (a.type === "build_tunnel") {
-    // 1854 §5.3.1: the tunnel is drawn on the map while its button is pointed at or focused,
-    // and the map moves to show its hex when that is out of view (zoomed in, a phone)
-    const show = () => {
-      showTunnel($("board"), board, a);
-      const hex = board.hexes.find((h) => h.coord === a.hex);
-      if (hex && zoom) zoom.reveal(hex.x, hex.y);
-    };
-    const hide = () => showTunnel($("board"), board, null);
-    for (const [on, f] of [["mouseenter", show], ["focus", show], ["mouseleave", hide], ["blur", hide]]) button.addEventListener(on, f);
-  }
+  if (weighed) tunnelButton(button, a);
   return button;
+}
+
+/** Bring hex `coord` into view when the map is zoomed away from it. */
+function revealHex(coord) {
+  const hex = board.hexes.find((h) => h.coord === coord);
+  if (hex && zoom) zoom.reveal(hex.x, hex.y);
+}
+
+/** 1854 §5.3.1: a tunnel's button draws the tunnel on the map while it is pointed at or
+ * focused, moving the map to its hex when that is out of view (zoomed in, a phone). A touch
+ * screen points at nothing: there the first tap chooses the tunnel (`ui.tunnel`: drawn, and
+ * the button says so, until another is chosen or the position changes) and a second builds
+ * it. A mouse click or the keyboard builds it at once (it was drawn while pointed at). */
+function tunnelButton(button, a) {
+  const show = () => { showTunnel($("board"), board, a); revealHex(a.hex); };
+  const hide = () => showTunnel($("board"), board, ui.tunnel);
+  for (const [on, f] of [["mouseenter", show], ["focus", show], ["mouseleave", hide], ["blur", hide]]) button.addEventListener(on, f);
+  let pointer = ""; // the kind of the pointer pressed on it (a click may not carry it)
+  button.addEventListener("pointerdown", (e) => { pointer = e.pointerType; });
+  button.addEventListener("click", (e) => {
+    const touched = ["touch", "pen"].includes(e.pointerType || pointer);
+    pointer = "";
+    if (!touched || ui.tunnel === a) {
+      post(a);
+      return;
+    }
+    ui.tunnel = a;
+    render();
+    revealHex(a.hex);
+  });
+  if (ui.tunnel === a) {
+    button.classList.add("chosen");
+    button.setAttribute("aria-pressed", "true");
+    button.append(el("small", { class: "act-chosen" }, "Drawn on the map: tap again to build it"));
+  }
 }
 
 async function loadLegal() {
@@ -1107,6 +1134,7 @@ function render() {
     hint: hinted && hinted.mark ? hinted.mark : null,
   };
   drawBoard($("board"), board, state, view, mapUi, onHex);
+  showTunnel($("board"), board, ui.tunnel);
   offscreenHint();
   drawMarket($("market"), board.market, state, colors);
   renderStatus();

@@ -16,6 +16,7 @@ from tresham.titles.t1849.versions import (
     SITE_DEPARTED_VERSION,
     SITE_ENGINE_VERSION,
     SITE_PROVEN_VERSION,
+    SITE_TAKER_VERSION,
     SITE_TOKEN_VERSION,
 )
 
@@ -92,3 +93,9 @@ def operating_steps(options: dict[str, Any]) -> tuple[str, ...]:
     at = steps.index("companies")
     steps[at:at] = before
     return tuple(steps)
+
+
+def site_sixth_round(game: Game) -> bool:
+    """Whether the game plays the "18xx.games" rule set with the sixth round of fixes from the
+    site's engine (from rules version `SITE_TAKER_VERSION`)."""
+    return site_rules(game.options) and game.rules_version >= SITE_TAKER_VERSION

@@ -53,6 +53,7 @@ from tresham.titles.t1849.rule_set import (
     site_fourth_round,
     site_proven,
     site_rules,
+    site_sixth_round,
 )
 from tresham.titles.t1849.state import State1849, Turn1849, state_of
 from tresham.titles.t1849.steps import (
@@ -66,7 +67,7 @@ from tresham.titles.t1849.variant_steps import (
     Debt,
 )
 from tresham.titles.t1849.variant_steps import action_words as variant_action_words
-from tresham.titles.t1849.versions import DEALS_VERSION, SITE_DEPARTED_VERSION
+from tresham.titles.t1849.versions import DEALS_VERSION, SITE_TAKER_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -164,7 +165,9 @@ class Loan(Prompt):
 
 class Swap(Prompt):
     """Ruling R23: the old president keeps the 20% last certificate given for the
-    president's, or takes two 10% certificates instead."""
+    president's, or takes two 10% certificates instead; ruling S17: where a sale put that
+    certificate in the pool, the seller chooses whether the pool keeps it or the new
+    president takes it back for two 10% certificates."""
 
     kind = SWAP
     rule = SWAP
@@ -179,31 +182,46 @@ class Swap(Prompt):
         sym = own.swap_corp
         assert sym is not None, "no presidency swap awaits an answer"
         own.swap_corp = None
+        last = next(c for c in s.shares.corp_certs(sym) if c.last)
+        holder = s.shares.holder[last.cid]
         if action.choice == SWAP_TWO_10:
             new = s.shares.president[sym]
             assert new is not None
-            last = next(c for c in s.shares.held(entity, sym) if c.last)
             tens = [c for c in s.shares.held(new, sym) if not c.president and not c.last]
             s.shares.move(last.cid, new)
             for c in tens[:2]:
-                s.shares.move(c.cid, entity)
-            game.log(f"{entity} takes two 10% certificates of {sym} instead of the 20%")
+                s.shares.move(c.cid, holder)
+            if holder == POOL:
+                game.log(f"{new} takes the 20% last certificate of {sym} back for two 10%")
+            else:
+                game.log(f"{entity} takes two 10% certificates of {sym} instead of the 20%")
+        elif holder == POOL:
+            game.log(f"The pool keeps the 20% last certificate of {sym}")
         else:
             game.log(f"{entity} keeps the 20% last certificate of {sym}")
 
     @staticmethod
-    def _swapped(game: Game) -> tuple[str, str] | None:
-        """The corporation whose presidency changed hands, and its new president; None when
-        no swap awaits an answer."""
+    def _swapped(game: Game) -> tuple[str, str, bool] | None:
+        """The corporation whose presidency changed hands, its new president, and whether the
+        20% last certificate went to the pool; None when no swap awaits an answer."""
         sym = state_of(game).swap_corp
         new = game.state.shares.president.get(sym) if sym else None
-        return None if sym is None or new is None else (sym, new)
+        if sym is None or new is None:
+            return None
+        reg = game.state.shares
+        last = next(c for c in reg.corp_certs(sym) if c.last)
+        return sym, new, reg.holder[last.cid] == POOL
 
     def question(self, game: Game, entity: str) -> str:
         """Who took the presidency, and what was handed over for it."""
         if (swapped := self._swapped(game)) is None:
             return ""
-        sym, new = swapped
+        sym, new, pool = swapped
+        if pool:
+            return (
+                f"{new} now holds more of {sym} than you and takes its presidency: {new} "
+                "gives the pool the 20% last certificate for the president's certificate (20%)"
+            )
         return (
             f"{new} now holds more of {sym} than you and takes its presidency: you hand "
             f"{new} the president's certificate (20%) for the 20% last certificate"
@@ -214,7 +232,13 @@ class Swap(Prompt):
         outgoing president chooses."""
         if (swapped := self._swapped(game)) is None:
             return ""
-        sym, new = swapped
+        sym, new, pool = swapped
+        if pool:
+            return (
+                f"{new} took the presidency of {sym} and gave the pool the 20% last "
+                f"certificate for the president's certificate: {entity} chooses whether the "
+                f"pool keeps it or takes two of {new}'s 10% certificates instead"
+            )
         return (
             f"{new} took the presidency of {sym} and handed {entity} the 20% last certificate "
             f"for the president's certificate: {entity} keeps it or takes two 10% "
@@ -223,10 +247,18 @@ class Swap(Prompt):
 
     def words(self, game: Game, entity: str, action: Action, words: Any) -> str | None:
         """What each answer exchanges, and with whom."""
-        sym = state_of(game).swap_corp
-        if not isinstance(action, Choose) or not sym:
+        if not isinstance(action, Choose) or (swapped := self._swapped(game)) is None:
             return None
-        new = game.state.shares.president[sym]
+        sym, new, pool = swapped
+        if pool:
+            if action.choice == SWAP_ONE_20:
+                return f"The pool keeps the 20% last certificate of {sym} that {new} gave it"
+            if action.choice == SWAP_TWO_10:
+                return (
+                    f"{new} takes the 20% last certificate of {sym} back from the pool and "
+                    "puts two 10% certificates there"
+                )
+            return None
         if action.choice == SWAP_ONE_20:
             return (
                 f"Keep the 20% last certificate of {sym} that {new} gave you for the "
@@ -245,11 +277,11 @@ class Title1849(Title):
 
     name = "1849"
     player_range = (3, 5)
-    rules_version = SITE_DEPARTED_VERSION
+    rules_version = SITE_TAKER_VERSION
     # 1: before deals needed both sides; 2: before issue 39; 3: before ruling V11;
     # 4: before rulings S9 (corrected)-S13; 5: before ruling S14; 6: before rulings S15-;
-    # 7: before rulings S19-
-    older_rules = frozenset({1, 2, 3, 4, 5, 6, 7})
+    # 7: before rulings S19-; 8: before rulings S22-
+    older_rules = frozenset({1, 2, 3, 4, 5, 6, 7, 8})
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}
@@ -310,9 +342,13 @@ class Title1849(Title):
 
     def free_take_uses_turn(self, game: Game) -> bool:
         """§Start "at L. 5 the first player offered it takes it free": taking it is that
-        player's turn, and the auction goes on with the next player (ruling R28); the
-        "18xx.games" rule set, and saves before `DEALS_VERSION`, give the taker a turn."""
-        return game.rules_version >= DEALS_VERSION and not site_rules(game.options)
+        player's turn, and the auction goes on with the next player (ruling R28). The
+        "18xx.games" rule set does the same from `SITE_TAKER_VERSION` (ruling S22: the site
+        passes the turn on past the taker); before it, and in saves before `DEALS_VERSION`,
+        the taker was given a turn."""
+        if site_rules(game.options):
+            return site_sixth_round(game)
+        return game.rules_version >= DEALS_VERSION
 
     # ================================================================ setup
     def five_corporations(self, game: Game) -> bool:
@@ -571,22 +607,29 @@ class Title1849(Title):
 
     def _site_sale_swap(self, game: Game, seller: str, sym: str) -> None:
         """Ruling S17 (R23 on a sale, as 18xx.games plays it): where the president's sale hands
-        the presidency to a player holding the 20% last certificate and the seller keeps the
-        president's share (20%) or more, that certificate is what the new president gives
-        for the president's certificate; if the new president holds 40% or more, the seller
-        then chooses between it and two 10% certificates (the prompt of a purchase)."""
+        the presidency to a player holding the 20% last certificate, that certificate is what
+        the new president gives for the president's certificate: to the seller where he
+        keeps 20% or more, else (from rules version 9) to the pool; if the new president
+        holds 40% or more, the seller then chooses between it and two 10% certificates (the
+        prompt of a purchase; `G1849::SharePool#change_president`). The exchange before the
+        sale gave the seller two 10% certificates, which now go back to the new president
+        from where they went (the seller, or the pool they were sold to)."""
         reg = game.state.shares
         new = reg.president[sym]
-        if new is None or new == seller or reg.percent(seller, sym) < 20:
+        if new is None or new == seller:
+            return
+        to = seller if reg.percent(seller, sym) >= 20 else POOL
+        if to == POOL and not site_sixth_round(game):
             return
         last = [c for c in reg.held(new, sym) if c.last]
-        tens = [c for c in reg.held(seller, sym) if not c.president and not c.last]
+        tens = [c for c in reg.held(to, sym) if not c.president and not c.last]
         if not last or len(tens) < 2:
             return
-        reg.move(last[0].cid, seller)
+        reg.move(last[0].cid, to)
         for c in tens[:2]:
             reg.move(c.cid, new)
-        game.log(f"{new} gives the 20% last certificate of {sym} for the president's")
+        where = "to the pool " if to == POOL else ""
+        game.log(f"{new} gives the 20% last certificate of {sym} {where}for the president's")
         if reg.percent(new, sym) >= 40:
             state_of(game).swap_corp = sym
             game.state.pending.append((SWAP, seller))
@@ -771,18 +814,29 @@ class Title1849(Title):
 
     def end_of_stock_round(self, game: Game) -> None:
         """Any share in the pool → down one row; none in the pool and none in the treasury
-        → up one row (1849 §Share price)."""
+        → up one row (1849 §Share price). In the "18xx.games" rule set (from rules version
+        9) the corporations these moves take to "Closed" close once all have moved, in their
+        place in the order (ruling S23), so they go last in the order in that order."""
         s = game.state
         floated = [c for c, corp in s.corps.items() if corp.floated and not corp.closed]
+        at_once = site_sixth_round(game)
         for sym in s.market.operating_order(floated):
             if s.shares.percent(POOL, sym):
-                self.move_price(game, sym, "down")
+                self.move_price(game, sym, "down", close=not at_once)
             elif not treasury_certs(game, sym):
-                self.move_price(game, sym, "up")
+                self.move_price(game, sym, "up", close=not at_once)
+        if at_once:
+            order = state_of(game).order
+            closing = [c for c in order if c in s.market and "close" in s.market.zones_of(c)]
+            for sym in closing:
+                self.close_corporation(game, sym)
 
-    def move_price(self, game: Game, sym: str, direction: str, steps: int = 1) -> None:
+    def move_price(
+        self, game: Game, sym: str, direction: str, steps: int = 1, *, close: bool = True
+    ) -> None:
         """Move a share price; entering L.377 flags the game end, entering "Closed" closes
-        the corporation (1849 §Endgame, §Trouble)."""
+        the corporation (1849 §Endgame, §Trouble), unless `close` is False (the caller
+        closes it)."""
         s = game.state
         if steps <= 0 or sym not in s.market:
             return
@@ -795,7 +849,7 @@ class Title1849(Title):
         if END_PRICE_TAG in tags and own.end_after is None:
             own.end_after = sym
             game.log(f"{sym} reaches L.{s.market.price(sym)}: the game ends after it operates")
-        if "close" in tags:
+        if "close" in tags and close:
             self.close_corporation(game, sym)
 
     # ================================================================ closing

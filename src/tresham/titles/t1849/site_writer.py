@@ -75,9 +75,11 @@ CITY_AFTER_BORDER: Final = frozenset({"B14", "C1", "C5", "H12", "M13"})
 SHARES: Final = "shares"
 GONE: Final = "gone"
 TURN: Final = "turn"
+CASH: Final = "cash"
 BANKRUPTCY: Final = "bankruptcy"
 SLOTS: Final = "slots"
 WAKE: Final = "(the corporation closes)"
+STOCK_SALE: Final = "stock_sale"
 #: tresham's steps whose counterpart on the site stays open after an action taken there (the
 #: site's Buy Trains step passes by itself only once it counts no train the corporation
 #: could pay for: :func:`site_train_step_open`).
@@ -106,6 +108,10 @@ class Writer1849:
 
     def before(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         ctx.memo[TURN] = _turn(ctx.game)
+        ctx.memo[CASH] = _cash_after(ctx.game, action)
+        ctx.memo[STOCK_SALE] = isinstance(action, SellShares) and isinstance(
+            ctx.game.state.round, StockRound
+        )
         ctx.memo[BANKRUPTCY] = _bankruptcy_sales(ctx.game, action)
         ctx.memo[ROUTE_OPEN] = _route_open(ctx.game, action)
         return _sms_question(ctx, action) + self._action(ctx, action)
@@ -292,9 +298,15 @@ def _turn(game: Game) -> Turn | None:
 def _wake(ctx: WriteContext, action: Action) -> list[SiteAction]:
     """A chat line after a stock-round sale that closed the corporation: the site's stock
     round stalls there (its active step is remembered from before the closure) until the
-    next action of any kind, and a message is one that changes nothing."""
+    next action of any kind, and a message is one that changes nothing. Only a sale made in
+    the stock round stalls it: an emergency sale that closes the corporation and ends the
+    operating round leaves the new stock round awake, and the seller's message would be
+    the corporation's, which the site refuses (random game 3 players seed 143: AFG's
+    president sells its last 20% to pay for a train)."""
     game = ctx.game
-    if not isinstance(action, SellShares) or not isinstance(game.state.round, StockRound):
+    if not ctx.memo.pop(STOCK_SALE, False) or not isinstance(action, SellShares):
+        return []
+    if not isinstance(game.state.round, StockRound):
         return []
     if action.corporation in game.state.market:
         return []
@@ -390,9 +402,9 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
             continue  # closed in the meantime
         sms = ctx.memo.get(SMS_USED) == (rid, i)
         cash = game.state.corps[corp].cash
-        if now is not None and now[0] != rid:  # the round ended: its cash then, before income
-            cash -= _new_round_income(game, corp)
         cash += _interest_after(game, corp, steps, k, [s for j, s in stops if j == i])
+        if now is None or now[0] != rid:  # the round ended: its cash then, before any income
+            cash = ctx.memo.get(CASH, {}).get(corp, cash)
         if _site_waits(game, corp, steps[k], sms, cash):
             if steps[k] == "routes":
                 out.append(_no_run(corp))
@@ -452,22 +464,27 @@ def _bankruptcy_sales(game: Game, action: Action) -> list[tuple[str, SellShares,
     return [(seller, sale, reg.president.get(sale.corporation)) for sale in sales]
 
 
-def _new_round_income(game: Game, corp: str) -> int:
-    """What the operating round just begun paid `corp` before anyone acted: its privates'
-    revenue (its treasury as its last turn ended is its cash less that). Whatever its last
-    action took or brought counts: a tile's terrain cost (random game 4 players seed 161
-    with electric dreams: SFA's L.40 lay in J6 leaves L.192, short of a 6H at L.200, and the
-    site's Buy Trains step does not wait for it), a token bought with the last of its money
-    (random game 3 players seed 103: CTL's L.668 for RCS's token in Trapani ends the round),
-    a train or private bought, a bond."""
-    return sum(c.revenue for c in game.state.companies.values() if c.owner == corp and not c.closed)
+def _cash_after(game: Game, action: Action) -> dict[str, int]:
+    """Each corporation's treasury once an operating-round action is taken, before the
+    rounds move on (read on a copy: a round the action ends has paid no income of the next
+    yet). What the action itself spends counts: a token bought with the last of its money
+    leaves nothing for the site's later steps (random game 3 players seed 103: CTL's L.668
+    for RCS's token in Trapani ends the round), nor does a tile's terrain cost (random game 3
+    players seed 120: ATA's L.40 for L12 leaves L.66, short of a 4H; the site's train step
+    passes by itself)."""
+    if not isinstance(game.state.round, OperatingRound) or game.state.finished:
+        return {}
+    trial = game.search_copy()
+    trial.title.process(trial, action)
+    return {sym: c.cash for sym, c in trial.state.corps.items()}
 
 
 def _interest_after(
     game: Game, corp: str, steps: tuple[str, ...], k: int, passed: list[int]
 ) -> int:
     """The bond interest tresham took from `corp` at a step after step `k` within the same
-    action (its interest step is silent: passed on the way to where tresham waits now), which
+    action (its interest step is silent: passed on the way to where tresham waits now in the
+    same round; a round that ended reads the treasury before it, `_cash_after`), which
     the site's step `k` has not taken yet (random game 3 players seed 145 with electric dreams:
     AFG passes its token purchase with L.17; tresham takes L.50 interest at once, the site
     still waits at Buy Trains, where L.17 buys IFT's E-train at L.1)."""

@@ -41,3 +41,9 @@ SITE_TOKEN_VERSION: Final = 7
 #: bankruptcy sells the 20% last certificate where it makes the bundle with fewer certificates
 #: (S21). The summary's rule set is unchanged.
 SITE_DEPARTED_VERSION: Final = 8
+
+#: The "18xx.games" rule set's sixth round of fixes from the differential test (issue 39): P1
+#: taken free at L.0 ends the taker's turn, and the auction goes on with the player after him
+#: (ruling S22), and the other site rules found then (rulings S23-). The summary's rule set
+#: is unchanged.
+SITE_TAKER_VERSION: Final = 9
