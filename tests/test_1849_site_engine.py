@@ -545,16 +545,23 @@ def test_a_bankruptcy_sells_the_last_certificate_on_the_site(
 # tile's tokens again in the first free slots, where tresham keeps each in its slot: SFA's
 # token gone from Ragusa (M11), CTL's moves from slot 1 to slot 0 when tile 671 becomes 674
 # (random game 3 players seed 108: "Cannot replace token" for ATA's purchase of CTL's).
+def _second_token_left(s: MapState, coord: str, first: str, second: str) -> SiteSlots:
+    """The site's slots of a city where `first` and `second` placed tokens, then `first`'s
+    left the map (a closure)."""
+    s.place_token(first, coord, 0)
+    s.place_token(second, coord, 0)
+    site = SiteSlots()
+    site.follow(s)
+    s.remove_all_tokens(first)
+    site.follow(s)
+    assert site.layout[(coord, 0)] == [None, second]
+    return site
+
+
 def test_the_site_closes_up_a_citys_slots_when_its_tile_is_upgraded() -> None:
     s = new_map(manifest="18xx.games")
     s.lay_tile("M11", "671", 4, check=False)
-    s.place_token("SFA", "M11", 0)
-    s.place_token("CTL", "M11", 0)
-    site = SiteSlots()
-    site.follow(s)
-    s.remove_all_tokens("SFA")
-    site.follow(s)
-    assert site.slot(("M11", 0), "CTL") == 1
+    site = _second_token_left(s, "M11", "SFA", "CTL")
     s.lay_tile("M11", "674", 4, check=False)
     site.follow(s)
     assert s.slots("M11", 0) == (None, "CTL")  # tresham keeps the slot
@@ -564,8 +571,25 @@ def test_the_site_closes_up_a_citys_slots_when_its_tile_is_upgraded() -> None:
     assert s.slots("M11", 0) == ("ATA", "CTL")
     assert site.slot(("M11", 0), "ATA") == 1
     s.tokens[("M11", 0)] = ["ATA", "IFT"]  # IFT buys CTL's token: it takes CTL's slot
-    site.follow(s, (("M11", 0), "IFT", "CTL"))
+    site.follow(s)
     assert site.slot(("M11", 0), "IFT") == 0
+
+
+# A token bought goes where the site's `City#exchange_token` seats it once the seller's is
+# gone: the first slot neither taken nor reserved, not always the seller's (random game 4
+# players seed 137: AFG's token leaves Terranova (M9) with its closure, slot 0 empty; IFT buys
+# SFA's token in slot 1 and the site seats it in slot 0; ATA's next token takes slot 1, and
+# AFG, buying ATA's, paid IFT where the export named slot 0 for ATA's).
+def test_a_token_bought_takes_the_first_free_slot_on_the_site() -> None:
+    s = new_map(manifest="18xx.games")
+    site = _second_token_left(s, "M9", "AFG", "SFA")
+    s.tokens[("M9", 0)] = [None, "IFT"]  # IFT buys SFA's token: tresham keeps it in slot 1
+    site.follow(s)
+    assert site.slot(("M9", 0), "IFT") == 0
+    s.place_token("ATA", "M9", 0)
+    site.follow(s)
+    assert s.slots("M9", 0) == ("ATA", "IFT")
+    assert site.layout[("M9", 0)] == ["IFT", "ATA"]
 
 
 def _ctl_and_ift_close_at_the_end_of_sr2(

@@ -38,6 +38,7 @@ from tresham.io.oracle import (
 from tresham.io.save import new_game, save
 from tresham.io.site_import import import_export
 from tresham.io.site_writer import ExportFailure, export_game
+from tresham.titles.t1849.variants import has_e_token
 
 BOUNDED = 150
 ALL_OPTIONS = {"electric_dreams": True, "bonds": True, "acquiring_station_tokens": True}
@@ -315,6 +316,79 @@ def test_a_token_refused_with_no_closure_or_for_another_reason_is_not_the_sites(
     actions, lines = _stale_case()
     other = "Engine::GameError: SFA cannot place token in City C1-0-1 on hex C1"
     assert not stale_graph_refusal(actions, lines, (5, other))
+
+
+# The site's Buy Trains step waits at a turn's end only where the treasury, as the turn ended,
+# pays for the cheapest train; what the last action cost counts, a tile's terrain too
+# (random game 4 players seed 161 with electric dreams: SFA's L.40 lay in J6 ends OR 2.1 with
+# L.192, short of a 6H at L.200; the site moves on to RCS in OR 2.2 and takes no pass of
+# SFA's there). The round's new income (privates' revenue) is not the turn's.
+def test_a_lay_that_ends_the_round_leaves_its_cost_out_of_the_train_steps_cash() -> None:
+    game = play_random(4, 161, ALL_OPTIONS, actions=176)
+    lay = game.actions[-1]
+    assert (lay.type, lay.entity, getattr(lay, "hex", None)) == ("lay_tile", "SFA", "J6")
+    assert game.state.corps["SFA"].cash == 192 and game.state.depot.types["6H"].price == 200
+    export = export_game(game, 161)
+    last = export["actions"][-1]
+    assert (last["type"], last["entity"], last["hex"]) == ("lay_tile", "SFA", "J6")
+    # the token-buying step's own pass (no token in reach), and no pass at Buy Trains
+    assert last["auto_actions"] == [{"type": "pass", "entity": "SFA", "entity_type": "corporation"}]
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# A token bought takes the first free slot on the site, not always the seller's (random game 4
+# players seed 137: with AFG's token gone from Terranova (M9), IFT buys SFA's token in slot 1
+# and the site seats it in slot 0 (tresham keeps it in slot 1); ATA's token then takes slot 1
+# (tresham's slot 0), and AFG's purchase of ATA's token names slot 1; slot 0 would have paid
+# IFT).
+def test_a_token_bought_is_named_by_the_slot_the_site_gave_it() -> None:
+    game = play_random(4, 137, ALL_OPTIONS, actions=952)
+    buy = game.actions[-1]
+    assert (buy.type, buy.entity, getattr(buy, "seller", None)) == (
+        "buy_station_token",
+        "AFG",
+        "ATA",
+    )
+    assert game.state.map.slots("M9", 0) == ("AFG", "IFT")  # tresham: ATA's was slot 0
+    export = export_game(game, 137)
+    last = export["actions"][-1]
+    assert (last["type"], last["city"], last["slot"]) == ("buy_token", "M9-0-0", 1)
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# The site's Buy Trains step stays open after a purchase while it counts a train the
+# corporation could pay for, an E-train too, which it may not buy without an E-token (random
+# game 3 players seed 135 with electric dreams: IFT buys a 12H and keeps L.620, an E-train costs
+# L.550; tresham moves on to issuing, the site waits for IFT's pass).
+def test_the_train_step_waits_after_a_purchase_while_the_site_counts_a_train() -> None:
+    game = play_random(3, 135, ALL_OPTIONS, actions=549)
+    assert [(a.type, a.entity) for a in game.actions[-2:]] == [
+        ("buy_train", "IFT"),
+        ("issue_shares", "IFT"),
+    ]
+    assert game.state.depot.types["E"].price == 550 and not has_e_token(game, "IFT")
+    export = export_game(game, 135)
+    kinds = [(a["type"], a["entity"]) for a in export["actions"][-3:]]
+    assert kinds == [("buy_train", "IFT"), ("pass", "IFT"), ("sell_shares", "IFT")]
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# The site counts another corporation's train at L.1, an E-train too, and takes its bond
+# interest only after Buy Trains and issuing: random game 3 players seed 145 with electric
+# dreams: AFG, L.17 and no E-token, passes its token purchase; tresham takes its L.50 interest
+# at once (a debt its president pays), the site still waits at Buy Trains, where IFT's
+# E-trains count at L.1.
+def test_the_train_step_waits_for_a_corporation_that_owes_its_interest() -> None:
+    game = play_random(3, 145, ALL_OPTIONS, actions=962)
+    assert [(a.type, a.entity) for a in game.actions[-2:]] == [
+        ("pass", "AFG"),
+        ("pay_debt", "AFG"),
+    ]
+    assert game.state.corps["IFT"].trains == ["E-1", "E-2"]
+    export = export_game(game, 145)
+    kinds = [(a["type"], a["entity"]) for a in export["actions"][-3:]]
+    assert kinds == [("pass", "AFG"), ("pass", "AFG"), ("payoff_debt", 1)]
+    assert import_export(export).game.state_hash() == game.state_hash()
 
 
 # The site's train step passes by itself where the corporation cannot pay for the cheapest

@@ -47,7 +47,7 @@ from tresham.titles.t1849.site_shares import SiteShares
 from tresham.titles.t1849.site_slots import SiteSlots
 from tresham.titles.t1849.state import turn_of
 from tresham.titles.t1849.steps import SMS_HEXES
-from tresham.titles.t1849.variant_steps import DEBT, BuyTokenStep, tokens_in_reach
+from tresham.titles.t1849.variant_steps import DEBT, BuyTokenStep, InterestStep, tokens_in_reach
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -89,7 +89,6 @@ SITE_STEP_NAMES: Final = {
 SITE_STEPS: Final = "site steps"
 ACTED: Final = "acted at"
 SLOTS: Final = "slots"
-BOUGHT: Final = "token bought"
 #: the memo's mark for lists given up
 LOST: Final = "lost"
 
@@ -127,7 +126,10 @@ class Adapter1849:
             return False
         game, corp = ctx.game, str(action.get("entity"))
         rnd = game.state.round
-        if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.finished(game):
+        owing = game.state.pending == [(DEBT, corp)]  # its interest, taken ahead of the site
+        if not isinstance(rnd, OperatingRound) or rnd.finished(game):
+            return bool(action.get(AUTO))
+        if game.state.pending and not owing:
             return bool(action.get(AUTO))
         turn = (id(rnd), rnd.index)
         passed: set[str] = ctx.memo.setdefault(SITE_STEPS, {}).setdefault(turn, set())
@@ -179,7 +181,7 @@ class Adapter1849:
         Where the lists cannot follow (an export whose moves they do not know), they are
         given up: the import then places certificates by tresham's holdings alone. Then
         the cities' slots, as the site has them (``site_slots.py``)."""
-        _slots(ctx).follow(ctx.game.state.map, ctx.memo.pop(BOUGHT, None))
+        _slots(ctx).follow(ctx.game.state.map)
         model = _shares(ctx)
         if model is None:
             return
@@ -259,7 +261,6 @@ class Adapter1849:
         seller = slots[slot] if slot < len(slots) else None
         if seller is None:
             raise ImportFailure(f"field slot: no token in slot {slot} of {hex_}")
-        ctx.memo[BOUGHT] = ((hex_, city), corp, seller)
         return BuyStationToken(corp, hex_, city, seller, int(action["price"]))
 
     def _par(self, ctx: SiteContext, action: dict[str, Any]) -> Par:
@@ -393,13 +394,31 @@ def site_train_step_open(game: Game, corp: str, cash: int | None = None) -> bool
     """Whether the site's train step waits for `corp` (its ``can_buy_train?``): room for a
     train and `cash` (default: its treasury) for the cheapest one the site's ``Depot#min_price``
     counts, which includes an E-train it may not buy without an E-token (where that is all
-    it could afford, tresham shows no step and the site waits for a pass)."""
+    it could afford, tresham shows no step and the site waits for a pass), and another
+    corporation's train at L.1, an E-train too (random game 3 players seed 145 with electric
+    dreams: AFG, L.66 and no E-token, while IFT runs two E-trains)."""
     s = game.state
     c = s.corps[corp]
     if len(c.trains) >= game.phase.limit(c.kind):
         return False
     prices = [s.depot.types[t.kind].price for t in s.depot.purchasable(set(s.phases_reached))]
-    return bool(prices) and min(prices) <= (c.cash if cash is None else cash)
+    others = any(o.trains for sym, o in s.corps.items() if sym != corp and not o.closed)
+    prices += [1] if others else []
+    if cash is None:
+        cash = c.cash + interest_taken(game, corp)
+    return bool(prices) and min(prices) <= cash
+
+
+def interest_taken(game: Game, corp: str) -> int:
+    """The bond interest tresham has taken from `corp` in its turn at its (silent) interest
+    step, which the site's steps before it have not taken yet: where tresham has passed that
+    step and the bond is still out."""
+    rnd = game.state.round
+    if not isinstance(rnd, OperatingRound) or rnd.finished(game) or rnd.corp() != corp:
+        return 0
+    if InterestStep.name not in rnd.steps or rnd.step <= rnd.steps.index(InterestStep.name):
+        return 0
+    return variants.INTEREST if variants.has_bond(game, corp) else 0
 
 
 def site_token_step_open(game: Game, corp: str) -> bool:

@@ -5,7 +5,9 @@ tresham keeps a token in its slot when a tile is upgraded; the site seats the ol
 tokens again, in slot order, each in the first slot neither taken nor reserved for another
 corporation (``Hex#lay``, ``City#exchange_token``, ``City#get_slot``), so a slot left empty
 by a closure or a bought token closes up. A token placed goes to the corporation's reserved
-slot, else to the first slot neither taken nor reserved; a token bought takes the seller's.
+slot, else to the first slot neither taken nor reserved; so does a token bought, once the
+seller's is gone (``G1849::Step::BuyToken#process_buy_token``: ``remove!``, then
+``exchange_token``): the seller's slot where no earlier one is empty, else the first empty.
 :class:`SiteSlots` keeps the site's layout of each city beside tresham's, the same tokens in
 the site's slots; where a hex with more than one city is relaid it takes tresham's layout.
 """
@@ -30,9 +32,8 @@ class SiteSlots:
         """The site's slot of `corp`'s token in the city."""
         return self.layout[key].index(corp)
 
-    def follow(self, state: MapState, bought: tuple[NodeKey, str, str] | None = None) -> None:
-        """Bring the layouts to tresham's tokens after an action; `bought`: (city, buyer,
-        seller) of a token bought in it."""
+    def follow(self, state: MapState) -> None:
+        """Bring the layouts to tresham's tokens after an action."""
         for key in sorted(set(self.layout) | set(state.tokens)):
             coord = key[0]
             now = list(state.tokens.get(key, []))
@@ -50,10 +51,7 @@ class SiteSlots:
                 old = seated
             layout = [c if c in now else None for c in old] + [None] * (len(now) - len(old))
             for corp in [c for c in now if c is not None and c not in layout]:
-                if bought is not None and bought[:2] == (key, corp) and bought[2] in old:
-                    layout[old.index(bought[2])] = corp
-                else:
-                    layout[_free(layout, reserved, corp)] = corp
+                layout[_free(layout, reserved, corp)] = corp
             self.layout[key] = layout
         self.tiles = {coord: state.tiles.get(coord) for coord, _ in self.layout}
 

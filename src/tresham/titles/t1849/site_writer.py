@@ -61,7 +61,7 @@ from tresham.titles.t1849.site_import import (
 from tresham.titles.t1849.site_shares import SiteShares
 from tresham.titles.t1849.site_slots import SiteSlots
 from tresham.titles.t1849.steps import STEP_OBJECTS, TrainStep
-from tresham.titles.t1849.variant_steps import tokens_in_reach
+from tresham.titles.t1849.variant_steps import InterestStep, tokens_in_reach
 from tresham.titles.t1849.variants import BUY_TOKENS
 
 OPTION_RULES: Final = {option: rule for rule, option in SITE_OPTIONS.items()}
@@ -80,8 +80,10 @@ BANKRUPTCY: Final = "bankruptcy"
 SLOTS: Final = "slots"
 WAKE: Final = "(the corporation closes)"
 STOCK_SALE: Final = "stock_sale"
-#: tresham's steps whose counterpart on the site stays open after an action taken there.
-STAYS: Final = ("buy_token", "companies")
+#: tresham's steps whose counterpart on the site stays open after an action taken there (the
+#: site's Buy Trains step passes by itself only once it counts no train the corporation
+#: could pay for: :func:`site_train_step_open`).
+STAYS: Final = ("buy_token", "companies", "trains")
 FREE_SLOT: Final = "free_slot"
 SMS_ASKED: Final = "sms_asked"
 SMS_USED: Final = "sms_used"
@@ -214,10 +216,7 @@ class Writer1849:
     def after(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
         _follow_shares(ctx, action)
         _follow_tiles(ctx)
-        bought = None
-        if isinstance(action, BuyStationToken):
-            bought = ((action.hex, action.city), action.entity, action.seller)
-        _slots(ctx).follow(ctx.game.state.map, bought)
+        _slots(ctx).follow(ctx.game.state.map)
         return self._placed(ctx, action) + _turn_end_passes(ctx, action) + _wake(ctx, action)
 
     def _placed(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
@@ -403,6 +402,7 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
             continue  # closed in the meantime
         sms = ctx.memo.get(SMS_USED) == (rid, i)
         cash = game.state.corps[corp].cash
+        cash += _interest_after(game, corp, steps, k, [s for j, s in stops if j == i])
         if now is None or now[0] != rid:  # the round ended: its cash then, before any income
             cash = ctx.memo.get(CASH, {}).get(corp, cash)
         if _site_waits(game, corp, steps[k], sms, cash):
@@ -477,6 +477,21 @@ def _cash_after(game: Game, action: Action) -> dict[str, int]:
     trial = game.search_copy()
     trial.title.process(trial, action)
     return {sym: c.cash for sym, c in trial.state.corps.items()}
+
+
+def _interest_after(
+    game: Game, corp: str, steps: tuple[str, ...], k: int, passed: list[int]
+) -> int:
+    """The bond interest tresham took from `corp` at a step after step `k` within the same
+    action (its interest step is silent: passed on the way to where tresham waits now in the
+    same round; a round that ended reads the treasury before it, `_cash_after`), which
+    the site's step `k` has not taken yet (random game 3 players seed 145 with electric dreams:
+    AFG passes its token purchase with L.17; tresham takes L.50 interest at once, the site
+    still waits at Buy Trains, where L.17 buys IFT's E-train at L.1)."""
+    interest = steps.index(InterestStep.name) if InterestStep.name in steps else -1
+    if interest <= k or interest not in passed or not variants.has_bond(game, corp):
+        return 0
+    return variants.INTEREST
 
 
 def _site_waits(game: Game, corp: str, step: str, sms_used: bool, cash: int) -> bool:
