@@ -198,6 +198,35 @@ def test_the_pass_after_a_token_purchase_is_the_token_steps() -> None:
     assert imported.state_hash() == game.state_hash()
 
 
+# A corporation whose turn ends with its token purchase (AFG buys ATA's token in Palermo with
+# its last lira) still passes the site's token-buying step; that pass is not the next
+# corporation's: IFT, buying SFA's token in Terranova, then passes that step too and buys a
+# train (random game 4 players seed 123).
+def test_the_pass_after_a_purchase_that_ends_the_turn_is_not_the_next_corporations() -> None:
+    game = play_random(4, 123, {"acquiring_station_tokens": True}, actions=1514)
+    kinds = [(a.type, a.entity) for a in game.actions[-5:]]
+    assert kinds == [
+        ("buy_station_token", "AFG"),
+        ("pass", "IFT"),
+        ("place_token", "IFT"),
+        ("buy_station_token", "IFT"),
+        ("buy_train", "IFT"),
+    ]
+    export = export_game(game, 123)
+    written = [(a["type"], a["entity"]) for a in export["actions"][-7:]]
+    assert written == [
+        ("buy_token", "AFG"),
+        ("pass", "AFG"),
+        ("pass", "IFT"),
+        ("place_token", "IFT"),
+        ("buy_token", "IFT"),
+        ("pass", "IFT"),
+        ("buy_train", "IFT"),
+    ]
+    imported = import_export(export).game
+    assert imported.state_hash() == game.state_hash()
+
+
 # The site never goes back to a step before one the corporation acted at: CTL buys a train,
 # then issues shares (whose money would buy another); its pass after that is its Buy
 # Companies step's, not a pass of the site's train step (random game 3 players seed 129 with

@@ -122,7 +122,10 @@ class Adapter1849:
         it cannot buy (:func:`site_train_step_open`). The site's token-buying step also stays
         open after a purchase until the corporation passes there (tresham moves on at once):
         the corporation's pass right after its purchase is that step's (random game 4 players
-        seed 105: CTL buys a token, passes, then buys a train)."""
+        seed 105: CTL buys a token, passes, then buys a train). Where tresham has
+        ended the corporation's turn with the purchase, that pass is not recorded in the turn
+        of the corporation after it (random game 4 players seed 123: AFG buys a token with its
+        last lira and passes; IFT then buys one and passes, then buys a train)."""
         if action.get("entity_type") != "corporation":
             return False
         game, corp = ctx.game, str(action.get("entity"))
@@ -140,6 +143,8 @@ class Adapter1849:
             return False
         last = game.actions[-1] if game.actions else None
         bought = isinstance(last, BuyStationToken) and last.entity == corp
+        if bought and rnd.corp() != corp:
+            return True  # its turn is over in tresham: the site's token-buying step's pass
         if bought and here != BuyTokenStep.name and BuyTokenStep.name not in passed:
             passed.add(BuyTokenStep.name)
             return True
