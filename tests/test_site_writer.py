@@ -19,10 +19,13 @@ import pytest
 
 from shared_files import SHARED
 from tresham.cli import main
+from tresham.core.game import Game
 from tresham.io.oracle import (
     EQUAL,
+    SITE_CLOSING_ISSUE,
     SITE_DNF,
     SITE_TURN_LIMIT,
+    closing_issue_fault,
     differential,
     oracle_missing,
     play_random,
@@ -337,3 +340,50 @@ def test_a_token_refused_with_no_closure_or_for_another_reason_is_not_the_sites(
     actions, lines = _stale_case()
     other = "Engine::GameError: SFA cannot place token in City C1-0-1 on hex C1"
     assert not stale_graph_refusal(actions, lines, (5, other))
+
+
+# SFA, at L.27 in the bottom row with its bond's interest unpaid, issues 10%: its share price
+# enters the "Closed" box and it closes (random game 4 players seed 149 with electric_dreams).
+# The site charges the interest, closes SFA after the action and then asks its Emergency Money
+# Raising step, which finds no corporation below L.0 any more, for the acting entity's
+# actions: a NoMethodError, the site's own fault.
+_CLOSING_ISSUE_WORDS = (
+    'engine error at 464: {"error":"NoMethodError: undefined method `owner\' for nil:NilClass'
+    "\\n\\n return [] if entity != current && entity != current.owner"
+)
+
+
+def _closing_issue_game() -> Game:
+    return play_random(4, 149, ALL_OPTIONS, actions=568)
+
+
+def test_a_site_fault_after_an_issue_into_the_closed_box_is_the_sites() -> None:
+    game = _closing_issue_game()
+    issue = game.actions[-1]
+    assert (issue.type, issue.entity) == ("issue_shares", "SFA")
+    assert not game.state.corps["SFA"].floated  # tresham closes it: the "Closed" box
+    export = export_game(game, 149)
+    last = export["actions"][-1]
+    assert (last["type"], last["entity"], last["shares"]) == ("sell_shares", "SFA", ["SFA_3"])
+    assert closing_issue_fault(export, (last["id"], _CLOSING_ISSUE_WORDS))
+
+
+def test_another_fault_or_an_issue_that_leaves_it_open_is_not_the_closing_issues() -> None:
+    export = export_game(_closing_issue_game(), 149)
+    last = export["actions"][-1]
+    assert not closing_issue_fault(export, (last["id"], "NoMethodError: undefined method `[]'"))
+    # the train bought before it: no issue
+    assert not closing_issue_fault(export, (last["id"] - 1, _CLOSING_ISSUE_WORDS))
+    # IFT's issue of 30% that leaves it open (random game 3 players seed 109 with bonds)
+    game = play_random(3, 109, {"bonds": True}, actions=66)
+    assert (game.actions[-1].type, game.actions[-1].entity) == ("issue_shares", "IFT")
+    assert game.state.corps["IFT"].floated
+    export = export_game(game, 109)
+    assert not closing_issue_fault(export, (export["actions"][-1]["id"], _CLOSING_ISSUE_WORDS))
+
+
+@needs_oracle
+def test_the_sites_fault_after_an_issue_into_the_closed_box_is_its_verdict() -> None:
+    verdict = differential(4, 149, ALL_OPTIONS, ORACLE, actions=568)
+    assert verdict.verdict == SITE_CLOSING_ISSUE
+    assert verdict.action is not None and verdict.action["shares"] == ["SFA_3"]

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tresham.bots.random_bot import choose
+from tresham.core.actions import IssueShares
 from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.core.rounds.stock import StockRound
@@ -66,8 +67,20 @@ SITE_CRASH = "site engine fault"
 #: skips itself and the site refuses the token (``Blocking step Run Routes cannot process
 #: action place_token``) that its own rules allow. The site's fault (issue 39).
 SITE_STALE_GRAPH = "site graph stale after a closure"
+#: A corporation that cannot pay its bond interest issues shares in its operating turn and
+#: its share price enters the "Closed" box: the site charges the interest as its turn ends
+#: (``BondInterestPayment``: the treasury goes below L.0, which opens its
+#: ``EmergencyMoneyRaising`` step), then closes the corporation after the action
+#: (``Game::Base#action_processed``, ``close_corporations_in_close_cell!``) and asks that step
+#: for the actions of the entity that acted: the step finds no corporation below L.0 any more
+#: and fails (``NoMethodError`` on ``current.owner``). tresham closes the corporation, as the
+#: site's own rules do. The site's fault (issue 39: random games 4 players seeds 118 and 148
+#: with bonds, 149 with electric_dreams).
+SITE_CLOSING_ISSUE = "site engine fault after an issue into the Closed box"
+#: The site's words when its Emergency Money Raising step fails after such a closure.
+CLOSING_ISSUE_WORDS = ("NoMethodError", "current.owner")
 #: Verdicts that are the site's, never tresham's.
-SITE_CAUSES = (SITE_DNF, SITE_STALE_GRAPH)
+SITE_CAUSES = (SITE_DNF, SITE_STALE_GRAPH, SITE_CLOSING_ISSUE)
 #: The site's actions that clear its graph.
 GRAPH_CLEARING = frozenset({"lay_tile", "place_token", "buy_token"})
 #: The turn (stock round) number at which the site ends a game as "did not finish".
@@ -237,6 +250,8 @@ def differential(
             verdict.verdict = SITE_REFUSES if "Engine::Game" in refused[1] else SITE_CRASH
             if stale_graph_refusal(export["actions"], replay.states, refused):
                 verdict.verdict = SITE_STALE_GRAPH
+            elif closing_issue_fault(export, refused):
+                verdict.verdict = SITE_CLOSING_ISSUE
             verdict.action_id = refused[0]
             verdict.action = by_id.get(refused[0])
             verdict.site_words = refused[1]
@@ -327,6 +342,34 @@ def stale_graph_refusal(
         if judged and _tokens_placed(after) < _tokens_placed(before):
             stale = True
     return stale
+
+
+def closing_issue_fault(export: dict[str, Any], refused: tuple[int, str]) -> bool:
+    """Whether the site's engine failed after an issue that closed the corporation
+    (SITE_CLOSING_ISSUE): the failing action is a corporation's sale of its own certificates
+    (an issue), the site's words are its Emergency Money Raising step's failure
+    (`CLOSING_ISSUE_WORDS`), and tresham, importing the export up to that action, closes the
+    corporation with it (its share price enters the "Closed" box)."""
+    action = next((a for a in export["actions"] if a["id"] == refused[0]), None)
+    if action is None or action["type"] != "sell_shares":
+        return False
+    corp = str(action["entity"])
+    shares = [str(share) for share in action.get("shares") or []]
+    if action.get("entity_type") != "corporation" or not shares:
+        return False
+    if any(share.rpartition("_")[0] != corp for share in shares):
+        return False
+    if not all(words in refused[1] for words in CLOSING_ISSUE_WORDS):
+        return False
+    upto = [a for a in export["actions"] if a["id"] <= refused[0]]
+    partial = {k: v for k, v in export.items() if k not in ("result", "game_end_reason")}
+    try:
+        game = import_export({**partial, "status": "active", "actions": upto}).game
+    except ImportFailure:
+        return False
+    last = game.actions[-1] if game.actions else None
+    issued = isinstance(last, IssueShares) and last.entity == corp
+    return issued and not game.state.corps[corp].floated
 
 
 def _tokens_placed(line: dict[str, Any]) -> int:
