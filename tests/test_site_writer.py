@@ -24,6 +24,7 @@ from tresham.io.oracle import (
     EQUAL,
     SITE_CLOSING_ISSUE,
     SITE_DNF,
+    SITE_SKIPPED_ROUND_END,
     SITE_TURN_LIMIT,
     closing_issue_fault,
     differential,
@@ -31,6 +32,7 @@ from tresham.io.oracle import (
     play_random,
     runs_to_the_turn_limit,
     site_replay,
+    skipped_round_end,
     stale_graph_refusal,
 )
 from tresham.io.save import new_game, save
@@ -417,3 +419,40 @@ def test_a_closure_the_site_makes_at_its_next_action_is_compared_there() -> None
     with pytest.raises(StateDivergence) as info:
         import_export(export, states=states)
     assert (info.value.divergence.id, info.value.divergence.field) == (744, "bank")
+
+
+def _divergence(export: dict[str, Any], states: list[dict[str, Any]]) -> StateDivergence:
+    with pytest.raises(StateDivergence) as info:
+        import_export(export, states=states)
+    return info.value
+
+
+# P1's sale of RCS closes it and ends the stock round: every player left can only pass. The
+# site passes them within its closure and starts the operating round without the end of the
+# stock round's price moves: AFG, with certificates in the pool, stays at L.50 on the site;
+# tresham moves it down to L.40 (random game 3 players seed 159 with bonds). The site's fault,
+# and only where nothing else differs and the site left the price where it stood.
+@needs_oracle
+def test_a_stock_round_end_the_site_skips_after_a_closing_sale_is_the_sites() -> None:
+    game = play_random(3, 159, {"bonds": True}, actions=114)
+    sale = game.actions[-1]
+    assert (sale.type, sale.entity, getattr(sale, "corporation", None)) == (
+        "sell_shares",
+        "P1",
+        "RCS",
+    )
+    export = export_game(game, 159)
+    states = site_replay(export, ORACLE).states
+    at = next(n for n, line in enumerate(states) if line["id"] == export["actions"][-2]["id"])
+    assert (states[at - 1]["round"], states[at]["round"]) == ("Stock Round", "Operating Round")
+    exc = _divergence(export, states)
+    div = exc.divergence
+    assert (div.field, div.site, div.tresham) == ("corps.AFG.price", 50, 40)
+    assert skipped_round_end(export, states, exc)
+    states[at]["corps"]["AFG"]["price"] = 45  # the site moved it, elsewhere
+    assert not skipped_round_end(export, states, _divergence(export, states))
+    states[at]["corps"]["AFG"]["price"] = 50
+    states[at]["bank"] += 1  # something else differs too
+    assert not skipped_round_end(export, states, _divergence(export, states))
+    verdict = differential(3, 159, {"bonds": True}, ORACLE, actions=114)
+    assert (verdict.verdict, verdict.action_id) == (SITE_SKIPPED_ROUND_END, div.id)

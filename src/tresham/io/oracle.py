@@ -33,7 +33,14 @@ from tresham.core.rounds.stock import StockRound
 from tresham.io.save import new_game
 from tresham.io.site_export import ImportFailure
 from tresham.io.site_import import StateDivergence, adapter_for, import_export
-from tresham.io.site_states import first_difference, our_view, parse_states, site_view
+from tresham.io.site_states import (
+    aligned_game,
+    first_difference,
+    our_view,
+    parse_states,
+    site_active,
+    site_view,
+)
 from tresham.io.site_writer import ExportFailure, export_game
 
 ORACLE = Path(__file__).resolve().parents[4] / "shared" / "oracle"
@@ -79,8 +86,16 @@ SITE_STALE_GRAPH = "site graph stale after a closure"
 SITE_CLOSING_ISSUE = "site engine fault after an issue into the Closed box"
 #: The site's words when its Emergency Money Raising step fails after such a closure.
 CLOSING_ISSUE_WORDS = ("NoMethodError", "current.owner")
+#: A player's sale in a stock round closes the corporation (its price enters the "Closed"
+#: box) and every player left can only pass: the site passes them within its closure
+#: (``Game::Base#action_processed``: ``skip_steps``, ``next_entity!``), finds its stock round
+#: over (every player passed) and starts the operating round without ``finish_round``, which
+#: only the stock round's ``next_entity!`` calls: the end of the stock round's share price
+#: moves are never made. tresham makes them. The site's fault (issue 39: random game 3
+#: players seed 159 with bonds: AFG, with certificates in the pool, stays at L.50).
+SITE_SKIPPED_ROUND_END = "site skips the stock round's end after a closing sale"
 #: Verdicts that are the site's, never tresham's.
-SITE_CAUSES = (SITE_DNF, SITE_STALE_GRAPH, SITE_CLOSING_ISSUE)
+SITE_CAUSES = (SITE_DNF, SITE_STALE_GRAPH, SITE_CLOSING_ISSUE, SITE_SKIPPED_ROUND_END)
 #: The site's actions that clear its graph.
 GRAPH_CLEARING = frozenset({"lay_tile", "place_token", "buy_token"})
 #: The turn (stock round) number at which the site ends a game as "did not finish".
@@ -235,6 +250,8 @@ def differential(
             verdict.extra["site_end"] = "its own passes to the turn limit"
             return verdict
         verdict.verdict = STATE_DIFFERS
+        if skipped_round_end(export, replay.states, exc):
+            verdict.verdict = SITE_SKIPPED_ROUND_END
         verdict.lines_equal = exc.result.state_lines_compared or 0
         verdict.action_id = div.id
         verdict.action = by_id.get(div.id)
@@ -342,6 +359,43 @@ def stale_graph_refusal(
         if judged and _tokens_placed(after) < _tokens_placed(before):
             stale = True
     return stale
+
+
+def skipped_round_end(
+    export: dict[str, Any], states: list[dict[str, Any]], exc: StateDivergence
+) -> bool:
+    """Whether tresham's state differs from the site's because the site ended a stock round
+    without its share price moves (SITE_SKIPPED_ROUND_END): the action is a player's sale,
+    the site's line before it is in a stock round and its line after it in an operating round,
+    a corporation open before the sale is closed after it, and the only fields that differ
+    are share prices that the site left where they stood before the sale."""
+    div = exc.divergence
+    at = next((n for n, line in enumerate(states) if line["id"] == div.id), 0)
+    action = next((a for a in export["actions"] if a["id"] == div.id), None)
+    if at == 0 or action is None:
+        return False
+    if action["type"] != "sell_shares" or action.get("entity_type") != "player":
+        return False
+    before, after = states[at - 1], states[at]
+    if (before.get("round"), after.get("round")) != ("Stock Round", "Operating Round"):
+        return False
+    if not any(
+        corp.get("floated") and not after["corps"].get(sym, {}).get("floated")
+        for sym, corp in before["corps"].items()
+    ):
+        return False
+    names = {str(p["id"]): str(p["name"]) for p in export["players"]}
+    waiting = site_active(after, names)
+    game = aligned_game(exc.result.game, waiting)
+    if game.active_entity() not in waiting:
+        return False
+    ids = {name: pid for pid, name in names.items()}
+    site, then = site_view(after), site_view(before)
+    ours = our_view(game, ids, adapter_for(game.title.name).penalty)
+    prices = {key for key in site if key.startswith("corps.") and key.endswith(".price")}
+    moved = {key for key in prices if site[key] != ours.get(key)}
+    unmoved = all(site[key] == then.get(key) for key in moved)
+    return bool(moved) and unmoved and first_difference(site, ours, prices) is None
 
 
 def closing_issue_fault(export: dict[str, Any], refused: tuple[int, str]) -> bool:
