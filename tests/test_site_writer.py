@@ -177,6 +177,36 @@ def test_the_sites_own_run_to_its_turn_limit_is_the_sites() -> None:
     assert not runs_to_the_turn_limit(game, export, replay, last["id"])
 
 
+# The site moves prices at the end of a stock round after its check for closures: RCS enters
+# the "Closed" box as the stock round the site plays by itself ends, and the site closes it
+# only after its next action. tresham ends the game there (nothing left to run), so the export
+# ends with a chat line after the last pass that wakes the site; the site then plays its
+# empty rounds on to its limit and stands just as tresham at its end: the same end (random
+# game 5 players seed 142 with delay_ift, AFG's bankruptcy the last action before).
+def test_a_game_ended_by_a_closure_at_a_stock_rounds_end_ends_with_a_chat_line() -> None:
+    game = play_random(5, 142, {"delay_ift": True})
+    assert game.state.end_reason == "no_play" and game.actions[-1].type == "pass"
+    last_two = export_game(game, 142)["actions"][-2:]
+    assert [a["type"] for a in last_two] == ["bankrupt", "message"]
+    assert last_two[1]["entity"] == game.player_names.index(game.actions[-1].entity) + 1
+
+
+@needs_oracle
+def test_the_same_dead_end_after_a_closure_the_site_makes_late_is_equal() -> None:
+    options = {"delay_ift": True}
+    verdict = differential(5, 142, options, ORACLE)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.lines_equal == verdict.site_actions
+    game = play_random(5, 142, options)
+    export = export_game(game, 142)
+    replay = site_replay(export, ORACLE)
+    last = replay.states[-1]
+    assert last["turn"] == SITE_TURN_LIMIT and last["type"] == "message"
+    assert runs_to_the_turn_limit(game, export, replay, last["id"])
+    replay.states[-1] = {**last, "bank": last["bank"] + 1}
+    assert not runs_to_the_turn_limit(game, export, replay, last["id"])
+
+
 # A game over takes no action on the site (GameIsOver), not even the pass of a step tresham
 # moved past: random game 3 players seed 125, where P2's leaving ends it during IFT's turn.
 def test_nothing_follows_the_action_that_ends_the_game() -> None:

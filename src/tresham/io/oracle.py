@@ -248,6 +248,8 @@ def differential(
         if verdict.verdict == SITE_DNF and runs_to_the_turn_limit(game, export, replay, div.id):
             verdict.lines_equal = len(replay.states)
             verdict.extra["site_end"] = "its own passes to the turn limit"
+            if _same_dead_end(game, export, replay, full_length):
+                verdict.verdict = EQUAL  # the same end, which the site names "did not finish"
             return verdict
         verdict.verdict = STATE_DIFFERS
         if skipped_round_end(export, replay.states, exc):
@@ -314,7 +316,9 @@ def runs_to_the_turn_limit(
     number reaches `SITE_TURN_LIMIT`), and tresham, playing its own log on, stands just as the
     site at the start of its stock round of that number (random game 4 players seed 102: after
     AFG's bankruptcy only a departed player's private pays; tresham plays on to the bank's
-    break, in its stock round 169)."""
+    break, in its stock round 169), or has ended the game before, as no one could act any more
+    (``no_play``), where the site stands at its limit (random game 5 players seed 142: after
+    the closure the site makes at the chat line that ends the export, nothing operates)."""
     last = replay.states[-1]
     if last.get("id") != action_id or int(last.get("turn") or 0) < SITE_TURN_LIMIT:
         return False
@@ -323,11 +327,14 @@ def runs_to_the_turn_limit(
         if on.state.stock_round_no >= SITE_TURN_LIMIT:
             break
         on.apply(action)
-    if on.state.stock_round_no != SITE_TURN_LIMIT or not isinstance(on.state.round, StockRound):
+    dead_end = on.state.end_reason == EndReason.NO_PLAY
+    if not dead_end and (
+        on.state.stock_round_no != SITE_TURN_LIMIT or not isinstance(on.state.round, StockRound)
+    ):
         return False
     names = {str(p["id"]): str(p["name"]) for p in export["players"]}
     ids = {name: pid for pid, name in names.items()}
-    site = site_view({**last, "finished": False})
+    site = site_view({**last, "finished": dead_end})
     ours = our_view(on, ids, adapter_for(game.title.name).penalty)
     return first_difference(site, ours) is None
 

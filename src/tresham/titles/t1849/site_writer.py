@@ -87,6 +87,7 @@ SMS_ASKED: Final = "sms_asked"
 SMS_USED: Final = "sms_used"
 SMS_EARLY: Final = "sms_early"
 ROUTE_OPEN: Final = "route_open"
+OPEN_IN_SR: Final = "open_in_sr"
 MOVE: Final = "move"
 COPIES: Final = "copies"
 
@@ -110,6 +111,7 @@ class Writer1849:
         ctx.memo[SPENT] = _spent(ctx.game, action)
         ctx.memo[BANKRUPTCY] = _bankruptcy_sales(ctx.game, action)
         ctx.memo[ROUTE_OPEN] = _route_open(ctx.game, action)
+        ctx.memo[OPEN_IN_SR] = _open_in_stock_round(ctx.game)
         return _sms_question(ctx, action) + self._action(ctx, action)
 
     def _action(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
@@ -297,14 +299,29 @@ def _turn(game: Game) -> Turn | None:
 def _wake(ctx: WriteContext, action: Action) -> list[SiteAction]:
     """A chat line after a stock-round sale that closed the corporation: the site's stock
     round stalls there (its active step is remembered from before the closure) until the
-    next action of any kind, and a message is one that changes nothing."""
-    game = ctx.game
-    if not isinstance(action, SellShares) or not isinstance(game.state.round, StockRound):
-        return []
-    if action.corporation in game.state.market:
+    next action of any kind, and a message is one that changes nothing. Also one after a pass
+    that ends the game where the end of its stock round closed a corporation (its price
+    entered the "Closed" box): the site moves prices at the end of a stock round after its
+    check for closures, so it closes that corporation only after its next action, and without
+    one its game would wait for that corporation's turn (random game 5 players seed 142: RCS
+    enters the box as the stock round the site plays by itself ends; tresham, with nothing
+    left to run, ends the game)."""
+    s = ctx.game.state
+    was_open = ctx.memo.pop(OPEN_IN_SR, frozenset())
+    closing_sale = isinstance(action, SellShares) and action.corporation not in s.market
+    closing_end = s.finished and isinstance(action, Pass)
+    closing_end = closing_end and any(not s.corps[sym].floated for sym in was_open)
+    if not (closing_sale and isinstance(s.round, StockRound)) and not closing_end:
         return []
     entity, kind = ctx.entity(action.entity)
     return [{"type": "message", "entity": entity, "entity_type": kind, "message": WAKE}]
+
+
+def _open_in_stock_round(game: Game) -> frozenset[str]:
+    """The corporations open (floated) during a stock round (none in another round)."""
+    if not isinstance(game.state.round, StockRound):
+        return frozenset()
+    return frozenset(sym for sym, corp in game.state.corps.items() if corp.floated)
 
 
 def _sms_question(ctx: WriteContext, action: Action) -> list[SiteAction]:
