@@ -292,6 +292,21 @@ def test_a_sale_of_all_but_10_is_the_sites_partial_bundle() -> None:
     assert import_export(export_game(game, 113)).game.state_hash() == game.state_hash()
 
 
+# A bankruptcy's sales are the site's own bundles, and the import follows their certificates
+# as the export names them: P4, president of AFG with its president's certificate only, sells
+# half of it in CTL's bankruptcy; P2, the new president, hands his AFG_5 and AFG_6 to the
+# pool, and P4 takes the pool's first 10% back. P4 later buys AFG_6 from the pool (random
+# game 5 players seed 116; the import could not tell where AFG_6 came from).
+def test_the_import_follows_the_certificates_of_a_bankruptcys_sales() -> None:
+    game = play_random(5, 116, {}, actions=464)
+    assert [a.entity for a in game.actions if a.type == "bankrupt"] == ["SFA", "CTL"]
+    buy = game.actions[-1]
+    assert (buy.type, buy.entity, getattr(buy, "source", None)) == ("buy_shares", "P4", "pool")
+    export = export_game(game, 116)
+    assert export["actions"][-1]["shares"] == ["AFG_6"]
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
 # The site's Token step waits after "Close SMS" while the corporation has a token to place;
 # tresham, with nothing to place, shows none: the export's pass there is not a pass of
 # tresham's later step (random game 3 players seed 109 with bonds: ATA closes SMS, lays and

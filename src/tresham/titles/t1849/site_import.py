@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from tresham.core.actions import Action, Choose, Par, RunRoutes, UseCompany
+from tresham.core.actions import Action, Bankrupt, Choose, Par, RunRoutes, UseCompany
 from tresham.core.errors import RouteError
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
@@ -43,7 +43,7 @@ from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, PayDebt, RepayBond
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import LOAN_PENALTY, SWAP_ONE_20, SWAP_TWO_10
-from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.site_shares import SiteShares, bankruptcy_sales
 from tresham.titles.t1849.site_slots import SiteSlots
 from tresham.titles.t1849.state import turn_of
 from tresham.titles.t1849.steps import SMS_HEXES
@@ -71,6 +71,7 @@ E_TOKEN_CHOICE: Final = "Buy E-Token for "
 #: memo keys: the site's certificates, and the share action being applied
 SHARES: Final = "shares"
 MOVE: Final = "share move"
+BANKRUPTCY: Final = "bankruptcy sales"
 #: The site's operating steps (class names) by tresham's step names.
 SITE_STEP_NAMES: Final = {
     "Track": "track",
@@ -197,6 +198,8 @@ class Adapter1849:
         move = ctx.memo.pop(MOVE, None)
         if move is not None:
             model.moved(ctx.game, *move)
+        for seller, sale, old in ctx.memo.pop(BANKRUPTCY, None) or []:
+            model.moved(ctx.game, model.sold(seller, sale), POOL, sale.percent, seller, old)
         if action["type"] == "par":
             sym = str(action["corporation"])
             model.move(model.president[sym], ctx.entity(action))
@@ -215,6 +218,8 @@ class Adapter1849:
         _acted_at(ctx, action)
         if kind in ("buy_shares", "sell_shares"):
             self._share_move(ctx, action)
+        if kind == "bankrupt":
+            ctx.memo[BANKRUPTCY] = bankruptcy_sales(ctx.game, Bankrupt(ctx.entity(action)))
         if kind == "par":
             return [self._par(ctx, action)]
         if kind == "choose":

@@ -58,9 +58,8 @@ from tresham.titles.t1849.site_import import (
     SMS_CLOSE,
     site_train_step_open,
 )
-from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.site_shares import SiteShares, bankruptcy_sales
 from tresham.titles.t1849.site_slots import SiteSlots
-from tresham.titles.t1849.steps import STEP_OBJECTS, TrainStep
 from tresham.titles.t1849.variant_steps import tokens_in_reach
 from tresham.titles.t1849.variants import BUY_TOKENS
 
@@ -109,7 +108,7 @@ class Writer1849:
         ctx.memo[TURN] = _turn(ctx.game)
         ctx.memo[CASH] = {sym: c.cash for sym, c in ctx.game.state.corps.items()}
         ctx.memo[SPENT] = _spent(ctx.game, action)
-        ctx.memo[BANKRUPTCY] = _bankruptcy_sales(ctx.game, action)
+        ctx.memo[BANKRUPTCY] = bankruptcy_sales(ctx.game, action)
         ctx.memo[ROUTE_OPEN] = _route_open(ctx.game, action)
         ctx.memo[OPEN_IN_SR] = _open_in_stock_round(ctx.game)
         return _sms_question(ctx, action) + self._action(ctx, action)
@@ -458,23 +457,6 @@ def _route_open(game: Game, action: Action) -> tuple[str, bool, int] | None:
     return corp, trains and site_graph(trial, corp).route_available, left
 
 
-def _bankruptcy_sales(game: Game, action: Action) -> list[tuple[str, SellShares, str | None]]:
-    """The president's sales of a corporation's bankruptcy (seller, sale, president before),
-    read before it: the site sells its own bundles, whose certificates and presidency swaps
-    the lists follow as for a sale named (random game 5 players seed 103: P5's half of AFG's
-    president's certificate takes the pool's first 10% back)."""
-    rnd = game.state.round
-    if not isinstance(action, Bankrupt) or not isinstance(rnd, OperatingRound):
-        return []
-    step = STEP_OBJECTS.get(rnd.steps[rnd.step])
-    if not isinstance(step, TrainStep):
-        return []
-    reg = game.state.shares
-    seller = str(reg.president.get(action.entity))
-    sales = step.bankruptcy_sales(game, action.entity)
-    return [(seller, sale, reg.president.get(sale.corporation)) for sale in sales]
-
-
 def _spent(game: Game, action: Action) -> int:
     """What the action takes from its corporation's treasury (a purchase of its own, a bond
     repaid; a bond issued brings money in), read before it is taken. A token bought with the
@@ -565,7 +547,7 @@ def _share_action(
             seller = str(reg.president.get(seller))
             entity, etype = ctx.entity(seller)
             base = {"entity": entity, "entity_type": etype}
-        certs = _sold(model, seller, action)
+        certs = model.sold(seller, action)
         kind, to = "sell_shares", POOL
     ctx.memo[MOVE] = (sym, seller, to, certs, action.percent, reg.president.get(sym))
     return [{"type": kind, **base, "shares": certs, "percent": action.percent}]
@@ -602,38 +584,6 @@ def _plain(model: SiteShares, holder: str, sym: str, percent: int) -> list[str]:
     return out
 
 
-def _sold(model: SiteShares, seller: str, action: SellShares) -> list[str]:
-    """The seller's certificates a sale moves, as the site's bundles go: without the
-    president's certificate where the others make the percent (the 20% last one where the
-    sale names it), else the president's with the rest, or half of it alone."""
-    sym, percent = action.corporation, action.percent
-    pres, last = model.president.get(sym), model.last.get(sym)
-    held = model.held(seller, sym)
-    plain = [c for c in held if c not in (pres, last)]
-    lasts = [c for c in held if c == last]
-    if action.last and lasts:
-        out = lasts + plain[: max(0, (percent - model.percent[lasts[0]]) // 10)]
-    else:
-        out = plain[: percent // 10]
-    if sum(model.percent[c] for c in out) == percent:
-        return out
-    if pres in held:
-        if percent == 10:
-            return [pres]
-        for with_last in (lasts if action.last else [], []):
-            first = [pres, *with_last]
-            rest = plain[: (percent - sum(model.percent[c] for c in first)) // 10]
-            out = [*first, *rest]
-            if sum(model.percent[c] for c in out) == percent:
-                return out
-        if sum(model.percent[c] for c in held) - 10 == percent:
-            # the site's partial bundle: every certificate held, the president's last, for
-            # 10% less (`partial_bundles_for_presidents_share`; random game 5 players seed
-            # 113: the president's and the last certificate, sold as 30%)
-            return [*plain, *lasts, pres]
-    raise ExportFailure(f"no certificates make {percent}% for {action.describe()}")
-
-
 def _follow_shares(ctx: WriteContext, action: Action) -> None:
     """Move the certificates as the site did (the named ones, then its own moves), and
     follow tresham's holdings where nothing else says which certificates moved."""
@@ -645,7 +595,7 @@ def _follow_shares(ctx: WriteContext, action: Action) -> None:
         _sym, seller, to, certs, percent, old = move
         model.moved(game, certs, to, percent, seller, old)
     for seller, sale, old in ctx.memo.pop(BANKRUPTCY, None) or []:
-        model.moved(game, _sold(model, seller, sale), POOL, sale.percent, seller, old)
+        model.moved(game, model.sold(seller, sale), POOL, sale.percent, seller, old)
     if isinstance(action, Choose):
         if action.choice == SWAP_TWO_10:
             model.swap_double()
