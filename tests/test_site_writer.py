@@ -363,6 +363,26 @@ def test_a_token_refused_on_a_closures_stale_graph_is_the_sites() -> None:
     assert stale_graph_refusal(actions, lines, (5, _BLOCKED))
 
 
+# The same stale graph stops a lay: the site worked out SFA's connected hexes before the
+# closure opened its way, and fails looking for the hex of its lay among them (random game 5
+# players seed 101: AFG lays on E3 after CTL's closure in Marsala).
+_STALE_LAY = (
+    'engine error at 5: {"error":"NoMethodError: undefined method `[]\' for nil:NilClass'
+    "\\n connection_directions = graph.connected_hexes(corp).find { |k, _| k.id == hex.id }[1]"
+)
+
+
+def test_a_lay_stopped_by_a_closures_stale_graph_is_the_sites() -> None:
+    actions, lines = _stale_case()
+    actions[4] = {"id": 5, "type": "lay_tile", "entity": "SFA", "hex": "E3", "tile": "79-1"}
+    assert stale_graph_refusal(actions, lines, (5, _STALE_LAY))
+    assert not stale_graph_refusal(actions, lines, (5, _BLOCKED))  # a lay's words only
+    other = 'engine error at 5: {"error":"NoMethodError: undefined method `owner\' for nil'
+    assert not stale_graph_refusal(actions, lines, (5, other))
+    actions[3] = {"id": 4, "type": "lay_tile", "entity": "RCS", "hex": "D2", "tile": "9-1"}
+    assert not stale_graph_refusal(actions, lines, (5, _STALE_LAY))  # the graph was cleared
+
+
 def test_a_token_refused_after_the_sites_graph_was_cleared_is_not_the_sites() -> None:
     actions, lines = _stale_case()
     actions[3] = {"id": 4, "type": "lay_tile", "entity": "SFA", "hex": "D2", "tile": "9-1"}

@@ -72,8 +72,17 @@ SITE_CRASH = "site engine fault"
 #: and leaves it as it was. A corporation whose "can it place a token" the site worked out
 #: before the closure still finds no room in a city the closure emptied: its Token step
 #: skips itself and the site refuses the token (``Blocking step Run Routes cannot process
-#: action place_token``) that its own rules allow. The site's fault (issue 39).
+#: action place_token``) that its own rules allow. A corporation whose connected hexes the
+#: site worked out before a closure that opened its way lays in a hex beyond them: the site
+#: fails looking for that hex (``legal_tile_rotation?``: a ``NoMethodError`` on
+#: ``graph.connected_hexes(corp).find``; random game 5 players seed 101: AFG lays on E3 after
+#: CTL's closure in Trapani). The site's fault (issue 39).
 SITE_STALE_GRAPH = "site graph stale after a closure"
+#: The site's words where its stale graph stops each kind of action.
+STALE_GRAPH_WORDS = {
+    "place_token": ("Blocking step",),
+    "lay_tile": ("NoMethodError", "graph.connected_hexes(corp).find"),
+}
 #: A corporation that cannot pay its bond interest issues shares in its operating turn and
 #: its share price enters the "Closed" box: the site charges the interest as its turn ends
 #: (``BondInterestPayment``: the treasury goes below L.0, which opens its
@@ -342,15 +351,17 @@ def runs_to_the_turn_limit(
 def stale_graph_refusal(
     actions: list[dict[str, Any]], states: list[dict[str, Any]], refused: tuple[int, str]
 ) -> bool:
-    """Whether the site refuses a token placement because its graph is stale
-    (SITE_STALE_GRAPH): the refused action places a token, the site's Token step had skipped
-    itself, and after the last action that cleared the site's graph (GRAPH_CLEARING, or a new
-    phase: the earthquake) the corporation had its turn (so the site judged its tokens) and
-    then tokens left the map in the site's own states (a closure: a city emptied, or a city
-    that blocked its way opened)."""
+    """Whether the site refuses a token placement or a tile lay because its graph is stale
+    (SITE_STALE_GRAPH): the refused action places a token and the site's Token step had
+    skipped itself, or lays a tile and the site failed looking for the hex among the
+    corporation's connected hexes (`STALE_GRAPH_WORDS`); and after the last action that
+    cleared the site's graph (GRAPH_CLEARING, or a new phase: the earthquake) the corporation
+    had its turn (so the site worked out its graph) and then tokens left the map in the site's
+    own states (a closure: a city emptied, or a city that blocked its way opened)."""
     by_id = {a["id"]: a for a in actions}
     action = by_id.get(refused[0])
-    if action is None or action["type"] != "place_token" or "Blocking step" not in refused[1]:
+    words = STALE_GRAPH_WORDS.get(action["type"], ()) if action is not None else ()
+    if action is None or not words or not all(w in refused[1] for w in words):
         return False
     corp = action["entity"]
     lines = [s for s in states if s["id"] < refused[0]]
