@@ -26,13 +26,21 @@ from pathlib import Path
 from typing import Any
 
 from tresham.bots.random_bot import choose
+from tresham.core.actions import IssueShares
 from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.core.rounds.stock import StockRound
 from tresham.io.save import new_game
 from tresham.io.site_export import ImportFailure
 from tresham.io.site_import import StateDivergence, adapter_for, import_export
-from tresham.io.site_states import first_difference, our_view, parse_states, site_view
+from tresham.io.site_states import (
+    aligned_game,
+    first_difference,
+    our_view,
+    parse_states,
+    site_active,
+    site_view,
+)
 from tresham.io.site_writer import ExportFailure, export_game
 
 ORACLE = Path(__file__).resolve().parents[4] / "shared" / "oracle"
@@ -64,7 +72,11 @@ SITE_CRASH = "site engine fault"
 #: and leaves it as it was. A corporation whose "can it place a token" the site worked out
 #: before the closure still finds no room in a city the closure emptied: its Token step
 #: skips itself and the site refuses the token (``Blocking step Run Routes cannot process
-#: action place_token``) that its own rules allow. The site's fault (issue 39).
+#: action place_token``) that its own rules allow. A corporation whose connected hexes the
+#: site worked out before a closure that opened its way lays in a hex beyond them: the site
+#: fails looking for that hex (``legal_tile_rotation?``: a ``NoMethodError`` on
+#: ``graph.connected_hexes(corp).find``; random game 5 players seed 101: AFG lays on E3 after
+#: CTL's closure in Trapani). The site's fault (issue 39).
 SITE_STALE_GRAPH = "site graph stale after a closure"
 #: AFG's purchase of the first 12H sets off the Messina earthquake; where AFG loses its only
 #: token there, the site closes it and starts the next corporation's turn inside that
@@ -74,8 +86,39 @@ SITE_STALE_GRAPH = "site graph stale after a closure"
 #: refuses its purchase (``Blocking step Issue or Redeem Shares cannot process action
 #: buy_train``) that its own rules allow. The site's fault (issue 39).
 SITE_STALE_TRAIN_STEP = "site train step passed by AFG's closure"
+#: The site's words where its stale graph stops each kind of action.
+STALE_GRAPH_WORDS = {
+    "place_token": ("Blocking step",),
+    "lay_tile": ("NoMethodError", "graph.connected_hexes(corp).find"),
+}
+#: A corporation that cannot pay its bond interest issues shares in its operating turn and
+#: its share price enters the "Closed" box: the site charges the interest as its turn ends
+#: (``BondInterestPayment``: the treasury goes below L.0, which opens its
+#: ``EmergencyMoneyRaising`` step), then closes the corporation after the action
+#: (``Game::Base#action_processed``, ``close_corporations_in_close_cell!``) and asks that step
+#: for the actions of the entity that acted: the step finds no corporation below L.0 any more
+#: and fails (``NoMethodError`` on ``current.owner``). tresham closes the corporation, as the
+#: site's own rules do. The site's fault (issue 39: random games 4 players seeds 118 and 148
+#: with bonds, 149 with electric_dreams).
+SITE_CLOSING_ISSUE = "site engine fault after an issue into the Closed box"
+#: The site's words when its Emergency Money Raising step fails after such a closure.
+CLOSING_ISSUE_WORDS = ("NoMethodError", "current.owner")
+#: A player's sale in a stock round closes the corporation (its price enters the "Closed"
+#: box) and every player left can only pass: the site passes them within its closure
+#: (``Game::Base#action_processed``: ``skip_steps``, ``next_entity!``), finds its stock round
+#: over (every player passed) and starts the operating round without ``finish_round``, which
+#: only the stock round's ``next_entity!`` calls: the end of the stock round's share price
+#: moves are never made. tresham makes them. The site's fault (issue 39: random game 3
+#: players seed 159 with bonds: AFG, with certificates in the pool, stays at L.50).
+SITE_SKIPPED_ROUND_END = "site skips the stock round's end after a closing sale"
 #: Verdicts that are the site's, never tresham's.
-SITE_CAUSES = (SITE_DNF, SITE_STALE_GRAPH, SITE_STALE_TRAIN_STEP)
+SITE_CAUSES = (
+    SITE_DNF,
+    SITE_STALE_GRAPH,
+    SITE_STALE_TRAIN_STEP,
+    SITE_CLOSING_ISSUE,
+    SITE_SKIPPED_ROUND_END,
+)
 #: The site's actions that clear its graph.
 GRAPH_CLEARING = frozenset({"lay_tile", "place_token", "buy_token"})
 #: The turn (stock round) number at which the site ends a game as "did not finish".
@@ -228,8 +271,12 @@ def differential(
         if verdict.verdict == SITE_DNF and runs_to_the_turn_limit(game, export, replay, div.id):
             verdict.lines_equal = len(replay.states)
             verdict.extra["site_end"] = "its own passes to the turn limit"
+            if _same_dead_end(game, export, replay, full_length):
+                verdict.verdict = EQUAL  # the same end, which the site names "did not finish"
             return verdict
         verdict.verdict = STATE_DIFFERS
+        if skipped_round_end(export, replay.states, exc):
+            verdict.verdict = SITE_SKIPPED_ROUND_END
         verdict.lines_equal = exc.result.state_lines_compared or 0
         verdict.action_id = div.id
         verdict.action = by_id.get(div.id)
@@ -245,8 +292,10 @@ def differential(
             verdict.verdict = SITE_REFUSES if "Engine::Game" in refused[1] else SITE_CRASH
             if stale_graph_refusal(export["actions"], replay.states, refused):
                 verdict.verdict = SITE_STALE_GRAPH
-            if stale_train_step_refusal(export["actions"], replay.states, refused):
+            elif stale_train_step_refusal(export["actions"], replay.states, refused):
                 verdict.verdict = SITE_STALE_TRAIN_STEP
+            elif closing_issue_fault(export, refused):
+                verdict.verdict = SITE_CLOSING_ISSUE
             verdict.action_id = refused[0]
             verdict.action = by_id.get(refused[0])
             verdict.site_words = refused[1]
@@ -292,7 +341,9 @@ def runs_to_the_turn_limit(
     number reaches `SITE_TURN_LIMIT`), and tresham, playing its own log on, stands just as the
     site at the start of its stock round of that number (random game 4 players seed 102: after
     AFG's bankruptcy only a departed player's private pays; tresham plays on to the bank's
-    break, in its stock round 169)."""
+    break, in its stock round 169), or has ended the game before, as no one could act any more
+    (``no_play``), where the site stands at its limit (random game 5 players seed 142: after
+    the closure the site makes at the chat line that ends the export, nothing operates)."""
     last = replay.states[-1]
     if last.get("id") != action_id or int(last.get("turn") or 0) < SITE_TURN_LIMIT:
         return False
@@ -301,11 +352,14 @@ def runs_to_the_turn_limit(
         if on.state.stock_round_no >= SITE_TURN_LIMIT:
             break
         on.apply(action)
-    if on.state.stock_round_no != SITE_TURN_LIMIT or not isinstance(on.state.round, StockRound):
+    dead_end = on.state.end_reason == EndReason.NO_PLAY
+    if not dead_end and (
+        on.state.stock_round_no != SITE_TURN_LIMIT or not isinstance(on.state.round, StockRound)
+    ):
         return False
     names = {str(p["id"]): str(p["name"]) for p in export["players"]}
     ids = {name: pid for pid, name in names.items()}
-    site = site_view({**last, "finished": False})
+    site = site_view({**last, "finished": dead_end})
     ours = our_view(on, ids, adapter_for(game.title.name).penalty)
     return first_difference(site, ours) is None
 
@@ -313,15 +367,17 @@ def runs_to_the_turn_limit(
 def stale_graph_refusal(
     actions: list[dict[str, Any]], states: list[dict[str, Any]], refused: tuple[int, str]
 ) -> bool:
-    """Whether the site refuses a token placement because its graph is stale
-    (SITE_STALE_GRAPH): the refused action places a token, the site's Token step had skipped
-    itself, and after the last action that cleared the site's graph (GRAPH_CLEARING, or a new
-    phase: the earthquake) the corporation had its turn (so the site judged its tokens) and
-    then tokens left the map in the site's own states (a closure: a city emptied, or a city
-    that blocked its way opened)."""
+    """Whether the site refuses a token placement or a tile lay because its graph is stale
+    (SITE_STALE_GRAPH): the refused action places a token and the site's Token step had
+    skipped itself, or lays a tile and the site failed looking for the hex among the
+    corporation's connected hexes (`STALE_GRAPH_WORDS`); and after the last action that
+    cleared the site's graph (GRAPH_CLEARING, or a new phase: the earthquake) the corporation
+    had its turn (so the site worked out its graph) and then tokens left the map in the site's
+    own states (a closure: a city emptied, or a city that blocked its way opened)."""
     by_id = {a["id"]: a for a in actions}
     action = by_id.get(refused[0])
-    if action is None or action["type"] != "place_token" or "Blocking step" not in refused[1]:
+    words = STALE_GRAPH_WORDS.get(action["type"], ()) if action is not None else ()
+    if action is None or not words or not all(w in refused[1] for w in words):
         return False
     corp = action["entity"]
     lines = [s for s in states if s["id"] < refused[0]]
@@ -373,6 +429,71 @@ def stale_train_step_refusal(
         and not after["corps"].get("AFG", {}).get("tokens")
         and after.get("active") == [corp]
     )
+
+
+def skipped_round_end(
+    export: dict[str, Any], states: list[dict[str, Any]], exc: StateDivergence
+) -> bool:
+    """Whether tresham's state differs from the site's because the site ended a stock round
+    without its share price moves (SITE_SKIPPED_ROUND_END): the action is a player's sale,
+    the site's line before it is in a stock round and its line after it in an operating round,
+    a corporation open before the sale is closed after it, and the only fields that differ
+    are share prices that the site left where they stood before the sale."""
+    div = exc.divergence
+    at = next((n for n, line in enumerate(states) if line["id"] == div.id), 0)
+    action = next((a for a in export["actions"] if a["id"] == div.id), None)
+    if at == 0 or action is None:
+        return False
+    if action["type"] != "sell_shares" or action.get("entity_type") != "player":
+        return False
+    before, after = states[at - 1], states[at]
+    if (before.get("round"), after.get("round")) != ("Stock Round", "Operating Round"):
+        return False
+    if not any(
+        corp.get("floated") and not after["corps"].get(sym, {}).get("floated")
+        for sym, corp in before["corps"].items()
+    ):
+        return False
+    names = {str(p["id"]): str(p["name"]) for p in export["players"]}
+    waiting = site_active(after, names)
+    game = aligned_game(exc.result.game, waiting)
+    if game.active_entity() not in waiting:
+        return False
+    ids = {name: pid for pid, name in names.items()}
+    site, then = site_view(after), site_view(before)
+    ours = our_view(game, ids, adapter_for(game.title.name).penalty)
+    prices = {key for key in site if key.startswith("corps.") and key.endswith(".price")}
+    moved = {key for key in prices if site[key] != ours.get(key)}
+    unmoved = all(site[key] == then.get(key) for key in moved)
+    return bool(moved) and unmoved and first_difference(site, ours, prices) is None
+
+
+def closing_issue_fault(export: dict[str, Any], refused: tuple[int, str]) -> bool:
+    """Whether the site's engine failed after an issue that closed the corporation
+    (SITE_CLOSING_ISSUE): the failing action is a corporation's sale of its own certificates
+    (an issue), the site's words are its Emergency Money Raising step's failure
+    (`CLOSING_ISSUE_WORDS`), and tresham, importing the export up to that action, closes the
+    corporation with it (its share price enters the "Closed" box)."""
+    action = next((a for a in export["actions"] if a["id"] == refused[0]), None)
+    if action is None or action["type"] != "sell_shares":
+        return False
+    corp = str(action["entity"])
+    shares = [str(share) for share in action.get("shares") or []]
+    if action.get("entity_type") != "corporation" or not shares:
+        return False
+    if any(share.rpartition("_")[0] != corp for share in shares):
+        return False
+    if not all(words in refused[1] for words in CLOSING_ISSUE_WORDS):
+        return False
+    upto = [a for a in export["actions"] if a["id"] <= refused[0]]
+    partial = {k: v for k, v in export.items() if k not in ("result", "game_end_reason")}
+    try:
+        game = import_export({**partial, "status": "active", "actions": upto}).game
+    except ImportFailure:
+        return False
+    last = game.actions[-1] if game.actions else None
+    issued = isinstance(last, IssueShares) and last.entity == corp
+    return issued and not game.state.corps[corp].floated
 
 
 def _tokens_placed(line: dict[str, Any]) -> int:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from tresham.core.actions import Action, Choose, Par, RunRoutes, UseCompany
+from tresham.core.actions import Action, Bankrupt, Choose, Par, RunRoutes, UseCompany
 from tresham.core.errors import RouteError
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
@@ -43,7 +43,7 @@ from tresham.titles.t1849 import map_glue, variants
 from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, PayDebt, RepayBond
 from tresham.titles.t1849.rule_set import SITE
 from tresham.titles.t1849.rules import LOAN_PENALTY, SWAP_ONE_20, SWAP_TWO_10
-from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.site_shares import SiteShares, bankruptcy_sales
 from tresham.titles.t1849.site_slots import SiteSlots
 from tresham.titles.t1849.state import turn_of
 from tresham.titles.t1849.steps import SMS_HEXES
@@ -71,6 +71,7 @@ E_TOKEN_CHOICE: Final = "Buy E-Token for "
 #: memo keys: the site's certificates, and the share action being applied
 SHARES: Final = "shares"
 MOVE: Final = "share move"
+BANKRUPTCY: Final = "bankruptcy sales"
 #: The site's operating steps (class names) by tresham's step names.
 SITE_STEP_NAMES: Final = {
     "Track": "track",
@@ -121,7 +122,10 @@ class Adapter1849:
         it cannot buy (:func:`site_train_step_open`). The site's token-buying step also stays
         open after a purchase until the corporation passes there (tresham moves on at once):
         the corporation's pass right after its purchase is that step's (random game 4 players
-        seed 105: CTL buys a token, passes, then buys a train)."""
+        seed 105: CTL buys a token, passes, then buys a train). Where tresham has
+        ended the corporation's turn with the purchase, that pass is not recorded in the turn
+        of the corporation after it (random game 4 players seed 123: AFG buys a token with its
+        last lira and passes; IFT then buys one and passes, then buys a train)."""
         if action.get("entity_type") != "corporation":
             return False
         game, corp = ctx.game, str(action.get("entity"))
@@ -142,6 +146,8 @@ class Adapter1849:
             return False
         last = game.actions[-1] if game.actions else None
         bought = isinstance(last, BuyStationToken) and last.entity == corp
+        if bought and rnd.corp() != corp:
+            return True  # its turn is over in tresham: the site's token-buying step's pass
         if bought and here != BuyTokenStep.name and BuyTokenStep.name not in passed:
             passed.add(BuyTokenStep.name)
             return True
@@ -194,6 +200,8 @@ class Adapter1849:
         move = ctx.memo.pop(MOVE, None)
         if move is not None:
             model.moved(ctx.game, *move)
+        for seller, sale, old in ctx.memo.pop(BANKRUPTCY, None) or []:
+            model.moved(ctx.game, model.sold(seller, sale), POOL, sale.percent, seller, old)
         if action["type"] == "par":
             sym = str(action["corporation"])
             model.move(model.president[sym], ctx.entity(action))
@@ -212,6 +220,8 @@ class Adapter1849:
         _acted_at(ctx, action)
         if kind in ("buy_shares", "sell_shares"):
             self._share_move(ctx, action)
+        if kind == "bankrupt":
+            ctx.memo[BANKRUPTCY] = bankruptcy_sales(ctx.game, Bankrupt(ctx.entity(action)))
         if kind == "par":
             return [self._par(ctx, action)]
         if kind == "choose":

@@ -6,18 +6,22 @@ order of its own: a holder's certificates are a list in the order received; at a
 president the new president's first two 10% certificates (or his 20% last one) go to the old
 president, or to the pool where the old one keeps less than 20%; the president's certificate
 sold for half takes the pool's first 10% back; a corporation that closes has its certificates
-back in index order. :class:`SiteShares` keeps those lists as the site does, so that the
-export names certificates the site's holder has; where tresham's holdings come to differ
-from the lists in any other way (a bankruptcy), the lists follow tresham's, moving a
-holder's first certificates.
+back in index order; a bankruptcy sells the site's own bundles (:func:`bankruptcy_sales`).
+:class:`SiteShares` keeps those lists as the site does, so that the export names certificates
+the site's holder has and the import follows them; where tresham's holdings come to differ
+from the lists in any other way, the lists follow tresham's, moving a holder's first
+certificates.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tresham.core.actions import Action, Bankrupt, SellShares
 from tresham.core.game import Game
+from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
+from tresham.titles.t1849.steps import STEP_OBJECTS, TrainStep
 
 
 @dataclass
@@ -108,6 +112,37 @@ class SiteShares:
             back = next(c for c in self.held(POOL, sym) if c != self.last.get(sym))
             self.move(back, seller, by_site=True)
 
+    def sold(self, seller: str, action: SellShares) -> list[str]:
+        """The seller's certificates a sale moves, as the site's bundles go: without the
+        president's certificate where the others make the percent (the 20% last one where the
+        sale names it), else the president's with the rest, or half of it alone."""
+        sym, percent = action.corporation, action.percent
+        pres, last = self.president.get(sym), self.last.get(sym)
+        held = self.held(seller, sym)
+        plain = [c for c in held if c not in (pres, last)]
+        lasts = [c for c in held if c == last]
+        if action.last and lasts:
+            out = lasts + plain[: max(0, (percent - self.percent[lasts[0]]) // 10)]
+        else:
+            out = plain[: percent // 10]
+        if sum(self.percent[c] for c in out) == percent:
+            return out
+        if pres in held:
+            if percent == 10:
+                return [pres]
+            for with_last in (lasts if action.last else [], []):
+                first = [pres, *with_last]
+                rest = plain[: (percent - sum(self.percent[c] for c in first)) // 10]
+                out = [*first, *rest]
+                if sum(self.percent[c] for c in out) == percent:
+                    return out
+            if sum(self.percent[c] for c in held) - 10 == percent:
+                # the site's partial bundle: every certificate held, the president's last, for
+                # 10% less (`partial_bundles_for_presidents_share`; random game 5 players seed
+                # 113: the president's and the last certificate, sold as 30%)
+                return [*plain, *lasts, pres]
+        raise ValueError(f"no certificates make {percent}% for {action.describe()}")
+
     def holder(self, cid: str) -> str | None:
         """Who holds the certificate on the site (None: a certificate not in the lists)."""
         for holder, cids in self.lists.get(cid.rpartition("_")[0], {}).items():
@@ -173,6 +208,23 @@ class SiteShares:
                 cid = have[giver].pop(0)
                 self.move(cid, holder, by_site=True)
                 have.setdefault((holder, kind), []).append(cid)
+
+
+def bankruptcy_sales(game: Game, action: Action) -> list[tuple[str, SellShares, str | None]]:
+    """The president's sales of a corporation's bankruptcy (seller, sale, president before),
+    read before it: the site sells its own bundles, whose certificates and presidency swaps
+    the lists follow as for a sale named (random game 5 players seed 103: P5's half of AFG's
+    president's certificate takes the pool's first 10% back)."""
+    rnd = game.state.round
+    if not isinstance(action, Bankrupt) or not isinstance(rnd, OperatingRound):
+        return []
+    step = STEP_OBJECTS.get(rnd.steps[rnd.step])
+    if not isinstance(step, TrainStep):
+        return []
+    reg = game.state.shares
+    seller = str(reg.president.get(action.entity))
+    sales = step.bankruptcy_sales(game, action.entity)
+    return [(seller, sale, reg.president.get(sale.corporation)) for sale in sales]
 
 
 def _index(cid: str) -> int:

@@ -58,9 +58,8 @@ from tresham.titles.t1849.site_import import (
     SMS_CLOSE,
     site_train_step_open,
 )
-from tresham.titles.t1849.site_shares import SiteShares
+from tresham.titles.t1849.site_shares import SiteShares, bankruptcy_sales
 from tresham.titles.t1849.site_slots import SiteSlots
-from tresham.titles.t1849.steps import STEP_OBJECTS, TrainStep
 from tresham.titles.t1849.variant_steps import InterestStep, tokens_in_reach
 from tresham.titles.t1849.variants import BUY_TOKENS
 
@@ -89,6 +88,7 @@ SMS_ASKED: Final = "sms_asked"
 SMS_USED: Final = "sms_used"
 SMS_EARLY: Final = "sms_early"
 ROUTE_OPEN: Final = "route_open"
+OPEN_IN_SR: Final = "open_in_sr"
 MOVE: Final = "move"
 COPIES: Final = "copies"
 
@@ -112,8 +112,9 @@ class Writer1849:
         ctx.memo[STOCK_SALE] = isinstance(action, SellShares) and isinstance(
             ctx.game.state.round, StockRound
         )
-        ctx.memo[BANKRUPTCY] = _bankruptcy_sales(ctx.game, action)
+        ctx.memo[BANKRUPTCY] = bankruptcy_sales(ctx.game, action)
         ctx.memo[ROUTE_OPEN] = _route_open(ctx.game, action)
+        ctx.memo[OPEN_IN_SR] = _open_in_stock_round(ctx.game)
         return _sms_question(ctx, action) + self._action(ctx, action)
 
     def _action(self, ctx: WriteContext, action: Action) -> list[SiteAction]:
@@ -302,16 +303,32 @@ def _wake(ctx: WriteContext, action: Action) -> list[SiteAction]:
     the stock round stalls it: an emergency sale that closes the corporation and ends the
     operating round leaves the new stock round awake, and the seller's message would be
     the corporation's, which the site refuses (random game 3 players seed 143: AFG's
-    president sells its last 20% to pay for a train)."""
-    game = ctx.game
-    if not ctx.memo.pop(STOCK_SALE, False) or not isinstance(action, SellShares):
-        return []
-    if not isinstance(game.state.round, StockRound):
-        return []
-    if action.corporation in game.state.market:
+    president sells its last 20% to pay for a train). Also one after a pass that ends the
+    game where the end of its stock round closed a corporation (its price entered the
+    "Closed" box): the site moves prices at the end of a stock round after its check for
+    closures, so it closes that corporation only after its next action, and without one its
+    game would wait for that corporation's turn (random game 5 players seed 142: RCS enters
+    the box as the stock round the site plays by itself ends; tresham, with nothing left to
+    run, ends the game)."""
+    s = ctx.game.state
+    stock_sale = ctx.memo.pop(STOCK_SALE, False)
+    was_open = ctx.memo.pop(OPEN_IN_SR, frozenset())
+    closing_sale = (
+        stock_sale and isinstance(action, SellShares) and action.corporation not in s.market
+    )
+    closing_end = s.finished and isinstance(action, Pass)
+    closing_end = closing_end and any(not s.corps[sym].floated for sym in was_open)
+    if not (closing_sale and isinstance(s.round, StockRound)) and not closing_end:
         return []
     entity, kind = ctx.entity(action.entity)
     return [{"type": "message", "entity": entity, "entity_type": kind, "message": WAKE}]
+
+
+def _open_in_stock_round(game: Game) -> frozenset[str]:
+    """The corporations open (floated) during a stock round (none in another round)."""
+    if not isinstance(game.state.round, StockRound):
+        return frozenset()
+    return frozenset(sym for sym, corp in game.state.corps.items() if corp.floated)
 
 
 def _sms_question(ctx: WriteContext, action: Action) -> list[SiteAction]:
@@ -447,23 +464,6 @@ def _route_open(game: Game, action: Action) -> tuple[str, bool, int] | None:
     return corp, trains and site_graph(trial, corp).route_available, left
 
 
-def _bankruptcy_sales(game: Game, action: Action) -> list[tuple[str, SellShares, str | None]]:
-    """The president's sales of a corporation's bankruptcy (seller, sale, president before),
-    read before it: the site sells its own bundles, whose certificates and presidency swaps
-    the lists follow as for a sale named (random game 5 players seed 103: P5's half of AFG's
-    president's certificate takes the pool's first 10% back)."""
-    rnd = game.state.round
-    if not isinstance(action, Bankrupt) or not isinstance(rnd, OperatingRound):
-        return []
-    step = STEP_OBJECTS.get(rnd.steps[rnd.step])
-    if not isinstance(step, TrainStep):
-        return []
-    reg = game.state.shares
-    seller = str(reg.president.get(action.entity))
-    sales = step.bankruptcy_sales(game, action.entity)
-    return [(seller, sale, reg.president.get(sale.corporation)) for sale in sales]
-
-
 def _cash_after(game: Game, action: Action) -> dict[str, int]:
     """Each corporation's treasury once an operating-round action is taken, before the
     rounds move on (read on a copy: a round the action ends has paid no income of the next
@@ -568,7 +568,7 @@ def _share_action(
             seller = str(reg.president.get(seller))
             entity, etype = ctx.entity(seller)
             base = {"entity": entity, "entity_type": etype}
-        certs = _sold(model, seller, action)
+        certs = model.sold(seller, action)
         kind, to = "sell_shares", POOL
     ctx.memo[MOVE] = (sym, seller, to, certs, action.percent, reg.president.get(sym))
     return [{"type": kind, **base, "shares": certs, "percent": action.percent}]
@@ -605,38 +605,6 @@ def _plain(model: SiteShares, holder: str, sym: str, percent: int) -> list[str]:
     return out
 
 
-def _sold(model: SiteShares, seller: str, action: SellShares) -> list[str]:
-    """The seller's certificates a sale moves, as the site's bundles go: without the
-    president's certificate where the others make the percent (the 20% last one where the
-    sale names it), else the president's with the rest, or half of it alone."""
-    sym, percent = action.corporation, action.percent
-    pres, last = model.president.get(sym), model.last.get(sym)
-    held = model.held(seller, sym)
-    plain = [c for c in held if c not in (pres, last)]
-    lasts = [c for c in held if c == last]
-    if action.last and lasts:
-        out = lasts + plain[: max(0, (percent - model.percent[lasts[0]]) // 10)]
-    else:
-        out = plain[: percent // 10]
-    if sum(model.percent[c] for c in out) == percent:
-        return out
-    if pres in held:
-        if percent == 10:
-            return [pres]
-        for with_last in (lasts if action.last else [], []):
-            first = [pres, *with_last]
-            rest = plain[: (percent - sum(model.percent[c] for c in first)) // 10]
-            out = [*first, *rest]
-            if sum(model.percent[c] for c in out) == percent:
-                return out
-        if sum(model.percent[c] for c in held) - 10 == percent:
-            # the site's partial bundle: every certificate held, the president's last, for
-            # 10% less (`partial_bundles_for_presidents_share`; random game 5 players seed
-            # 113: the president's and the last certificate, sold as 30%)
-            return [*plain, *lasts, pres]
-    raise ExportFailure(f"no certificates make {percent}% for {action.describe()}")
-
-
 def _follow_shares(ctx: WriteContext, action: Action) -> None:
     """Move the certificates as the site did (the named ones, then its own moves), and
     follow tresham's holdings where nothing else says which certificates moved."""
@@ -648,7 +616,7 @@ def _follow_shares(ctx: WriteContext, action: Action) -> None:
         _sym, seller, to, certs, percent, old = move
         model.moved(game, certs, to, percent, seller, old)
     for seller, sale, old in ctx.memo.pop(BANKRUPTCY, None) or []:
-        model.moved(game, _sold(model, seller, sale), POOL, sale.percent, seller, old)
+        model.moved(game, model.sold(seller, sale), POOL, sale.percent, seller, old)
     if isinstance(action, Choose):
         if action.choice == SWAP_TWO_10:
             model.swap_double()
