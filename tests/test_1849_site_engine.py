@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from rejections import rejected
 from test_1849_paragraphs import (
     at,
     auto_until,
@@ -22,7 +23,7 @@ from test_1849_paragraphs import (
     two_corps,
     where,
 )
-from tresham.core.actions import Bankrupt, Par, Pass, SellShares
+from tresham.core.actions import Bankrupt, Choose, Par, Pass, SellShares
 from tresham.core.game import Game
 from tresham.core.graph import (
     RULE_CONNECT,
@@ -391,21 +392,27 @@ def test_a_turn_end_pass_before_the_same_corporations_next_turn_goes_with_the_ac
 
 
 def _bob_sells_ctl_to_ann(
-    options: dict[str, Any] | None, rules_version: int | None, sold: int = 30
+    options: dict[str, Any] | None,
+    rules_version: int | None,
+    sold: int = 30,
+    price: tuple[int, int] | None = None,
 ) -> Game:
     """SR 2 of `two_corps`: Bob holds 50% of CTL (the president's certificate and three 10%),
     Ann 40% (the 20% last certificate and two 10%); Bob sells 30% and keeps 20% (or sells
-    `sold`), so Ann takes the presidency."""
+    `sold`), so Ann takes the presidency (CTL at the market cell `price`, if given, first)."""
     g = two_corps(options, rules_version)
     auto_until(g, in_stock_round)
     give_certs(g, "CTL", "Bob", 3)
     give_certs(g, "CTL", "Ann", 1, last=True)
+    if price is not None:
+        g.state.market.remove("CTL")
+        g.state.market.place("CTL", price)
     reg = g.state.shares
     assert (reg.percent("Bob", "CTL"), reg.percent("Ann", "CTL")) == (50, 40)
     while g.active_entity() != "Bob":
         g.apply(Pass(str(g.active_entity())))
     g.apply(SellShares("Bob", "CTL", sold))
-    assert reg.president["CTL"] == "Ann"
+    assert price is not None or reg.president["CTL"] == "Ann"
     return g
 
 
@@ -467,6 +474,24 @@ def test_the_site_hands_the_last_certificate_to_the_pool_on_a_sale_and_asks() ->
     one.apply(next(a for a in g.legal_actions() if getattr(a, "choice", "") == "One 20% cert"))
     assert _pool(one) == _pool(g) and _held(one, "Ann") == _held(g, "Ann")
     assert where(one) == "stock" and one.active_entity() == "Bob"
+
+
+# Ruling S24: Bob's sale of 40% from L.47 takes CTL four rows down into the "Closed" box (1849
+# §Trouble), so CTL closes before Bob answers the exchange S17 asks; the site still asks, and
+# only keeping the 20% is an answer (its engine fails on "Two 10% certs" there): it changes
+# nothing. Random game 3 players seed 233 (acquiring_station_tokens): P3's sale of AFG.
+def test_a_closed_corporations_presidency_exchange_changes_nothing() -> None:
+    g = _bob_sells_ctl_to_ann(SITE, None, sold=40, price=(5, 0))
+    reg = g.state.shares
+    assert reg.president.get("CTL") is None and "CTL" not in g.state.market
+    assert where(g) == "swap" and g.active_entity() == "Bob"
+    assert [getattr(a, "choice", "") for a in g.legal_actions()] == ["One 20% cert"]
+    rejected(g, Choose("Bob", "Two 10% certs"))
+    before = {who: reg.percent(who, "CTL") for who in ("Ann", "Bob", POOL)}
+    g.apply(Choose("Bob", "One 20% cert"))
+    assert {who: reg.percent(who, "CTL") for who in ("Ann", "Bob", POOL)} == before
+    assert where(g) == "stock"
+    assert any("CTL has closed: no certificate is exchanged" in e for e in g.state.events)
 
 
 @pytest.mark.parametrize(("options", "version"), [(SITE, 8), (None, None)])

@@ -163,6 +163,14 @@ class Loan(Prompt):
         )
 
 
+def _swap_closed(game: Game, sym: str | None = None) -> bool:
+    """Ruling S24: the sale that put the 20% last certificate in the pool (S17) also took the
+    corporation's price into the "Closed" box, so it closed before the seller answered: its
+    certificates are back in its treasury and it has no president."""
+    sym = sym if sym is not None else state_of(game).swap_corp
+    return sym is not None and game.state.shares.president.get(sym) is None
+
+
 class Swap(Prompt):
     """Ruling R23: the old president keeps the 20% last certificate given for the
     president's, or takes two 10% certificates instead; ruling S17: where a sale put that
@@ -173,6 +181,8 @@ class Swap(Prompt):
     rule = SWAP
 
     def actions(self, game: Game, entity: str) -> list[Action]:
+        if _swap_closed(game):  # ruling S24: nothing is left to exchange
+            return [Choose(entity, SWAP_ONE_20)]
         return [Choose(entity, SWAP_ONE_20), Choose(entity, SWAP_TWO_10)]
 
     def process(self, game: Game, entity: str, action: Action) -> None:
@@ -182,6 +192,9 @@ class Swap(Prompt):
         sym = own.swap_corp
         assert sym is not None, "no presidency swap awaits an answer"
         own.swap_corp = None
+        if _swap_closed(game, sym):
+            game.log(f"{sym} has closed: no certificate is exchanged")
+            return
         last = next(c for c in s.shares.corp_certs(sym) if c.last)
         holder = s.shares.holder[last.cid]
         if action.choice == SWAP_TWO_10:
