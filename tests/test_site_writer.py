@@ -252,6 +252,21 @@ def test_the_token_steps_pass_after_sms_is_the_sites() -> None:
     assert imported.state_hash() == game.state_hash()
 
 
+# A pass goes to the site's first open step, even where tresham waits at a step of its own:
+# random game 3 players seed 212 with delay_ift, OR 20.1: IFT closes SMS and lays in Siracusa
+# with no token to place there; tresham waits at its train step, the site at its Token step.
+# IFT's pass is the Token step's, not a decline to buy a train (which would end its turn
+# before its purchase of SFA's 6H for L.1).
+def test_the_token_steps_pass_after_sms_is_the_sites_where_tresham_waits_for_a_train() -> None:
+    game = play_random(3, 212, {"delay_ift": True}, actions=252)
+    kinds = [(a.type, a.entity) for a in game.actions[-3:]]
+    assert kinds == [("use_company", "IFT"), ("lay_tile", "IFT"), ("buy_train", "IFT")]
+    written = [(a["type"], a["entity"]) for a in export_game(game, 212)["actions"][-3:]]
+    assert written == [("lay_tile", "IFT"), ("pass", "IFT"), ("buy_train", "IFT")]
+    imported = import_export(export_game(game, 212)).game
+    assert imported.state_hash() == game.state_hash()
+
+
 # The site's graph after a closure (issue 39; random games 4p 145, 5p 144 with bonds, 3p 147
 # with delay_ift): SFA has its turn and the site judges it has no city for a token; AFG then
 # closes and its tokens leave the map (a city emptied, or one that blocked SFA's way opened);

@@ -143,14 +143,26 @@ class Adapter1849:
         if bought and here != BuyTokenStep.name and BuyTokenStep.name not in passed:
             passed.add(BuyTokenStep.name)
             return True
+        if rnd.corp() == corp and self._site_step_before(ctx, turn, passed):
+            return True
         if here in SITE_ONLY:  # tresham's own step: the pass is tresham's
             passed.add(here)
-            return False
-        if rnd.corp() != corp:
-            return False
+        return False
+
+    def _site_step_before(self, ctx: SiteContext, turn: tuple[int, int], passed: set[str]) -> bool:
+        """Whether a site step before tresham's current one still waits for the corporation
+        in its turn (one of `SITE_ONLY`, neither passed nor left behind by a later action):
+        a pass goes to the site's first open step, even where tresham waits at a step of its
+        own (random game 3 players seed 212 with delay_ift: IFT closes SMS and lays in
+        Siracusa; tresham waits at its train step, the site at its Token step: IFT's pass is
+        the Token step's, its purchase the train step's). Records the step as passed."""
+        game = ctx.game
+        rnd = game.state.round
+        assert isinstance(rnd, OperatingRound)
+        corp = rnd.corp()
         acted = ctx.memo.get(ACTED, {}).get(turn, -1)
         for step, site_waits in SITE_ONLY.items():
-            if step not in rnd.steps or step in passed or rnd.step < rnd.steps.index(step):
+            if step not in rnd.steps or step in passed or rnd.step <= rnd.steps.index(step):
                 continue
             if rnd.steps.index(step) < acted:
                 continue  # it acted at a later step: the site has left this one behind
