@@ -205,6 +205,29 @@ def test_the_pass_after_a_token_purchase_is_the_token_steps() -> None:
     assert imported.state_hash() == game.state_hash()
 
 
+# That pass is the purchaser's own even where tresham has already moved on to the next
+# corporation: it is not the next one's token-buying step passed (random game 5 players seed
+# 213 with acquiring station tokens, OR 40.2: CTL buys ATA's token in Caltanissetta and ends
+# its turn; ATA then buys CTL's token there and passes, then issues 20%: taken for ATA's
+# decline to issue, its pass would end its turn).
+def test_the_pass_after_a_token_purchase_is_the_purchasers_own_turns() -> None:
+    game = play_random(5, 213, {"acquiring_station_tokens": True}, actions=1585)
+    kinds = [(a.type, a.entity) for a in game.actions[-6:]]
+    assert kinds == [
+        ("buy_station_token", "CTL"),
+        ("pass", "ATA"),
+        ("run_routes", "ATA"),
+        ("dividend", "ATA"),
+        ("buy_station_token", "ATA"),
+        ("issue_shares", "ATA"),
+    ]
+    export = export_game(game, 213)
+    written = [(a["type"], a["entity"]) for a in export["actions"][-8:]]
+    assert written[:2] == [("buy_token", "CTL"), ("pass", "CTL")]
+    assert written[-3:] == [("buy_token", "ATA"), ("pass", "ATA"), ("sell_shares", "ATA")]
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
 # The site never goes back to a step before one the corporation acted at: CTL buys a train,
 # then issues shares (whose money would buy another); its pass after that is its Buy
 # Companies step's, not a pass of the site's train step (random game 3 players seed 129 with

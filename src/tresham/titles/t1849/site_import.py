@@ -129,7 +129,7 @@ class Adapter1849:
         rnd = game.state.round
         if not isinstance(rnd, OperatingRound) or game.state.pending or rnd.finished(game):
             return bool(action.get(AUTO))
-        turn = (id(rnd), rnd.index)
+        turn = site_turn(game, corp)
         passed: set[str] = ctx.memo.setdefault(SITE_STEPS, {}).setdefault(turn, set())
         here = rnd.steps[rnd.step]
         if action.get(AUTO):  # the token-buying step's own pass: tresham's, if it waits there
@@ -149,7 +149,7 @@ class Adapter1849:
             passed.add(here)
         return False
 
-    def _site_step_before(self, ctx: SiteContext, turn: tuple[int, int], passed: set[str]) -> bool:
+    def _site_step_before(self, ctx: SiteContext, turn: SiteTurn, passed: set[str]) -> bool:
         """Whether a site step before tresham's current one still waits for the corporation
         in its turn (one of `SITE_ONLY`, neither passed nor left behind by a later action):
         a pass goes to the site's first open step, even where tresham waits at a step of its
@@ -375,8 +375,8 @@ def _acted_at(ctx: SiteContext, action: dict[str, Any]) -> None:
         return
     if rnd.corp() != str(action.get("entity")):
         return
-    turns: dict[tuple[int, int], int] = ctx.memo.setdefault(ACTED, {})
-    turn = (id(rnd), rnd.index)
+    turns: dict[SiteTurn, int] = ctx.memo.setdefault(ACTED, {})
+    turn = site_turn(ctx.game, rnd.corp())
     turns[turn] = max(turns.get(turn, -1), rnd.step)
 
 
@@ -399,6 +399,20 @@ def _shares(ctx: SiteContext) -> SiteShares | None:
 
 
 ADAPTER: Final = Adapter1849()
+
+#: An operating turn, as the import and the export remember what happened in it: the stock
+#: round's number, the operating round's in its set and the corporation.
+SiteTurn = tuple[int, int, str]
+
+
+def site_turn(game: Game, corp: str) -> SiteTurn:
+    """`corp`'s operating turn in the operating round now played, whether or not tresham has
+    moved on from it: the site's steps may still wait for a corporation whose turn tresham
+    has ended (random game 5 players seed 213 with acquiring station tokens: CTL buys ATA's
+    token and tresham goes on to ATA's turn at once; CTL's pass after it is its own, and must
+    not count as ATA's token-buying step passed: ATA's own pass after its purchase would then
+    end its turn)."""
+    return game.state.stock_round_no, game.state.or_in_set, corp
 
 
 def site_train_step_open(game: Game, corp: str, cash: int | None = None) -> bool:
