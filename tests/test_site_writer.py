@@ -270,6 +270,29 @@ def test_the_pass_after_a_purchase_that_ends_the_turn_is_not_the_next_corporatio
     assert imported.state_hash() == game.state_hash()
 
 
+# That pass is the purchaser's own even where tresham has already moved on to the next
+# corporation: it is not the next one's token-buying step passed (random game 5 players seed
+# 213 with acquiring station tokens, OR 40.2: CTL buys ATA's token in Caltanissetta and ends
+# its turn; ATA then buys CTL's token there and passes, then issues 20%: taken for ATA's
+# decline to issue, its pass would end its turn).
+def test_the_pass_after_a_token_purchase_is_the_purchasers_own_turns() -> None:
+    game = play_random(5, 213, {"acquiring_station_tokens": True}, actions=1585)
+    kinds = [(a.type, a.entity) for a in game.actions[-6:]]
+    assert kinds == [
+        ("buy_station_token", "CTL"),
+        ("pass", "ATA"),
+        ("run_routes", "ATA"),
+        ("dividend", "ATA"),
+        ("buy_station_token", "ATA"),
+        ("issue_shares", "ATA"),
+    ]
+    export = export_game(game, 213)
+    written = [(a["type"], a["entity"]) for a in export["actions"][-8:]]
+    assert written[:2] == [("buy_token", "CTL"), ("pass", "CTL")]
+    assert written[-3:] == [("buy_token", "ATA"), ("pass", "ATA"), ("sell_shares", "ATA")]
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
 # The site never goes back to a step before one the corporation acted at: CTL buys a train,
 # then issues shares (whose money would buy another); its pass after that is its Buy
 # Companies step's, not a pass of the site's train step (random game 3 players seed 129 with
@@ -329,6 +352,21 @@ def test_the_token_steps_pass_after_sms_is_the_sites() -> None:
         ("lay_tile", "AFG"),
     ]
     imported = import_export(export_game(game, 109)).game
+    assert imported.state_hash() == game.state_hash()
+
+
+# A pass goes to the site's first open step, even where tresham waits at a step of its own:
+# random game 3 players seed 212 with delay_ift, OR 20.1: IFT closes SMS and lays in Siracusa
+# with no token to place there; tresham waits at its train step, the site at its Token step.
+# IFT's pass is the Token step's, not a decline to buy a train (which would end its turn
+# before its purchase of SFA's 6H for L.1).
+def test_the_token_steps_pass_after_sms_is_the_sites_where_tresham_waits_for_a_train() -> None:
+    game = play_random(3, 212, {"delay_ift": True}, actions=252)
+    kinds = [(a.type, a.entity) for a in game.actions[-3:]]
+    assert kinds == [("use_company", "IFT"), ("lay_tile", "IFT"), ("buy_train", "IFT")]
+    written = [(a["type"], a["entity"]) for a in export_game(game, 212)["actions"][-3:]]
+    assert written == [("lay_tile", "IFT"), ("pass", "IFT"), ("buy_train", "IFT")]
+    imported = import_export(export_game(game, 212)).game
     assert imported.state_hash() == game.state_hash()
 
 

@@ -135,7 +135,7 @@ class Adapter1849:
             return bool(action.get(AUTO))
         if game.state.pending and not owing:
             return bool(action.get(AUTO))
-        turn = (id(rnd), rnd.index)
+        turn = site_turn(game, corp)
         passed: set[str] = ctx.memo.setdefault(SITE_STEPS, {}).setdefault(turn, set())
         here = rnd.steps[rnd.step]
         if action.get(AUTO):  # the token-buying step's own pass: tresham's, if it waits there
@@ -151,14 +151,26 @@ class Adapter1849:
         if bought and here != BuyTokenStep.name and BuyTokenStep.name not in passed:
             passed.add(BuyTokenStep.name)
             return True
+        if rnd.corp() == corp and self._site_step_before(ctx, turn, passed):
+            return True
         if here in SITE_ONLY:  # tresham's own step: the pass is tresham's
             passed.add(here)
-            return False
-        if rnd.corp() != corp:
-            return False
+        return False
+
+    def _site_step_before(self, ctx: SiteContext, turn: SiteTurn, passed: set[str]) -> bool:
+        """Whether a site step before tresham's current one still waits for the corporation
+        in its turn (one of `SITE_ONLY`, neither passed nor left behind by a later action):
+        a pass goes to the site's first open step, even where tresham waits at a step of its
+        own (random game 3 players seed 212 with delay_ift: IFT closes SMS and lays in
+        Siracusa; tresham waits at its train step, the site at its Token step: IFT's pass is
+        the Token step's, its purchase the train step's). Records the step as passed."""
+        game = ctx.game
+        rnd = game.state.round
+        assert isinstance(rnd, OperatingRound)
+        corp = rnd.corp()
         acted = ctx.memo.get(ACTED, {}).get(turn, -1)
         for step, site_waits in SITE_ONLY.items():
-            if step not in rnd.steps or step in passed or rnd.step < rnd.steps.index(step):
+            if step not in rnd.steps or step in passed or rnd.step <= rnd.steps.index(step):
                 continue
             if rnd.steps.index(step) < acted:
                 continue  # it acted at a later step: the site has left this one behind
@@ -374,8 +386,8 @@ def _acted_at(ctx: SiteContext, action: dict[str, Any]) -> None:
         return
     if rnd.corp() != str(action.get("entity")):
         return
-    turns: dict[tuple[int, int], int] = ctx.memo.setdefault(ACTED, {})
-    turn = (id(rnd), rnd.index)
+    turns: dict[SiteTurn, int] = ctx.memo.setdefault(ACTED, {})
+    turn = site_turn(ctx.game, rnd.corp())
     turns[turn] = max(turns.get(turn, -1), rnd.step)
 
 
@@ -398,6 +410,20 @@ def _shares(ctx: SiteContext) -> SiteShares | None:
 
 
 ADAPTER: Final = Adapter1849()
+
+#: An operating turn, as the import and the export remember what happened in it: the stock
+#: round's number, the operating round's in its set and the corporation.
+SiteTurn = tuple[int, int, str]
+
+
+def site_turn(game: Game, corp: str) -> SiteTurn:
+    """`corp`'s operating turn in the operating round now played, whether or not tresham has
+    moved on from it: the site's steps may still wait for a corporation whose turn tresham
+    has ended (random game 5 players seed 213 with acquiring station tokens: CTL buys ATA's
+    token and tresham goes on to ATA's turn at once; CTL's pass after it is its own, and must
+    not count as ATA's token-buying step passed: ATA's own pass after its purchase would then
+    end its turn)."""
+    return game.state.stock_round_no, game.state.or_in_set, corp
 
 
 def site_train_step_open(game: Game, corp: str, cash: int | None = None) -> bool:
