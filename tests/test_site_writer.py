@@ -215,6 +215,29 @@ def test_the_same_dead_end_after_a_closure_the_site_makes_late_is_equal() -> Non
     assert not runs_to_the_turn_limit(game, export, replay, last["id"])
 
 
+# Within P1's sale that closes IFT no one else can act: the site passes everyone on to its
+# turn limit inside the sale, where tresham ends the game (no_play); the export's chat line
+# after the sale wakes the site's stalled stock round and changes nothing: the same end,
+# compared at the sale's line (random game 4 players seed 209, every option). Any other
+# action after it is not the site's run to its limit.
+@needs_oracle
+def test_the_sites_run_to_its_limit_inside_a_closing_sale_is_the_same_end() -> None:
+    verdict = differential(4, 209, ALL_OPTIONS, ORACLE)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.extra.get("site_end") == "its own passes to the turn limit"
+    game = play_random(4, 209, ALL_OPTIONS)
+    export = export_game(game, 209)
+    replay = site_replay(export, ORACLE)
+    sale, chat = export["actions"][-2:]
+    assert (sale["type"], chat["type"]) == ("sell_shares", "message")
+    assert runs_to_the_turn_limit(game, export, replay, sale["id"])
+    passed = {
+        **export,
+        "actions": [*export["actions"], {**chat, "id": chat["id"] + 1, "type": "pass"}],
+    }
+    assert not runs_to_the_turn_limit(game, passed, replay, sale["id"])
+
+
 # A game over takes no action on the site (GameIsOver), not even the pass of a step tresham
 # moved past: random game 3 players seed 125, where P2's leaving ends it during IFT's turn.
 def test_nothing_follows_the_action_that_ends_the_game() -> None:

@@ -343,9 +343,13 @@ def runs_to_the_turn_limit(
     AFG's bankruptcy only a departed player's private pays; tresham plays on to the bank's
     break, in its stock round 169), or has ended the game before, as no one could act any more
     (``no_play``), where the site stands at its limit (random game 5 players seed 142: after
-    the closure the site makes at the chat line that ends the export, nothing operates)."""
-    last = replay.states[-1]
-    if last.get("id") != action_id or int(last.get("turn") or 0) < SITE_TURN_LIMIT:
+    the closure the site makes at the chat line that ends the export, nothing operates). Only
+    chat lines may follow that action in the export (random game 4 players seed 209: within
+    P1's sale the site passes everyone on to its limit; the chat line after it wakes the
+    stalled stock round)."""
+    last = next((s for s in replay.states if s.get("id") == action_id), {})
+    later = [a for a in export["actions"] if a["id"] > action_id]
+    if any(a["type"] != "message" for a in later) or int(last.get("turn") or 0) < SITE_TURN_LIMIT:
         return False
     on = Game(game.title, game.player_names, game.seed, game.options, game.rules_version)
     for action in game.actions:
