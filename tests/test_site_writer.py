@@ -814,3 +814,16 @@ def test_a_stock_round_end_the_site_skips_after_a_closing_sale_is_the_sites() ->
     assert not skipped_round_end(export, states, _divergence(export, states))
     verdict = differential(3, 159, {"bonds": True}, ORACLE, actions=114)
     assert (verdict.verdict, verdict.action_id) == (SITE_SKIPPED_ROUND_END, div.id)
+
+
+# What the site replayed before it refuses an action is compared first: random game 3 players
+# seed 323 (acquiring_station_tokens): P1's sale closes CTL and the site ends its stock round
+# without the price moves (SITE_SKIPPED_ROUND_END), so IFT stays at L.63 where tresham moves it
+# to L.50; seventeen actions later the site refuses P1's second purchase at tresham's price.
+# The verdict names the first difference, not the refusal it led to.
+@needs_oracle
+def test_a_difference_before_a_refusal_is_the_verdict() -> None:
+    verdict = differential(3, 323, {"acquiring_station_tokens": True}, ORACLE)
+    assert verdict.verdict == SITE_SKIPPED_ROUND_END, json.dumps(verdict.to_dict())[:3000]
+    assert (verdict.action_id, verdict.field) == (523, "corps.IFT.price")
+    assert (verdict.site_value, verdict.tresham_value) == (63, 50)

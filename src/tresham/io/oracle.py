@@ -264,6 +264,15 @@ def differential(
         # no corporation left, which tresham ends once no one can act): compared as running
         replay.states[-1] = {**replay.states[-1], "finished": False}
         verdict.verdict = SITE_DNF
+    stopped = refused is not None and len(replay.states) < full_length
+    if refused is not None and stopped:
+        # what the site replayed before it refused is compared first: a state that differs
+        # there is the cause, not the refusal it led to (random game 3 players seed 323: the
+        # site's stock round ends without its price moves, and a purchase at the price it
+        # left is refused later)
+        export = {**export, "actions": [a for a in export["actions"] if a["id"] < refused[0]]}
+        export.pop("result", None)
+        export["status"] = "active"
     try:
         result = import_export(export, states=replay.states)
     except StateDivergence as exc:
@@ -287,27 +296,17 @@ def differential(
         verdict.site_words = replay.output[-2000:]
         return verdict
     except ImportFailure as exc:
-        lines = len(replay.states)
-        if refused is not None and lines < len(export["actions"]):
-            verdict.verdict = SITE_REFUSES if "Engine::Game" in refused[1] else SITE_CRASH
-            if stale_graph_refusal(export["actions"], replay.states, refused):
-                verdict.verdict = SITE_STALE_GRAPH
-            elif stale_train_step_refusal(export["actions"], replay.states, refused):
-                verdict.verdict = SITE_STALE_TRAIN_STEP
-            elif closing_issue_fault(export, refused):
-                verdict.verdict = SITE_CLOSING_ISSUE
-            verdict.action_id = refused[0]
-            verdict.action = by_id.get(refused[0])
-            verdict.site_words = refused[1]
-            verdict.lines_equal = lines
-            verdict.site_state = replay.states[-1] if replay.states else None
-            return verdict
+        if refused is not None and stopped:  # the import of the lines before stops short
+            verdict.extra["compared_before_refusal"] = str(exc)
+            return _refusal(verdict, export, replay, refused, by_id, len(replay.states))
         verdict.verdict = IMPORT_FAILS
         verdict.action_id = exc.action_id
         verdict.action = by_id.get(exc.action_id) if exc.action_id is not None else None
         verdict.tresham_words = str(exc)
         verdict.site_words = replay.output[-2000:]
         return verdict
+    if refused is not None and stopped:
+        return _refusal(verdict, export, replay, refused, by_id, result.state_lines_compared or 0)
     verdict.lines_equal = result.state_lines_compared or 0
     if verdict.verdict == SITE_DNF:
         if _same_dead_end(game, export, replay, full_length):
@@ -317,6 +316,32 @@ def differential(
     if replay.status != 0 and game.state.finished:
         verdict.verdict = RESULT_DIFFERS
         verdict.site_words = replay.output[-2000:]
+    return verdict
+
+
+def _refusal(
+    verdict: Verdict,
+    export: dict[str, Any],
+    replay: SiteReplay,
+    refused: tuple[int, str],
+    by_id: dict[int, dict[str, Any]],
+    lines_equal: int,
+) -> Verdict:
+    """The verdict of an action the site refuses (or fails on) after every line before it
+    compared equal: the site's own cause where a detector knows it, else the refusal."""
+    verdict.verdict = SITE_REFUSES if "Engine::Game" in refused[1] else SITE_CRASH
+    actions = [*export["actions"], *([by_id[refused[0]]] if refused[0] in by_id else [])]
+    if stale_graph_refusal(actions, replay.states, refused):
+        verdict.verdict = SITE_STALE_GRAPH
+    elif stale_train_step_refusal(actions, replay.states, refused):
+        verdict.verdict = SITE_STALE_TRAIN_STEP
+    elif closing_issue_fault({**export, "actions": actions}, refused):
+        verdict.verdict = SITE_CLOSING_ISSUE
+    verdict.action_id = refused[0]
+    verdict.action = by_id.get(refused[0])
+    verdict.site_words = refused[1]
+    verdict.lines_equal = lines_equal
+    verdict.site_state = replay.states[-1] if replay.states else None
     return verdict
 
 
