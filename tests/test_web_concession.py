@@ -12,6 +12,7 @@ from typing import Any
 
 import test_web_browser as web
 from conftest_server import ServerProcess
+from playwright.sync_api import expect
 from test_web_browser import ARTIFACTS, Errors, at_index
 from test_web_consequences import open_seat
 from tresham.core.game import Game
@@ -85,8 +86,8 @@ def test_the_last_round_of_a_concession_is_warned_in_red(
         f"\N{WARNING SIGN} Government Concession 1: the next operating round is the last to "
         f"join {PLACES}; if not, {corp} pays L.30 at its end"
     )
-    red = warning.evaluate("(e) => getComputedStyle(e).color")
-    assert red == "rgb(176, 0, 32)", red
+    # the table may draw the row again after a push; the check waits for the row drawn last
+    expect(warning).to_have_css("color", "rgb(176, 0, 32)")
     row = page.locator('#title-tables [data-table="concessions"] tbody tr').first
     assert row.inner_text().split("\t")[4:] == [corp, "1 (the last)", "L.30"]
     said = page.locator("#log li.entry", has_text="has one operating round left to join")
