@@ -16,6 +16,7 @@ from tresham.titles.t1849.versions import (
     SITE_DEPARTED_VERSION,
     SITE_ENGINE_VERSION,
     SITE_PROVEN_VERSION,
+    SITE_SEVENTH_VERSION,
     SITE_TAKER_VERSION,
     SITE_TOKEN_VERSION,
 )
@@ -99,3 +100,9 @@ def site_sixth_round(game: Game) -> bool:
     """Whether the game plays the "18xx.games" rule set with the sixth round of fixes from the
     site's engine (from rules version `SITE_TAKER_VERSION`)."""
     return site_rules(game.options) and game.rules_version >= SITE_TAKER_VERSION
+
+
+def site_seventh_round(game: Game) -> bool:
+    """Whether the game plays the "18xx.games" rule set with the seventh round of fixes from the
+    site's engine (from rules version `SITE_SEVENTH_VERSION`)."""
+    return site_rules(game.options) and game.rules_version >= SITE_SEVENTH_VERSION

@@ -67,7 +67,7 @@ from tresham.titles.t1849.variant_steps import (
     Debt,
 )
 from tresham.titles.t1849.variant_steps import action_words as variant_action_words
-from tresham.titles.t1849.versions import DEALS_VERSION, SITE_TAKER_VERSION
+from tresham.titles.t1849.versions import DEALS_VERSION, SITE_SEVENTH_VERSION
 
 if TYPE_CHECKING:
     from tresham.core.game import Game
@@ -290,11 +290,11 @@ class Title1849(Title):
 
     name = "1849"
     player_range = (3, 5)
-    rules_version = SITE_TAKER_VERSION
+    rules_version = SITE_SEVENTH_VERSION
     # 1: before deals needed both sides; 2: before issue 39; 3: before ruling V11;
     # 4: before rulings S9 (corrected)-S13; 5: before ruling S14; 6: before rulings S15-;
-    # 7: before rulings S19-; 8: before rulings S22-
-    older_rules = frozenset({1, 2, 3, 4, 5, 6, 7, 8})
+    # 7: before rulings S19-; 8: before rulings S22-; 9: before rulings S25-
+    older_rules = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9})
     privates_count_toward_limit = True
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}

@@ -47,3 +47,8 @@ SITE_DEPARTED_VERSION: Final = 8
 #: (ruling S22), and the other site rules found then (rulings S23-). The summary's rule set
 #: is unchanged.
 SITE_TAKER_VERSION: Final = 9
+
+#: The "18xx.games" rule set's seventh round of fixes from the differential test (issue 39):
+#: the site rules found on the 300 games of numbers 300-399 (rulings S25-). The summary's rule
+#: set is unchanged.
+SITE_SEVENTH_VERSION: Final = 10
