@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import expect
+
 import test_web_browser as web
 from conftest_server import ServerProcess
-from playwright.sync_api import expect
 from test_web_browser import ARTIFACTS, Errors, at_index
 from test_web_consequences import open_seat
 from tresham.core.game import Game
