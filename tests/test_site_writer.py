@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from tresham.io.oracle import (
     EQUAL,
     SITE_CLOSING_ISSUE,
     SITE_DNF,
+    SITE_SELLER_PRIORITY,
     SITE_SKIPPED_ROUND_END,
     SITE_TURN_LIMIT,
     closing_issue_fault,
@@ -35,6 +37,7 @@ from tresham.io.oracle import (
     oracle_missing,
     play_random,
     runs_to_the_turn_limit,
+    seller_priority,
     site_replay,
     skipped_round_end,
     stale_graph_refusal,
@@ -814,6 +817,48 @@ def test_a_stock_round_end_the_site_skips_after_a_closing_sale_is_the_sites() ->
     assert not skipped_round_end(export, states, _divergence(export, states))
     verdict = differential(3, 159, {"bonds": True}, ORACLE, actions=114)
     assert (verdict.verdict, verdict.action_id) == (SITE_SKIPPED_ROUND_END, div.id)
+
+
+# P3's sale of ATA closes it and ends the stock round, every player left passing within the
+# site's closure: the site's round ends at the last player passed there, P3 himself, without
+# the move "once more to be back to the priority deal player" (`Round::Stock#next_entity!`),
+# so P3 has the priority deal where tresham gives it to P1, the player after the last to act.
+# Seen only where the next stock round begins: after SFA's purchase of CNM (and the site's
+# pass of its Buy Companies step), the site waits for P3, tresham for P1 (random game 3
+# players seed 391). The site's fault, and only where nothing else differs, the stock round
+# before ended with a closing sale, the site names the seller and tresham the player after.
+@needs_oracle
+def test_the_priority_deal_the_site_gives_the_seller_of_a_closing_sale_is_the_sites() -> None:
+    game = play_random(3, 391, {}, actions=148)
+    assert (game.actions[-1].type, game.actions[-1].entity) == ("buy_company", "SFA")
+    export = export_game(game, 391)
+    states = site_replay(export, ORACLE).states
+    exc = _divergence(export, states)
+    div = exc.divergence
+    assert (div.field, div.site, div.tresham) == ("active", ["3"], ["1"])
+    start = len(states) - 1  # the site's line after its pass: the stock round's first
+    assert states[start]["round"] == "Stock Round" and states[start]["active"] == ["3"]
+    end = max(
+        n
+        for n in range(1, start)
+        if (states[n - 1]["round"], states[n]["round"]) == ("Stock Round", "Operating Round")
+    )
+    sale = next(a for a in export["actions"] if a["id"] == states[end]["id"])
+    assert (sale["type"], sale["entity"], sale["shares"]) == ("sell_shares", 3, ["ATA_1"])
+    assert seller_priority(export, states, exc)
+    changed = json.loads(json.dumps(states))
+    changed[start]["bank"] += 1  # something else differs too
+    assert not seller_priority(export, changed, exc)
+    changed = json.loads(json.dumps(states))
+    changed[end]["corps"]["ATA"]["floated"] = True  # the sale closed nothing
+    assert not seller_priority(export, changed, exc)
+    other = json.loads(json.dumps(export))
+    next(a for a in other["actions"] if a["id"] == sale["id"])["entity"] = 2
+    assert not seller_priority(other, states, exc)  # the site's first player is not the seller
+    wrong = StateDivergence(replace(div, tresham=["2"]), "buy_company", exc.result)
+    assert not seller_priority(export, states, wrong)  # not the player after the seller
+    verdict = differential(3, 391, {}, ORACLE, actions=148)
+    assert (verdict.verdict, verdict.action_id) == (SITE_SELLER_PRIORITY, div.id)
 
 
 # What the site replayed before it refuses an action is compared first: random game 3 players
