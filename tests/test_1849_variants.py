@@ -28,12 +28,14 @@ from tresham.core.actions import (
     IssueShares,
     Par,
     Pass,
+    PlaceToken,
     UseCompany,
 )
 from tresham.core.game import Game
 from tresham.core.game_spec import SetupError
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rules_protocols import Stop, TrainSpec
+from tresham.io.oracle import play_random
 from tresham.io.save import from_save, new_game, to_save
 from tresham.io.site_export import effective_log
 from tresham.io.site_import import import_export
@@ -41,9 +43,15 @@ from tresham.io.site_states import read_states, states_path
 from tresham.titles.t1849 import variants
 from tresham.titles.t1849.actions import BuyEToken, BuyStationToken, IssueBond, PayDebt, RepayBond
 from tresham.titles.t1849.rule_set import operating_steps
+from tresham.titles.t1849.rules import Title1849
 from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board
-from tresham.titles.t1849.variant_steps import buyable_tokens, offered_tokens, token_home
+from tresham.titles.t1849.variant_steps import (
+    buyable_tokens,
+    offered_tokens,
+    token_home,
+    tokens_in_reach,
+)
 from tresham.titles.t1849.versions import SITE_PROVEN_VERSION
 
 NAMES = ["Ann", "Bob", "Cid"]
@@ -351,6 +359,99 @@ def test_after_the_earthquake_the_first_token_left_is_the_home_one_on_the_site(
     assert offered_tokens(g, "CTL") == offered
     ift.tokens += 1  # a home token not lost: its home stays Messina
     assert token_home(g, "IFT") == "B14"
+
+
+# Ruling S25 (§14.1 "not its home token"; §Messina earthquake): the site keeps a
+# corporation's tokens in its charter's order, a token bought from it keeps its place there
+# and is the next one it places (`Operator#next_token`), and the earthquake takes the one in
+# Messina out (`Token#destroy!`): the first left, which it may not sell (S20), is the token it
+# placed again after the sale, not the first of those on the map in the order placed. From
+# rules version 10; version 9 keeps S20's order, the summary's rule set the home in Messina.
+def title_rules(g: Game) -> Title1849:
+    """The game's title, as 1849's rules."""
+    assert isinstance(g.title, Title1849)
+    return g.title
+
+
+def _sold_and_placed_again(options: dict[str, Any] | None, version: int | None) -> Game:
+    """IFT, as if homed in Messina, with tokens in Messina, C1 and H12 in that order; CTL buys
+    the one in C1 and IFT places a token in H8 (Caltanissetta) again."""
+    g = _token_position(options, version)
+    s = g.state
+    ift = s.corps["IFT"]
+    ift.home = "B14"
+    s.map.place_token("IFT", "B14", 0)
+    ift.placed = [("B14", 0), ("C1", 0), ("H12", 0)]
+    g.apply(BuyStationToken("CTL", "C1", 0, "IFT", 1))
+    rnd = s.round
+    assert isinstance(rnd, OperatingRound)
+    g.title.step_objects["token"].process(g, rnd, "IFT", PlaceToken("IFT", "H8", 0))
+    return g
+
+
+@pytest.mark.parametrize(
+    ("options", "version", "home", "kept"),
+    [
+        (SITE, None, "H8", {"IFT": [("H8", 0), ("H12", 0)]}),
+        (SITE, 9, "H12", {}),
+        (None, None, "B14", {}),
+    ],
+)
+def test_a_token_placed_again_after_a_sale_heads_the_order_after_the_earthquake(
+    options: dict[str, Any] | None,
+    version: int | None,
+    home: str,
+    kept: dict[str, list[tuple[str, int]]],
+) -> None:
+    g = _sold_and_placed_again(options, version)
+    ift = g.state.corps["IFT"]
+    title_rules(g).earthquake(g)
+    assert ift.placed == [("H12", 0), ("H8", 0)]  # the order placed
+    assert state_of(g).token_objects == kept
+    assert token_home(g, "IFT") == home
+
+
+# S25: before IFT places a token again, the first of its tokens in the site's order is off
+# the map: none is kept from sale (the site's `can_sell_token?` offers every one)
+def test_the_first_token_off_the_map_keeps_none_from_sale() -> None:
+    g = _token_position()
+    s = g.state
+    ift = s.corps["IFT"]
+    ift.home = "B14"
+    s.map.place_token("IFT", "B14", 0)
+    ift.placed = [("B14", 0), ("C1", 0), ("H12", 0)]
+    g.apply(BuyStationToken("CTL", "C1", 0, "IFT", 1))
+    title_rules(g).earthquake(g)
+    assert state_of(g).token_objects["IFT"] == [None, ("H12", 0)]
+    assert token_home(g, "IFT") is None
+
+
+# S25: a corporation closed starts again with a fresh charter (`reset_corporation`)
+def test_a_closed_corporation_forgets_its_token_order() -> None:
+    g = _sold_and_placed_again(SITE, None)
+    assert state_of(g).token_objects["IFT"] == [("B14", 0), ("H8", 0), ("H12", 0)]
+    title_rules(g).close_corporation(g, "IFT")
+    assert "IFT" not in state_of(g).token_objects
+
+
+# S25, the differential game that found it (random game 4 players seed 135, buying tokens):
+# after the earthquake AFG's first token is the one it placed in Trapani (C1) after ATA
+# bought its token in Catania, so CTL, started again (its 839th action), may not buy it, as
+# the site refused ("Cannot replace token"); rules version 9 took its token in Caltanissetta
+# (H8) for that one, and offered CTL the one in Trapani
+def test_random_game_4_players_seed_135_keeps_afg_token_in_trapani() -> None:
+    g = play_random(4, 135, {variants.BUY_TOKENS: True}, 839)
+    afg = g.state.corps["AFG"]
+    assert afg.tokens < title_rules(g).charter_tokens("AFG")  # the earthquake took one
+    assert afg.placed == [("H8", 0), ("C1", 0)]
+    assert state_of(g).token_objects["AFG"] == [("C1", 0), ("H8", 0)]
+    assert token_home(g, "AFG") == "C1"
+    assert ("C1", 0, "AFG") not in tokens_in_reach(g, "CTL")
+    old = new_game("1849", g.player_names, 135, g.options, 9)
+    for action in g.actions:
+        old.apply(action)
+    assert token_home(old, "AFG") == "H8"
+    assert ("C1", 0, "AFG") in tokens_in_reach(old, "CTL")
 
 
 # BuyToken#any_buyable_tokens_placed?: the site shows the step whenever a token is in

@@ -42,7 +42,7 @@ from tresham.core.stock import (
 )
 from tresham.core.title import Title, title_data
 from tresham.core.trains import Phase
-from tresham.titles.t1849 import map_glue, rule_set, variants
+from tresham.titles.t1849 import map_glue, rule_set, token_objects, variants
 from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.market_rules import Movement1849
 from tresham.titles.t1849.rule_set import (
@@ -762,6 +762,7 @@ class Title1849(Title):
             return
         map_glue.place_token(game.state.map, corp.home, city, sym, site=site_engine(game))
         corp.placed.append((corp.home, city))
+        token_objects.placed(game, sym, (corp.home, city))
 
     def _place_missing_home_tokens(self, game: Game) -> None:
         for sym, corp in game.state.corps.items():
@@ -841,6 +842,7 @@ class Title1849(Title):
         if own.rsa_corp == sym:
             own.rsa_corp = None
         own.cnm_port.pop(sym, None)
+        token_objects.forget(game, sym)
         variants.forget(game, sym)
         s.shares.remove_corporation(sym)
         if sym in s.market:
@@ -973,6 +975,9 @@ class Title1849(Title):
         lost = map_glue.earthquake(s.map)
         for sym in lost:
             corp = s.corps[sym]
+            for where in corp.placed:
+                if where[0] == map_glue.EARTHQUAKE_HEX:
+                    token_objects.destroyed(game, sym, where)
             corp.placed = [p for p in corp.placed if p[0] != map_glue.EARTHQUAKE_HEX]
             corp.tokens -= 1
             game.log(f"{sym} loses its token in Messina")

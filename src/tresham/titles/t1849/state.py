@@ -91,11 +91,16 @@ class State1849:
     #: Ruling S9 ("18xx.games" rule set): players whose loan-or-leave choice waits for the
     #: next operating round, the bankruptcy having ended the one it happened in.
     loan_later: list[str] = field(default_factory=list)
+    #: Ruling S25 ("18xx.games" rule set, rules version 10): the tokens of each corporation
+    #: that has sold one since it started, in the site's order (``token_objects.py``): each
+    #: its (hex, city) on the map, or None while off it after a sale.
+    token_objects: dict[str, list[tuple[str, int] | None]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical form (hashed): the keys 1849 kept in ``GameState.extra``. The facts
         that start absent (``turn_order``, ``moved_by_sales``, ``swap_corp``, ``variants``)
-        are left out while they are None, as their keys were."""
+        are left out while they are None, as their keys were; ``loan_later`` and
+        ``token_objects`` while they are empty."""
         out: dict[str, Any] = {
             "order": self.order,
             "rsa_corp": self.rsa_corp,
@@ -116,6 +121,8 @@ class State1849:
             out["variants"] = self.variants.to_dict()
         if self.loan_later:
             out["loan_later"] = self.loan_later
+        if self.token_objects:
+            out["token_objects"] = self.token_objects
         return out
 
 

@@ -21,7 +21,7 @@ from tresham.core.prompts import Prompt
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.shares import POOL
 from tresham.core.stock import bundle_price
-from tresham.titles.t1849 import map_glue, variants
+from tresham.titles.t1849 import map_glue, token_objects, variants
 from tresham.titles.t1849.actions import (
     BuyEToken,
     BuyStationToken,
@@ -30,7 +30,12 @@ from tresham.titles.t1849.actions import (
     RepayBond,
 )
 from tresham.titles.t1849.facts import rules_of
-from tresham.titles.t1849.rule_set import site_engine, site_fifth_round, site_rules
+from tresham.titles.t1849.rule_set import (
+    site_engine,
+    site_fifth_round,
+    site_rules,
+    site_seventh_round,
+)
 from tresham.titles.t1849.site_graph import site_graph
 from tresham.titles.t1849.steps import (
     POOL_CAP,
@@ -89,10 +94,18 @@ def token_home(game: Game, corp: str) -> str | None:
     earthquake destroyed its home token (AFG's home in Messina: it lost a token there), that
     is its first token left on the map, as the site's ``tokens.first`` (random game 4 players
     seed 101: AFG, home in Messina, keeps its token in Catania and may sell the one it placed
-    in Messina after the earthquake)."""
+    in Messina after the earthquake). From rules version 10 (ruling S25) that is the first of
+    its tokens in the site's order (``token_objects.py``), which a token sold before the
+    earthquake and placed again can head (random game 4 players seed 135: AFG, its token in
+    Catania bought from it, places one in Trapani, which heads the order after the
+    earthquake, before its token in Caltanissetta); where that first token is off the map
+    (sold, not placed again), there is none."""
     c = game.state.corps[corp]
     lost = c.tokens < rules_of(game).charter_tokens(corp)
     if c.home == map_glue.EARTHQUAKE_HEX and lost and site_fifth_round(game):
+        if site_seventh_round(game):
+            first = token_objects.order(game, corp)[:1]
+            return first[0][0] if first and first[0] is not None else None
         return c.placed[0][0] if c.placed else None
     return c.home
 
@@ -151,8 +164,10 @@ class BuyTokenStep(Step):
             slot = s.map.tokens[key].index(action.seller)
             s.map.remove_token(action.seller, *key)
             s.map.place_token(corp, action.hex, action.city, slot)
+            token_objects.sold(game, action.seller, key)
             s.corps[action.seller].placed.remove(key)
             s.corps[corp].placed.append(key)
+            token_objects.placed(game, corp, key)
             game.transfer(corp, action.seller, action.price)
             where = game.state.map.board.place(action.hex)
             game.log(f"{corp} buys {action.seller}'s token in {where} for L.{action.price}")
