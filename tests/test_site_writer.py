@@ -31,6 +31,7 @@ from tresham.io.oracle import (
     SITE_DNF,
     SITE_SELLER_PRIORITY,
     SITE_SKIPPED_ROUND_END,
+    SITE_STALE_GRAPH,
     SITE_TURN_LIMIT,
     closing_issue_fault,
     differential,
@@ -41,6 +42,7 @@ from tresham.io.oracle import (
     site_replay,
     skipped_round_end,
     stale_graph_refusal,
+    stale_graph_skip,
     stale_train_step_refusal,
 )
 from tresham.io.save import new_game, save
@@ -479,6 +481,63 @@ def test_a_token_refused_with_no_closure_or_for_another_reason_is_not_the_sites(
     actions, lines = _stale_case()
     other = "Engine::GameError: SFA cannot place token in City C1-0-1 on hex C1"
     assert not stale_graph_refusal(actions, lines, (5, other))
+
+
+# The same stale graph, seen before any token is refused: ATA, with no train, has its turn
+# (the site judges it has no city for a token), RCS then closes and its tokens leave the map,
+# and ATA passes its track step. The site's Token step skips itself on the stale graph, its
+# Run Routes step too (no train), and ATA withholds within that pass: its price moves left
+# from L.47 to L.41 at once, where tresham waits for ATA's token (M9, J6 or C5) and leaves it
+# at L.47 (random game 4 players seed 313, site action 1333; the site refuses ATA's token
+# in M9 at 1334).
+_ATA_TOKEN = 1567  # tresham's actions up to ATA's token after the pass
+
+
+@needs_oracle
+def test_a_token_step_skipped_on_a_closures_stale_graph_is_the_sites() -> None:
+    export = export_game(play_random(4, 313, {}, actions=_ATA_TOKEN), 313)
+    assert [(a["id"], a["type"]) for a in export["actions"][-2:]] == [
+        (1333, "pass"),
+        (1334, "place_token"),
+    ]
+    states = site_replay(export, ORACLE).states
+    assert states[-1]["id"] == 1333  # the site refuses the token
+    export["actions"] = export["actions"][:-1]  # compared up to there
+    exc = _divergence(export, states)
+    div = exc.divergence
+    assert (div.id, div.field, div.site, div.tresham) == (1333, "corps.ATA.price", 41, 47)
+    assert stale_graph_skip(export, states, exc)
+    # a tile laid after the closure clears the site's graph: ATA's skip would be tresham's
+    cleared = [{**a, "type": "lay_tile"} if a["id"] == 1329 else a for a in export["actions"]]
+    assert not stale_graph_skip({**export, "actions": cleared}, states, exc)
+    line = next(s for s in states if s["id"] == 1333)
+    line["step"] = "Game::G1849::Step::Token"  # the site waits for the token too
+    assert not stale_graph_skip(export, states, exc)
+    line["step"] = "Game::G1849::Step::BuyTrain"
+    line["bank"] += 1  # something else differs too
+    assert not stale_graph_skip(export, states, exc)
+    line["bank"] -= 1
+    assert stale_graph_skip(export, states, exc)
+    for earlier in states:
+        if "RCS" in earlier["corps"]:
+            earlier["corps"]["RCS"]["tokens"] = []  # no tokens left the map
+    assert not stale_graph_skip(export, states, exc)
+    verdict = differential(4, 313, {}, ORACLE, actions=_ATA_TOKEN)
+    assert (verdict.verdict, verdict.action_id) == (SITE_STALE_GRAPH, 1333)
+
+
+# Random game 4 players seed 350 (delay_ift): ATA, judged at its turn before IFT's closure,
+# passes its track step at 1343; the site withholds at once (L.68 to L.61), tresham waits for
+# its token (B14, H8, J6 or M9), which ATA passes at 1344.
+@needs_oracle
+def test_another_token_step_skipped_on_a_stale_graph_is_the_sites() -> None:
+    verdict = differential(4, 350, {"delay_ift": True}, ORACLE, actions=1732)
+    assert (verdict.verdict, verdict.action_id) == (SITE_STALE_GRAPH, 1343)
+    assert (verdict.field, verdict.site_value, verdict.tresham_value) == (
+        "corps.ATA.price",
+        61,
+        68,
+    )
 
 
 # The site's Buy Trains step waits at a turn's end only where the treasury, as the turn ended,

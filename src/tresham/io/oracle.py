@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tresham.bots.random_bot import choose
-from tresham.core.actions import IssueShares
+from tresham.core.actions import IssueShares, Pass, PlaceToken
 from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.core.rounds.stock import StockRound
@@ -68,15 +68,20 @@ DNF_WORDS = "game_end_reason: :dnf"
 #: the site's: such a failure can follow an action the site would not have offered.
 SITE_CRASH = "site engine fault"
 #: The site's graph (``Engine::Graph``) is a cache that only a tile lay, a token placed or
-#: bought and Messina's earthquake clear; a closure removes the closed corporation's tokens
-#: and leaves it as it was. A corporation whose "can it place a token" the site worked out
-#: before the closure still finds no room in a city the closure emptied: its Token step
-#: skips itself and the site refuses the token (``Blocking step Run Routes cannot process
-#: action place_token``) that its own rules allow. A corporation whose connected hexes the
-#: site worked out before a closure that opened its way lays in a hex beyond them: the site
-#: fails looking for that hex (``legal_tile_rotation?``: a ``NoMethodError`` on
-#: ``graph.connected_hexes(corp).find``; random game 5 players seed 101: AFG lays on E3 after
-#: CTL's closure in Trapani). The site's fault (issue 39).
+#: bought and Messina's earthquake clear; a closure (``Game::Base#close_corporation``)
+#: removes the closed corporation's tokens and leaves it as it was. A corporation whose "can it
+#: place a token" the site worked out before the closure (``Graph#can_token?``, kept per
+#: corporation) still finds no room in a city the closure emptied: its Token step
+#: (``G1849::Step::Token#can_place_token?``) skips itself and the site refuses the token
+#: (``Blocking step Run Routes cannot process action place_token``) that its own rules allow.
+#: Where that corporation has no train, the site goes on past its Run Routes step within the
+#: pass that ends its track step and withholds, so its share price moves left at once, while
+#: tresham waits for its token (random games 4 players seeds 313 and 350: ATA, judged at its
+#: turn before RCS's or IFT's closure; the site's own graph, once cleared, finds M9 open). A
+#: corporation whose connected hexes the site worked out before a closure that opened its way
+#: lays in a hex beyond them: the site fails looking for that hex (``legal_tile_rotation?``: a
+#: ``NoMethodError`` on ``graph.connected_hexes(corp).find``; random game 5 players seed 101:
+#: AFG lays on E3 after CTL's closure in Trapani). The site's fault (issue 39).
 SITE_STALE_GRAPH = "site graph stale after a closure"
 #: AFG's purchase of the first 12H sets off the Messina earthquake; where AFG loses its only
 #: token there, the site closes it and starts the next corporation's turn inside that
@@ -299,6 +304,8 @@ def differential(
             verdict.verdict = SITE_SKIPPED_ROUND_END
         elif seller_priority(export, replay.states, exc):
             verdict.verdict = SITE_SELLER_PRIORITY
+        elif stale_graph_skip(export, replay.states, exc):
+            verdict.verdict = SITE_STALE_GRAPH
         verdict.lines_equal = exc.result.state_lines_compared or 0
         verdict.action_id = div.id
         verdict.action = by_id.get(div.id)
@@ -412,17 +419,57 @@ def stale_graph_refusal(
     """Whether the site refuses a token placement or a tile lay because its graph is stale
     (SITE_STALE_GRAPH): the refused action places a token and the site's Token step had
     skipped itself, or lays a tile and the site failed looking for the hex among the
-    corporation's connected hexes (`STALE_GRAPH_WORDS`); and after the last action that
-    cleared the site's graph (GRAPH_CLEARING, or a new phase: the earthquake) the corporation
-    had its turn (so the site worked out its graph) and then tokens left the map in the site's
-    own states (a closure: a city emptied, or a city that blocked its way opened)."""
+    corporation's connected hexes (`STALE_GRAPH_WORDS`); and the site's graph is stale for
+    that corporation (`_stale_graph`)."""
     by_id = {a["id"]: a for a in actions}
     action = by_id.get(refused[0])
     words = STALE_GRAPH_WORDS.get(action["type"], ()) if action is not None else ()
     if action is None or not words or not all(w in refused[1] for w in words):
         return False
-    corp = action["entity"]
-    lines = [s for s in states if s["id"] < refused[0]]
+    return _stale_graph(action["entity"], by_id, [s for s in states if s["id"] < refused[0]])
+
+
+def stale_graph_skip(
+    export: dict[str, Any], states: list[dict[str, Any]], exc: StateDivergence
+) -> bool:
+    """Whether tresham's state differs from the site's because the site's Token step skipped
+    itself on its stale graph (SITE_STALE_GRAPH) where no token follows to be refused: the
+    action is a corporation's that clears no graph (its track step's pass), after which
+    tresham waits for that corporation's token (it can place one) and the site has moved on
+    past its Token step; the site's graph is stale for it (`_stale_graph`); and tresham,
+    once that corporation passes its token, stands as the site's line does (random games 4
+    players seeds 313 and 350: ATA, with no train, goes on to withhold on the site, and its
+    share price moves left at once, where tresham waits for its token)."""
+    div = exc.divergence
+    by_id = {a["id"]: a for a in export["actions"]}
+    action = by_id.get(div.id)
+    line = next((s for s in states if s["id"] == div.id), None)
+    if action is None or line is None or action.get("entity_type") != "corporation":
+        return False
+    corp = str(action["entity"])
+    if action["type"] in GRAPH_CLEARING or "Token" in str(line.get("step")):
+        return False
+    game = exc.result.game
+    if game.state.finished or game.active_entity() != corp:
+        return False
+    if not any(isinstance(a, PlaceToken) for a in game.legal_actions()):
+        return False
+    if not _stale_graph(corp, by_id, [s for s in states if s["id"] < div.id]):
+        return False
+    passed = game.clone()
+    passed.apply(Pass(entity=corp))
+    names = {str(p["id"]): str(p["name"]) for p in export["players"]}
+    ids = {name: pid for pid, name in names.items()}
+    passed = aligned_game(passed, site_active(line, names))
+    ours = our_view(passed, ids, adapter_for(game.title.name).penalty)
+    return first_difference(site_view(line), ours) is None
+
+
+def _stale_graph(corp: str, by_id: dict[int, dict[str, Any]], lines: list[dict[str, Any]]) -> bool:
+    """Whether the site's graph, as its `lines` leave it, is stale for `corp`: after the last
+    action that cleared it (GRAPH_CLEARING, or a new phase: the earthquake) the corporation
+    had its turn (so the site worked out its graph) and then tokens left the map in the
+    site's own states (a closure: a city emptied, or a city that blocked its way opened)."""
     judged = stale = False
     for before, after in pairwise(lines):
         done = by_id.get(after["id"], {})
