@@ -248,6 +248,31 @@ def test_nothing_follows_the_action_that_ends_the_game() -> None:
     assert "auto_actions" not in last
 
 
+# The site ends a broken bank's game only once its round is over (`end_now?` at :full_or),
+# and its token-buying step (acquiring_station_tokens) waits for a pass even with nothing to
+# spend: the last corporation's pass there is written after the action that ends tresham's
+# game, which moved past that step by itself (random game 4 players seed 351: IFT pays out
+# its L.590 and is left with L.0 in the set's last round; without that pass the site's
+# game goes on, waiting for IFT).
+def test_the_turn_that_ends_the_game_with_the_bank_still_passes_the_sites_steps() -> None:
+    game = play_random(4, 351, {"acquiring_station_tokens": True})
+    assert game.state.end_reason == "bank" and game.actions[-1].type == "dividend"
+    export = export_game(game, 351)
+    last_two = [(a["type"], a["entity"]) for a in export["actions"][-2:]]
+    assert last_two == [("dividend", "IFT"), ("pass", "IFT")]
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+@needs_oracle
+@pytest.mark.parametrize(("players", "seed"), [(4, 351), (3, 378)])
+def test_the_sites_game_ends_with_the_bank_after_the_last_turns_passes(
+    players: int, seed: int
+) -> None:
+    verdict = differential(players, seed, {"acquiring_station_tokens": True}, ORACLE)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.lines_equal == verdict.site_actions
+
+
 # The site's token-buying step stays open after a purchase until the corporation passes
 # there; tresham moves on to its train step at once. The export writes that pass (another
 # token still in reach: an explicit one), and the import takes it for the site's step, not
