@@ -385,13 +385,13 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
     between where the action was taken and where tresham waits now (the rest of a turn
     that ended, the first steps of the next corporation's), and the action's own step where
     the site stays there after it (:func:`_site_waits`). A game over takes no action, not
-    even a pass (the site: GameIsOver), except where it ends with the turn this action was
-    taken in: the site ends a broken bank's game once the round is over (``end_now?`` of
-    its 1849 game at :full_or) and a full market's once the corporation's turn is over (its
-    1849 operating round's ``after_end_of_turn``), so it still waits at the steps of that
-    turn tresham moved past (random game 4 players n350: IFT's payout leaves L.0, tresham
-    skips its token purchase and ends the game with the bank broken; the site's Buy Token
-    step of acquiring_station_tokens waits for its pass)."""
+    even a pass (the site: GameIsOver), except where tresham's game ends with the turn that
+    action was taken in: the site ends a broken bank's game only once its round is over (its
+    1849 game's ``end_now?`` at :full_or) and a full market's once that corporation's turn
+    is over (its 1849 operating round's ``next_entity!``), so it still waits at the steps of
+    that round (or turn) tresham moved past (random game 4 players seed 351: IFT's payout
+    leaves L.0, tresham skips the rest of its turn and ends the game with the bank broken;
+    the site's Buy Token step of acquiring_station_tokens waits for IFT's pass)."""
     was = ctx.memo.pop(TURN, None)
     game = ctx.game
     if was is None:
