@@ -263,12 +263,37 @@ def test_the_turn_that_ends_the_game_with_the_bank_still_passes_the_sites_steps(
     assert import_export(export).game.state_hash() == game.state_hash()
 
 
+# A full market ends the site's game once that corporation's turn is over (its 1849 operating
+# round's `next_entity!`), not the round: no step of a corporation after it is written
+# (random game 3 players seed 132 with delay_ift: IFT enters L.377 and ends its turn with a
+# redemption; AFG and RCS, after it in the order, never run on the site).
+def test_the_turn_that_ends_the_game_with_the_market_is_the_last_written() -> None:
+    game = play_random(3, 132, {"delay_ift": True})
+    assert game.state.end_reason == "stock_market"
+    assert (game.actions[-1].type, game.actions[-1].entity) == ("redeem_shares", "IFT")
+    export = export_game(game, 132)
+    assert (export["actions"][-1]["type"], export["actions"][-1]["entity"]) == (
+        "buy_shares",
+        "IFT",
+    )
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# The site's engine replays each of them to its end, every state equal (before this, the
+# two bank games stopped at the dividend: "finished" false on the site, true in tresham).
 @needs_oracle
-@pytest.mark.parametrize(("players", "seed"), [(4, 351), (3, 378)])
-def test_the_sites_game_ends_with_the_bank_after_the_last_turns_passes(
-    players: int, seed: int
+@pytest.mark.parametrize(
+    ("players", "seed", "options"),
+    [
+        (4, 351, {"acquiring_station_tokens": True}),
+        (3, 378, {"acquiring_station_tokens": True}),
+        (3, 132, {"delay_ift": True}),
+    ],
+)
+def test_the_sites_game_ends_after_the_last_turns_passes(
+    players: int, seed: int, options: dict[str, Any]
 ) -> None:
-    verdict = differential(players, seed, {"acquiring_station_tokens": True}, ORACLE)
+    verdict = differential(players, seed, options, ORACLE)
     assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
     assert verdict.lines_equal == verdict.site_actions
 
