@@ -253,6 +253,56 @@ def test_nothing_follows_the_action_that_ends_the_game() -> None:
     assert "auto_actions" not in last
 
 
+# The site ends a broken bank's game only once its round is over (`end_now?` at :full_or),
+# and its token-buying step (acquiring_station_tokens) waits for a pass even with nothing to
+# spend: the last corporation's pass there is written after the action that ends tresham's
+# game, which moved past that step by itself (random game 4 players seed 351: IFT pays out
+# its L.590 and is left with L.0 in the set's last round; without that pass the site's
+# game goes on, waiting for IFT).
+def test_the_turn_that_ends_the_game_with_the_bank_still_passes_the_sites_steps() -> None:
+    game = play_random(4, 351, {"acquiring_station_tokens": True})
+    assert game.state.end_reason == "bank" and game.actions[-1].type == "dividend"
+    export = export_game(game, 351)
+    last_two = [(a["type"], a["entity"]) for a in export["actions"][-2:]]
+    assert last_two == [("dividend", "IFT"), ("pass", "IFT")]
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# A full market ends the site's game once that corporation's turn is over (its 1849 operating
+# round's `next_entity!`), not the round: no step of a corporation after it is written
+# (random game 3 players seed 132 with delay_ift: IFT enters L.377 and ends its turn with a
+# redemption; AFG and RCS, after it in the order, never run on the site).
+def test_the_turn_that_ends_the_game_with_the_market_is_the_last_written() -> None:
+    game = play_random(3, 132, {"delay_ift": True})
+    assert game.state.end_reason == "stock_market"
+    assert (game.actions[-1].type, game.actions[-1].entity) == ("redeem_shares", "IFT")
+    export = export_game(game, 132)
+    assert (export["actions"][-1]["type"], export["actions"][-1]["entity"]) == (
+        "buy_shares",
+        "IFT",
+    )
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# The site's engine replays each of them to its end, every state equal (before this, the
+# two bank games stopped at the dividend: "finished" false on the site, true in tresham).
+@needs_oracle
+@pytest.mark.parametrize(
+    ("players", "seed", "options"),
+    [
+        (4, 351, {"acquiring_station_tokens": True}),
+        (3, 378, {"acquiring_station_tokens": True}),
+        (3, 132, {"delay_ift": True}),
+    ],
+)
+def test_the_sites_game_ends_after_the_last_turns_passes(
+    players: int, seed: int, options: dict[str, Any]
+) -> None:
+    verdict = differential(players, seed, options, ORACLE)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.lines_equal == verdict.site_actions
+
+
 # The site's token-buying step stays open after a purchase until the corporation passes
 # there; tresham moves on to its train step at once. The export writes that pass (another
 # token still in reach: an explicit one), and the import takes it for the site's step, not
