@@ -43,6 +43,7 @@ from tresham.titles.t1849.rule_set import (
     site_fifth_round,
     site_fourth_round,
     site_proven,
+    site_seventh_round,
 )
 from tresham.titles.t1849.state import state_of, turn_of
 
@@ -204,6 +205,19 @@ class TrainStep(Step):
             return False
         return map_glue.has_route(game, corp)
 
+    def must_buy_elsewhere(self, game: Game, corp: str) -> bool:
+        """A trainless corporation with a route whose bank holds trains, none of which it may
+        own (E-trains, without an E-token), must buy another corporation's train: in the
+        "18xx.games" rule set from rules version `SITE_SEVENTH_VERSION` (ruling S26: the site's
+        ``must_buy_train?`` counts every train of its depot, its ``BuyTrain#actions`` then
+        offers no pass)."""
+        s = game.state
+        if not site_seventh_round(game) or s.corps[corp].trains or self.bank_trains(game, corp):
+            return False
+        if not s.depot.purchasable(set(s.phases_reached)):
+            return False
+        return map_glue.has_route(game, corp)
+
     def cheapest(self, game: Game, corp: str) -> tuple[str, int] | None:
         """The cheapest train the bank sells `corp` now (an E-train only to a corporation
         with an E-token, as the site's ``min_depot_train_no_e_token``)."""
@@ -248,7 +262,7 @@ class TrainStep(Step):
                     if not out or self._cannot_raise(game, corp, pres, shortfall):
                         out.append(Bankrupt(corp))
             return out
-        if out:
+        if out and not self.must_buy_elsewhere(game, corp):
             out.append(Pass(corp))
         return out
 
