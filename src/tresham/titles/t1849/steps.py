@@ -177,7 +177,8 @@ class TrainStep(Step):
     train; if its treasury cannot pay for the cheapest train in the bank, its president may
     add cash, then sell stock (never losing this presidency), to buy that one, even when
     other corporations have trains it could buy instead (ruling R20); still short, it
-    closes."""
+    closes. With only E-trains it may not buy left in the bank, the "18xx.games" rule set
+    makes it buy another corporation's (ruling S26: `must_buy_elsewhere`)."""
 
     name = "trains"
     label = "buying trains"
