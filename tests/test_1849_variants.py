@@ -510,6 +510,33 @@ def test_e_trains_need_an_e_token() -> None:
     assert "E-0" in corp.trains
 
 
+# Ruling S26: Game::Base#must_buy_train? counts every train of the site's depot, an E-train the
+# corporation may not buy too, and BuyTrain#actions then offers no pass: trainless CTL, with a
+# route from Marsala and no E-token, the bank down to its E-trains, must buy IFT's 16H (random
+# game 4 players seed 317 with electric dreams: the site refuses AFG's pass). Older saves of
+# the "18xx.games" rule set keep the pass.
+@pytest.mark.parametrize(("rules_version", "may_pass"), [(None, False), (9, True)])
+def test_a_trainless_corporation_must_buy_elsewhere_with_only_e_trains_in_the_bank(
+    rules_version: int | None, may_pass: bool
+) -> None:
+    g = two_corps({**SITE, **ALL}, rules_version)
+    depot = g.state.depot
+    for train in depot.trains.values():
+        if train.kind != "E" and train.owner is None:
+            train.owner = "scrapped"
+    depot.trains["16H-0"].owner = "IFT"
+    g.state.corps["IFT"].trains.append("16H-0")
+    set_phase(g, "16H")
+    auto_until(g, "CTL:trains")
+    cash = g.state.corps["CTL"].cash
+    buys = [BuyTrain("CTL", "16H-0", 1), BuyTrain("CTL", "16H-0", cash)]
+    assert step_actions(g) == buys + [Pass("CTL")] * may_pass
+    if not may_pass:
+        assert_rejected(g, Pass("CTL"))
+    g.state.corps["CTL"].cash = 0  # nothing it can pay for: the step offers nothing
+    assert step_offers(g, "trains", "CTL") == []
+
+
 # revenue_for: an E-train counts B14, C5, H12, M13 twice; check_e_train_track_type: no narrow
 def test_e_train_doubles_four_cities_and_avoids_narrow() -> None:
     rules = TrackRules1849(phase="12H")

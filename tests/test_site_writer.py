@@ -43,6 +43,7 @@ from tresham.io.oracle import (
     skipped_round_end,
     stale_graph_refusal,
     stale_graph_skip,
+    stale_token_pass,
     stale_train_step_refusal,
 )
 from tresham.io.save import new_game, save
@@ -588,6 +589,65 @@ def test_another_token_step_skipped_on_a_stale_graph_is_the_sites() -> None:
         61,
         68,
     )
+
+
+# The same stale graph skips a Token step: random game 5 players seed 376, AFG (a token in
+# Trapani, C1) closes at its turn in OR 2.1, after CTL's; in OR 3.1 tresham offers CTL a
+# token in Trapani and CTL passes it, while the site, whose graph still finds no room for
+# CTL, has skipped its Token step and refuses the pass at its Route step. Tresham's 125th
+# action is that pass; the site's lines are stood in for by the tokens they show (AFG's
+# leave the map with its last action).
+_PASS_BLOCKED = "Engine::GameError: Blocking step Run Routes cannot process action pass"
+
+
+def _stale_pass_case() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    game = play_random(5, 376, {}, actions=125)
+    assert (game.actions[-1].type, game.actions[-1].entity) == ("pass", "CTL")
+    export = export_game(game, 376)
+    closing = max(a["id"] for a in export["actions"] if a["entity"] == "AFG")
+    lines = [
+        {
+            "id": a["id"],
+            "phase": "6H",
+            "corps": {"AFG": {"tokens": ["C1"] if a["id"] < closing else []}},
+            "players": {},
+        }
+        for a in export["actions"][:-1]
+    ]
+    return export, lines
+
+
+def test_a_token_pass_refused_on_a_closures_stale_graph_is_the_sites() -> None:
+    export, lines = _stale_pass_case()
+    last = export["actions"][-1]
+    assert (last["type"], last["entity"]) == ("pass", "CTL")
+    assert stale_token_pass(export, lines, (last["id"], _PASS_BLOCKED))
+
+
+def test_a_pass_refused_otherwise_is_not_the_stale_graphs() -> None:
+    export, lines = _stale_pass_case()
+    refused = export["actions"][-1]["id"]
+    # CTL's track pass before it: tresham offers no token there
+    assert not stale_token_pass(export, lines, (refused - 1, _PASS_BLOCKED))
+    other = "Engine::GameError: CTL cannot pass"
+    assert not stale_token_pass(export, lines, (refused, other))
+    # no tokens left the map
+    for line in lines:
+        line["corps"]["AFG"]["tokens"] = ["C1"]
+    assert not stale_token_pass(export, lines, (refused, _PASS_BLOCKED))
+    # a new phase after the closure (the earthquake clears the site's graph)
+    export, lines = _stale_pass_case()
+    lines[-1]["phase"] = "8H"
+    assert not stale_token_pass(export, lines, (refused, _PASS_BLOCKED))
+
+
+@needs_oracle
+def test_the_sites_stale_graph_refusing_a_token_pass_is_its_verdict() -> None:
+    verdict = differential(5, 376, {}, ORACLE, actions=125)
+    assert verdict.verdict == SITE_STALE_GRAPH, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.action is not None
+    assert (verdict.action["type"], verdict.action["entity"]) == ("pass", "CTL")
+    assert verdict.lines_equal == verdict.action["id"] - 1
 
 
 # The site's Buy Trains step waits at a turn's end only where the treasury, as the turn ended,

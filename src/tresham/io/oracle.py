@@ -81,7 +81,10 @@ SITE_CRASH = "site engine fault"
 #: corporation whose connected hexes the site worked out before a closure that opened its way
 #: lays in a hex beyond them: the site fails looking for that hex (``legal_tile_rotation?``: a
 #: ``NoMethodError`` on ``graph.connected_hexes(corp).find``; random game 5 players seed 101:
-#: AFG lays on E3 after CTL's closure in Trapani). The site's fault (issue 39).
+#: AFG lays on E3 after CTL's closure in Trapani). A corporation that declines the token
+#: tresham offers it there writes a pass the site refuses in the same way (``Blocking step Run
+#: Routes cannot process action pass``; random game 5 players seed 376: AFG's closure empties
+#: Trapani (C1), CTL, judged before, passes its token step). The site's fault (issue 39).
 SITE_STALE_GRAPH = "site graph stale after a closure"
 #: AFG's purchase of the first 12H sets off the Messina earthquake; where AFG loses its only
 #: token there, the site closes it and starts the next corporation's turn inside that
@@ -351,7 +354,8 @@ def _refusal(
     compared equal: the site's own cause where a detector knows it, else the refusal."""
     verdict.verdict = SITE_REFUSES if "Engine::Game" in refused[1] else SITE_CRASH
     actions = [*export["actions"], *([by_id[refused[0]]] if refused[0] in by_id else [])]
-    if stale_graph_refusal(actions, replay.states, refused):
+    stale_pass = stale_token_pass({**export, "actions": actions}, replay.states, refused)
+    if stale_pass or stale_graph_refusal(actions, replay.states, refused):
         verdict.verdict = SITE_STALE_GRAPH
     elif stale_train_step_refusal(actions, replay.states, refused):
         verdict.verdict = SITE_STALE_TRAIN_STEP
@@ -482,6 +486,31 @@ def _stale_graph(corp: str, by_id: dict[int, dict[str, Any]], lines: list[dict[s
         if judged and _tokens_placed(after) < _tokens_placed(before):
             stale = True
     return stale
+
+
+def stale_token_pass(
+    export: dict[str, Any], states: list[dict[str, Any]], refused: tuple[int, str]
+) -> bool:
+    """Whether the site refuses a corporation's pass because its stale graph skipped its
+    Token step (SITE_STALE_GRAPH): the refused action is the corporation's pass, blocked by a
+    later step; tresham, importing the export up to it, offers that corporation a token (the
+    pass declines it); and the site's graph of the corporation is stale (`_stale_graph`)."""
+    by_id = {a["id"]: a for a in export["actions"]}
+    action = by_id.get(refused[0])
+    if action is None or action["type"] != "pass" or action.get("entity_type") != "corporation":
+        return False
+    if not all(w in refused[1] for w in ("Blocking step", "cannot process action pass")):
+        return False
+    corp = str(action["entity"])
+    if not _stale_graph(corp, by_id, [s for s in states if s["id"] < refused[0]]):
+        return False
+    before = [a for a in export["actions"] if a["id"] < refused[0]]
+    partial = {k: v for k, v in export.items() if k not in ("result", "game_end_reason")}
+    try:
+        game = import_export({**partial, "status": "active", "actions": before}).game
+    except ImportFailure:
+        return False
+    return any(isinstance(a, PlaceToken) and a.entity == corp for a in game.legal_actions())
 
 
 def stale_train_step_refusal(
