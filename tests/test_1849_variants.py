@@ -373,9 +373,9 @@ def title_rules(g: Game) -> Title1849:
     return g.title
 
 
-def _sold_and_placed_again(options: dict[str, Any] | None, version: int | None) -> Game:
+def _sold_from_messina(options: dict[str, Any] | None = SITE, version: int | None = None) -> Game:
     """IFT, as if homed in Messina, with tokens in Messina, C1 and H12 in that order; CTL buys
-    the one in C1 and IFT places a token in H8 (Caltanissetta) again."""
+    the one in C1."""
     g = _token_position(options, version)
     s = g.state
     ift = s.corps["IFT"]
@@ -383,6 +383,13 @@ def _sold_and_placed_again(options: dict[str, Any] | None, version: int | None) 
     s.map.place_token("IFT", "B14", 0)
     ift.placed = [("B14", 0), ("C1", 0), ("H12", 0)]
     g.apply(BuyStationToken("CTL", "C1", 0, "IFT", 1))
+    return g
+
+
+def _sold_and_placed_again(options: dict[str, Any] | None, version: int | None) -> Game:
+    """`_sold_from_messina`, then IFT places a token in H8 (Caltanissetta) again."""
+    g = _sold_from_messina(options, version)
+    s = g.state
     rnd = s.round
     assert isinstance(rnd, OperatingRound)
     g.title.step_objects["token"].process(g, rnd, "IFT", PlaceToken("IFT", "H8", 0))
@@ -414,13 +421,7 @@ def test_a_token_placed_again_after_a_sale_heads_the_order_after_the_earthquake(
 # S25: before IFT places a token again, the first of its tokens in the site's order is off
 # the map: none is kept from sale (the site's `can_sell_token?` offers every one)
 def test_the_first_token_off_the_map_keeps_none_from_sale() -> None:
-    g = _token_position()
-    s = g.state
-    ift = s.corps["IFT"]
-    ift.home = "B14"
-    s.map.place_token("IFT", "B14", 0)
-    ift.placed = [("B14", 0), ("C1", 0), ("H12", 0)]
-    g.apply(BuyStationToken("CTL", "C1", 0, "IFT", 1))
+    g = _sold_from_messina()
     title_rules(g).earthquake(g)
     assert state_of(g).token_objects["IFT"] == [None, ("H12", 0)]
     assert token_home(g, "IFT") is None
