@@ -193,6 +193,21 @@ def test_the_sites_run_to_its_turn_limit_is_the_same_end() -> None:
     assert not runs_on_to_the_same_end(game, export, replay, last["id"])
 
 
+# Ruling S28: the export of a game that ends at the site's limit leaves its players' last
+# passes to the site (they can only pass); the import of that finished export makes them and
+# reaches the site's end and result. An export still running is left where its log ends.
+def test_the_import_passes_on_to_the_sites_limit() -> None:
+    game = play_random(4, 102, {"reduced_4p_corps": True})
+    export = export_game(game, 102)
+    assert export["actions"][-1]["type"] == "bankrupt" and game.actions[-1].type == "pass"
+    imported = import_export(export)
+    assert imported.game.state.end_reason == EndReason.TURN_LIMIT
+    assert imported.differences_from_site() == []
+    running = import_export({**export, "status": "active"})
+    assert not running.game.state.finished
+    assert running.game.state.stock_round_no < SITE_TURN_LIMIT
+
+
 # The site moves prices at the end of a stock round after its check for closures: RCS enters
 # the "Closed" box as the stock round the site plays by itself ends, and the site closes it
 # only after its next action. tresham ends the game there (nothing left to run), so the export
