@@ -23,21 +23,20 @@ from shared_files import SHARED
 from tresham.bots.random_bot import choose
 from tresham.cli import main
 from tresham.core.actions import Pass
+from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.core.rounds.stock import StockRound
 from tresham.io.oracle import (
     EQUAL,
     SITE_CLOSING_ISSUE,
-    SITE_DNF,
     SITE_SELLER_PRIORITY,
     SITE_SKIPPED_ROUND_END,
     SITE_STALE_GRAPH,
-    SITE_TURN_LIMIT,
     closing_issue_fault,
     differential,
     oracle_missing,
     play_random,
-    runs_to_the_turn_limit,
+    runs_on_to_the_same_end,
     seller_priority,
     site_replay,
     skipped_round_end,
@@ -49,6 +48,7 @@ from tresham.io.oracle import (
 from tresham.io.save import new_game, save
 from tresham.io.site_import import StateDivergence, import_export
 from tresham.io.site_writer import ExportFailure, export_game
+from tresham.titles.t1849.rule_set import SITE_TURN_LIMIT
 from tresham.titles.t1849.variants import has_e_token
 
 BOUNDED = 150
@@ -169,26 +169,46 @@ def test_the_sites_engine_replays_the_game_with_every_state_equal(
     assert verdict.lines_equal == verdict.site_actions > 100
 
 
-# The site's limit, not a difference: where no one can act but pass, the site passes for them
-# by itself within one action, round after round, to its stock round 100, and ends the game
-# as "did not finish". Random game 4 players seed 102: after AFG's bankruptcy only a departed
-# player's private pays; tresham, playing its own passes on, stands at the start of its stock
-# round 100 just as the site's last line. A line that differs there stays a difference.
+# Ruling S28: where no one can act but pass, the site passes for them by itself within one
+# action, round after round, and ends the game as its stock round 100 ends ("did not
+# finish"); the "18xx.games" rule set ends it there too. Random game 4 players seed 102:
+# after AFG's bankruptcy only a departed player's private pays; tresham's own passes (which
+# the export leaves to the site) end its stock round 100, with the site's result. A line that
+# differs there, or another end, stays a difference.
 @needs_oracle
-def test_the_sites_own_run_to_its_turn_limit_is_the_sites() -> None:
+def test_the_sites_run_to_its_turn_limit_is_the_same_end() -> None:
     options = {"reduced_4p_corps": True}
     verdict = differential(4, 102, options, ORACLE)
-    assert verdict.verdict == SITE_DNF, json.dumps(verdict.to_dict(), indent=1)[:3000]
-    assert verdict.extra["site_end"] == "its own passes to the turn limit"
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.extra["site_end"] == "its own passes to the end"
     assert verdict.lines_equal == verdict.site_actions
     game = play_random(4, 102, options)
+    assert game.state.end_reason == EndReason.TURN_LIMIT
+    assert game.state.stock_round_no == SITE_TURN_LIMIT
     export = export_game(game, 102)
     replay = site_replay(export, ORACLE)
     last = replay.states[-1]
-    assert last["turn"] == SITE_TURN_LIMIT
-    assert runs_to_the_turn_limit(game, export, replay, last["id"])
-    replay.states[-1] = {**last, "bank": last["bank"] + 1}
-    assert not runs_to_the_turn_limit(game, export, replay, last["id"])
+    assert last["turn"] == SITE_TURN_LIMIT and last["finished"]
+    assert runs_on_to_the_same_end(game, export, replay, last["id"])
+    changed = replace(replay, states=[*replay.states[:-1], {**last, "bank": last["bank"] + 1}])
+    assert not runs_on_to_the_same_end(game, export, changed, last["id"])
+    game.state.end_reason = EndReason.BANK
+    assert not runs_on_to_the_same_end(game, export, replay, last["id"])
+
+
+# Ruling S28: the export of a game that ends at the site's limit leaves its players' last
+# passes to the site (they can only pass); the import of that finished export makes them and
+# reaches the site's end and result. An export still running is left where its log ends.
+def test_the_import_passes_on_to_the_sites_limit() -> None:
+    game = play_random(4, 102, {"reduced_4p_corps": True})
+    export = export_game(game, 102)
+    assert export["actions"][-1]["type"] == "bankrupt" and game.actions[-1].type == "pass"
+    imported = import_export(export)
+    assert imported.game.state.end_reason == EndReason.TURN_LIMIT
+    assert imported.differences_from_site() == []
+    running = import_export({**export, "status": "active"})
+    assert not running.game.state.finished
+    assert running.game.state.stock_round_no < SITE_TURN_LIMIT
 
 
 # The site moves prices at the end of a stock round after its check for closures: RCS enters
@@ -216,9 +236,11 @@ def test_the_same_dead_end_after_a_closure_the_site_makes_late_is_equal() -> Non
     replay = site_replay(export, ORACLE)
     last = replay.states[-1]
     assert last["turn"] == SITE_TURN_LIMIT and last["type"] == "message"
-    assert runs_to_the_turn_limit(game, export, replay, last["id"])
+    assert runs_on_to_the_same_end(game, export, replay, last["id"])
+    other_end = replace(replay, output=replay.output.replace(":dnf", ":bank"))
+    assert not runs_on_to_the_same_end(game, export, other_end, last["id"])
     replay.states[-1] = {**last, "bank": last["bank"] + 1}
-    assert not runs_to_the_turn_limit(game, export, replay, last["id"])
+    assert not runs_on_to_the_same_end(game, export, replay, last["id"])
 
 
 # Within P1's sale that closes IFT no one else can act: the site passes everyone on to its
@@ -230,18 +252,18 @@ def test_the_same_dead_end_after_a_closure_the_site_makes_late_is_equal() -> Non
 def test_the_sites_run_to_its_limit_inside_a_closing_sale_is_the_same_end() -> None:
     verdict = differential(4, 209, ALL_OPTIONS, ORACLE)
     assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
-    assert verdict.extra.get("site_end") == "its own passes to the turn limit"
+    assert verdict.extra.get("site_end") == "its own passes to the end"
     game = play_random(4, 209, ALL_OPTIONS)
     export = export_game(game, 209)
     replay = site_replay(export, ORACLE)
     sale, chat = export["actions"][-2:]
     assert (sale["type"], chat["type"]) == ("sell_shares", "message")
-    assert runs_to_the_turn_limit(game, export, replay, sale["id"])
+    assert runs_on_to_the_same_end(game, export, replay, sale["id"])
     passed = {
         **export,
         "actions": [*export["actions"], {**chat, "id": chat["id"] + 1, "type": "pass"}],
     }
-    assert not runs_to_the_turn_limit(game, passed, replay, sale["id"])
+    assert not runs_on_to_the_same_end(game, passed, replay, sale["id"])
 
 
 # A game over takes no action on the site (GameIsOver), not even the pass of a step tresham

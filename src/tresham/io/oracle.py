@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import tarfile
@@ -29,7 +30,6 @@ from tresham.bots.random_bot import choose
 from tresham.core.actions import IssueShares, Pass, PlaceToken
 from tresham.core.end import EndReason
 from tresham.core.game import Game
-from tresham.core.rounds.stock import StockRound
 from tresham.io.save import new_game
 from tresham.io.site_export import ImportFailure
 from tresham.io.site_import import StateDivergence, adapter_for, import_export
@@ -59,10 +59,8 @@ IMPORT_FAILS = "import fails"
 EXPORT_FAILS = "export fails"
 RESULT_DIFFERS = "result differs"
 NO_END = "no end"
-#: The site ends a game whose turn (stock round) number reaches 100 as "did not finish"
-#: (``Engine::Game::Base#process_action``): its limit, not a difference.
-SITE_DNF = "site did not finish (turn 100)"
-DNF_WORDS = "game_end_reason: :dnf"
+#: The site's words naming the reason its game ended (``replay.rb``).
+SITE_END_WORDS = re.compile(r"game_end_reason: :(\w+)")
 #: The site's engine fails inside itself (an error other than its refusal of an action,
 #: ``Engine::GameError`` or ``Engine::GameIsOver``, e.g. a ``NoMethodError``). Not counted as
 #: the site's: such a failure can follow an action the site would not have offered.
@@ -131,7 +129,6 @@ SITE_SKIPPED_ROUND_END = "site skips the stock round's end after a closing sale"
 SITE_SELLER_PRIORITY = "site gives the priority deal to the seller after a closing sale"
 #: Verdicts that are the site's, never tresham's.
 SITE_CAUSES = (
-    SITE_DNF,
     SITE_STALE_GRAPH,
     SITE_STALE_TRAIN_STEP,
     SITE_CLOSING_ISSUE,
@@ -140,8 +137,6 @@ SITE_CAUSES = (
 )
 #: The site's actions that clear its graph.
 GRAPH_CLEARING = frozenset({"lay_tile", "place_token", "buy_token"})
-#: The turn (stock round) number at which the site ends a game as "did not finish".
-SITE_TURN_LIMIT = 100
 
 
 def oracle_missing(oracle: Path = ORACLE) -> str | None:
@@ -274,15 +269,6 @@ def differential(
     by_id = {a["id"]: a for a in export["actions"]}
     refused = _engine_error(replay.output)
     full_length = len(export["actions"])
-    if DNF_WORDS in replay.output and refused is None and replay.states:
-        last = replay.states[-1]["id"]  # compare up to the site's end
-        export = {**export, "actions": [a for a in export["actions"] if a["id"] <= last]}
-        export.pop("result", None)
-        export["status"] = "active"
-        # the site's "finished" there is its limit, not an end by the rules (e.g. a game with
-        # no corporation left, which tresham ends once no one can act): compared as running
-        replay.states[-1] = {**replay.states[-1], "finished": False}
-        verdict.verdict = SITE_DNF
     stopped = refused is not None and len(replay.states) < full_length
     if refused is not None and stopped:
         # what the site replayed before it refused is compared first: a state that differs
@@ -296,11 +282,13 @@ def differential(
         result = import_export(export, states=replay.states)
     except StateDivergence as exc:
         div = exc.divergence
-        if verdict.verdict == SITE_DNF and runs_to_the_turn_limit(game, export, replay, div.id):
+        if (
+            refused is None
+            and replay.status == 0
+            and runs_on_to_the_same_end(game, export, replay, div.id)
+        ):
             verdict.lines_equal = len(replay.states)
-            verdict.extra["site_end"] = "its own passes to the turn limit"
-            if _same_dead_end(game, export, replay, full_length):
-                verdict.verdict = EQUAL  # the same end, which the site names "did not finish"
+            verdict.extra["site_end"] = "its own passes to the end"
             return verdict
         verdict.verdict = STATE_DIFFERS
         if skipped_round_end(export, replay.states, exc):
@@ -331,11 +319,6 @@ def differential(
     if refused is not None and stopped:
         return _refusal(verdict, export, replay, refused, by_id, result.state_lines_compared or 0)
     verdict.lines_equal = result.state_lines_compared or 0
-    if verdict.verdict == SITE_DNF:
-        if _same_dead_end(game, export, replay, full_length):
-            verdict.verdict = EQUAL  # the same end, which the site names "did not finish"
-            verdict.extra["site_end"] = "dnf"
-        return verdict
     if replay.status != 0 and game.state.finished:
         verdict.verdict = RESULT_DIFFERS
         verdict.site_words = replay.output[-2000:]
@@ -369,52 +352,36 @@ def _refusal(
     return verdict
 
 
-def _same_dead_end(game: Game, export: dict[str, Any], replay: SiteReplay, length: int) -> bool:
-    """Whether a game the site ends as "did not finish" ended the same way in tresham: the
-    site replayed the whole log (every state line equal), tresham ended it because no one can
-    act any more (``no_play``: no corporation operates and no player can buy or start one; the
-    site plays such empty rounds on until its turn limit), and the results are equal."""
-    return (
-        replay.status == 0
-        and len(export["actions"]) == length
-        and game.state.end_reason == EndReason.NO_PLAY
-    )
-
-
-def runs_to_the_turn_limit(
+def runs_on_to_the_same_end(
     game: Game, export: dict[str, Any], replay: SiteReplay, action_id: int
 ) -> bool:
-    """Whether the site's last line, where tresham's state differs, is the site running on by
-    itself to its turn limit within that last action (a game where no one can act but pass:
-    the site passes for them round after round, paying the privates, until its stock round
-    number reaches `SITE_TURN_LIMIT`), and tresham, playing its own log on, stands just as the
-    site at the start of its stock round of that number (random game 4 players seed 102: after
-    AFG's bankruptcy only a departed player's private pays; tresham plays on to the bank's
-    break, in its stock round 169), or has ended the game before, as no one could act any more
-    (``no_play``), where the site stands at its limit (random game 5 players seed 142: after
-    the closure the site makes at the chat line that ends the export, nothing operates). Only
-    chat lines may follow that action in the export (random game 4 players seed 209: within
-    P1's sale the site passes everyone on to its limit; the chat line after it wakes the
-    stalled stock round)."""
+    """Whether the site's line for `action_id`, where tresham's imported state differs, is the
+    site running on by itself to the end tresham's game reached: within that action no one can
+    act but pass, and the site passes for them round after round (paying the privates), where
+    tresham's log has its players' passes, which the export leaves to the site. Only chat
+    lines may follow that action in the export; the site's line shows the game over for the
+    reason tresham's game ended, and tresham's state at its end is that line. The site's end
+    is its limit of 100 stock rounds (``Engine::Game::Base#process_action``: ``:dnf``), which
+    the "18xx.games" rule set follows (ruling S28: random game 4 players seed 102, after AFG's
+    bankruptcy only a departed player's private pays), or which it reaches in a game tresham
+    ended before as no one could act any more (``no_play``, ruling R13: nothing changes in the
+    empty rounds the site plays on; random game 5 players seed 142, after the closure the site
+    makes at the chat line that ends the export, and random game 4 players seed 209, within
+    P1's sale, whose chat line after it wakes the stalled stock round)."""
     last = next((s for s in replay.states if s.get("id") == action_id), {})
     later = [a for a in export["actions"] if a["id"] > action_id]
-    if any(a["type"] != "message" for a in later) or int(last.get("turn") or 0) < SITE_TURN_LIMIT:
+    if any(a["type"] != "message" for a in later) or not last.get("finished"):
         return False
-    on = Game(game.title, game.player_names, game.seed, game.options, game.rules_version)
-    for action in game.actions:
-        if on.state.stock_round_no >= SITE_TURN_LIMIT:
-            break
-        on.apply(action)
-    dead_end = on.state.end_reason == EndReason.NO_PLAY
-    if not dead_end and (
-        on.state.stock_round_no != SITE_TURN_LIMIT or not isinstance(on.state.round, StockRound)
-    ):
+    words = SITE_END_WORDS.search(replay.output)
+    reason = game.state.end_reason
+    # a game that no one can change any more plays on to the site's limit (ruling R13)
+    site_reason = EndReason.TURN_LIMIT if reason == EndReason.NO_PLAY else reason
+    if words is None or reason is None or words.group(1) != site_reason:
         return False
     names = {str(p["id"]): str(p["name"]) for p in export["players"]}
     ids = {name: pid for pid, name in names.items()}
-    site = site_view({**last, "finished": dead_end})
-    ours = our_view(on, ids, adapter_for(game.title.name).penalty)
-    return first_difference(site, ours) is None
+    ours = our_view(game, ids, adapter_for(game.title.name).penalty)
+    return first_difference(site_view(last), ours) is None
 
 
 def stale_graph_refusal(
