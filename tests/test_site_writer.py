@@ -471,6 +471,28 @@ def test_the_token_steps_pass_after_sms_is_the_sites_where_tresham_waits_for_a_t
     assert imported.state_hash() == game.state_hash()
 
 
+# A token placed ends the site's Token step (G1849::Step::Token#process_place_token passes
+# it), even after "Close SMS" with tokens left: random game 5 players seed 421, OR 1: IFT
+# buys SMS, closes it, passes its lay, places a token in Messina (M9) with others unplaced
+# and declines to issue shares. That pass ends IFT's turn; it is not the pass of a Token
+# step the site would still hold open (which would leave IFT waiting at its issue step).
+def test_the_pass_after_a_token_placed_with_sms_closed_is_not_the_token_steps() -> None:
+    game = play_random(5, 421, {}, actions=109)
+    kinds = [(a.type, a.entity) for a in game.actions[-5:]]
+    assert kinds == [
+        ("buy_company", "IFT"),
+        ("use_company", "IFT"),
+        ("pass", "IFT"),
+        ("place_token", "IFT"),
+        ("pass", "IFT"),
+    ]
+    assert game.state.corps["IFT"].unplaced_tokens > 0
+    assert game.active_entity() == "RCS"
+    imported = import_export(export_game(game, 421)).game
+    assert imported.active_entity() == "RCS"
+    assert imported.state_hash() == game.state_hash()
+
+
 # The site's graph after a closure (issue 39; random games 4p 145, 5p 144 with bonds, 3p 147
 # with delay_ift): SFA has its turn and the site judges it has no city for a token; AFG then
 # closes and its tokens leave the map (a city emptied, or one that blocked SFA's way opened);

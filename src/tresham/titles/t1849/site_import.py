@@ -378,7 +378,11 @@ def _acted_at(ctx: SiteContext, action: dict[str, Any]) -> None:
     """Remember the latest step of the operating turn at which the corporation took an action
     other than a pass: the site never goes back to a step before it (random game 3 players
     seed 129 with bonds: CTL buys a train, then issues shares, which pay for another; its
-    pass after that is its Buy Companies step's, not its train step's)."""
+    pass after that is its Buy Companies step's, not its train step's). A token placed ends
+    the site's Token step (``G1849::Step::Token#process_place_token`` passes it), which then
+    no longer waits after "Close SMS" for a token the corporation still has (random game 5
+    players seed 421: IFT closes SMS, places a token in Messina with its others unplaced; its
+    pass after that declines to issue shares, ending its turn)."""
     rnd = ctx.game.state.round
     if action["type"] == "pass" or action.get("entity_type") != "corporation":
         return
@@ -389,6 +393,8 @@ def _acted_at(ctx: SiteContext, action: dict[str, Any]) -> None:
     turns: dict[SiteTurn, int] = ctx.memo.setdefault(ACTED, {})
     turn = site_turn(ctx.game, rnd.corp())
     turns[turn] = max(turns.get(turn, -1), rnd.step)
+    if action["type"] == "place_token":
+        ctx.memo.setdefault(SITE_STEPS, {}).setdefault(turn, set()).add("token")
 
 
 def _at_routes(game: Game, corp: str) -> bool:
