@@ -263,9 +263,8 @@ def differential(
     stopped = refused is not None and len(replay.states) < full_length
     if refused is not None and stopped:
         # what the site replayed before it refused is compared first: a state that differs
-        # there is the cause, not the refusal it led to (random game 3 players seed 323: the
-        # site's stock round ends without its price moves, and a purchase at the price it
-        # left is refused later)
+        # there is the cause, not the refusal it led to (e.g. a purchase the site refuses at
+        # a price tresham's state moved and the site's did not)
         export = {**export, "actions": [a for a in export["actions"] if a["id"] < refused[0]]}
         export.pop("result", None)
         export["status"] = "active"
