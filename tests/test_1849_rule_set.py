@@ -7,13 +7,15 @@ import pytest
 
 from helpers_1849 import sell_privates, start_first
 from tresham.core.actions import BuyTrain, IssueShares, Pass
+from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.core.game_spec import SetupError
 from tresham.core.rounds.operating import OperatingRound
+from tresham.core.rounds.stock import StockRound
 from tresham.core.shares import POOL, treasury
 from tresham.io.save import new_game
 from tresham.titles.t1849 import map_glue
-from tresham.titles.t1849.rule_set import STEPS_SITE, STEPS_SUMMARY
+from tresham.titles.t1849.rule_set import SITE_TURN_LIMIT, STEPS_SITE, STEPS_SUMMARY
 from tresham.titles.t1849.steps import CompaniesStep, IssueStep, TrainStep
 
 NAMES = ["Ann", "Bob", "Cid"]
@@ -77,6 +79,42 @@ def test_site_sce_taker_was_given_a_turn_before_version_9() -> None:
             g.apply(Pass(who))
     assert g.state.companies["SCE"].owner == "Ann"
     assert g.active_entity() == "Ann"
+
+
+def _stock_round_ended(options: dict[str, str] | None, version: int | None, number: int) -> Game:
+    """A game whose stock round `number` (set so, after the private sales) ends with everyone
+    passing."""
+    g = new_game("1849", NAMES, 1, options, rules_version=version)
+    sell_privates(g)
+    start_first(g)
+    g.state.stock_round_no = number
+    while isinstance(g.state.round, StockRound) and not g.state.finished:
+        active = g.active_entity()
+        assert active is not None
+        g.apply(Pass(active))
+    return g
+
+
+# Ruling S28: 18xx.games ends a game as its stock round 100 ends ("did not finish";
+# Engine::Game::Base#process_action), the players' worth the result; the "18xx.games" rule
+# set follows it from rules version 10. Stock round 99 leads to its operating rounds.
+def test_site_game_ends_as_stock_round_100_ends() -> None:
+    g = _stock_round_ended(SITE, None, SITE_TURN_LIMIT)
+    assert g.state.finished and g.state.end_reason == EndReason.TURN_LIMIT == "dnf"
+    assert g.state.events[-1] == "Game over: the game reached 18xx.games' limit of 100 stock rounds"
+    assert isinstance(g.state.round, StockRound)  # no operating round: no private pays
+    before = _stock_round_ended(SITE, None, SITE_TURN_LIMIT - 1)
+    assert not before.state.finished and isinstance(before.state.round, OperatingRound)
+
+
+# Ruling S28: the summary's rule set, and the "18xx.games" rule set's saves before rules
+# version 10, play on after stock round 100.
+@pytest.mark.parametrize(("options", "version"), [(None, None), (SITE, 9)])
+def test_no_turn_limit_in_the_summary_or_before_version_10(
+    options: dict[str, str] | None, version: int | None
+) -> None:
+    g = _stock_round_ended(options, version, SITE_TURN_LIMIT)
+    assert not g.state.finished and isinstance(g.state.round, OperatingRound)
 
 
 # Ruling S2 / R3 (1849 tile manifest "Brown from the first 12H"): the site lays brown from 10H

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,29 +24,32 @@ from shared_files import SHARED
 from tresham.bots.random_bot import choose
 from tresham.cli import main
 from tresham.core.actions import Action, Pass, SellShares
+from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
 from tresham.io.oracle import (
     EQUAL,
     SITE_CLOSING_ISSUE,
-    SITE_DNF,
     SITE_REFUSES,
-    SITE_TURN_LIMIT,
+    SITE_STALE_GRAPH,
     STATE_DIFFERS,
     SiteReplay,
     closing_issue_fault,
     differential,
     oracle_missing,
     play_random,
-    runs_to_the_turn_limit,
+    runs_on_to_the_same_end,
     site_replay,
     stale_graph_refusal,
+    stale_graph_skip,
+    stale_token_pass,
     stale_train_step_refusal,
 )
 from tresham.io.save import new_game, save
 from tresham.io.site_import import StateDivergence, import_export
 from tresham.io.site_writer import ExportFailure, export_game
+from tresham.titles.t1849.rule_set import SITE_TURN_LIMIT
 from tresham.titles.t1849.variants import has_e_token
 from tresham.titles.t1849.versions import SITE_SEVENTH_VERSION
 
@@ -167,26 +171,46 @@ def test_the_sites_engine_replays_the_game_with_every_state_equal(
     assert verdict.lines_equal == verdict.site_actions > 100
 
 
-# The site's limit, not a difference: where no one can act but pass, the site passes for them
-# by itself within one action, round after round, to its stock round 100, and ends the game
-# as "did not finish". Random game 4 players seed 102: after AFG's bankruptcy only a departed
-# player's private pays; tresham, playing its own passes on, stands at the start of its stock
-# round 100 just as the site's last line. A line that differs there stays a difference.
+# Ruling S28: where no one can act but pass, the site passes for them by itself within one
+# action, round after round, and ends the game as its stock round 100 ends ("did not
+# finish"); the "18xx.games" rule set ends it there too. Random game 4 players seed 102:
+# after AFG's bankruptcy only a departed player's private pays; tresham's own passes (which
+# the export leaves to the site) end its stock round 100, with the site's result. A line that
+# differs there, or another end, stays a difference.
 @needs_oracle
-def test_the_sites_own_run_to_its_turn_limit_is_the_sites() -> None:
+def test_the_sites_run_to_its_turn_limit_is_the_same_end() -> None:
     options = {"reduced_4p_corps": True}
     verdict = differential(4, 102, options, ORACLE)
-    assert verdict.verdict == SITE_DNF, json.dumps(verdict.to_dict(), indent=1)[:3000]
-    assert verdict.extra["site_end"] == "its own passes to the turn limit"
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.extra["site_end"] == "its own passes to the end"
     assert verdict.lines_equal == verdict.site_actions
     game = play_random(4, 102, options)
+    assert game.state.end_reason == EndReason.TURN_LIMIT
+    assert game.state.stock_round_no == SITE_TURN_LIMIT
     export = export_game(game, 102)
     replay = site_replay(export, ORACLE)
     last = replay.states[-1]
-    assert last["turn"] == SITE_TURN_LIMIT
-    assert runs_to_the_turn_limit(game, export, replay, last["id"])
-    replay.states[-1] = {**last, "bank": last["bank"] + 1}
-    assert not runs_to_the_turn_limit(game, export, replay, last["id"])
+    assert last["turn"] == SITE_TURN_LIMIT and last["finished"]
+    assert runs_on_to_the_same_end(game, export, replay, last["id"])
+    changed = replace(replay, states=[*replay.states[:-1], {**last, "bank": last["bank"] + 1}])
+    assert not runs_on_to_the_same_end(game, export, changed, last["id"])
+    game.state.end_reason = EndReason.BANK
+    assert not runs_on_to_the_same_end(game, export, replay, last["id"])
+
+
+# Ruling S28: the export of a game that ends at the site's limit leaves its players' last
+# passes to the site (they can only pass); the import of that finished export makes them and
+# reaches the site's end and result. An export still running is left where its log ends.
+def test_the_import_passes_on_to_the_sites_limit() -> None:
+    game = play_random(4, 102, {"reduced_4p_corps": True})
+    export = export_game(game, 102)
+    assert export["actions"][-1]["type"] == "bankrupt" and game.actions[-1].type == "pass"
+    imported = import_export(export)
+    assert imported.game.state.end_reason == EndReason.TURN_LIMIT
+    assert imported.differences_from_site() == []
+    running = import_export({**export, "status": "active"})
+    assert not running.game.state.finished
+    assert running.game.state.stock_round_no < SITE_TURN_LIMIT
 
 
 # The site moves prices at the end of a stock round after its check for closures: RCS enters
@@ -214,9 +238,11 @@ def test_the_same_dead_end_after_a_closure_the_site_makes_late_is_equal() -> Non
     replay = site_replay(export, ORACLE)
     last = replay.states[-1]
     assert last["turn"] == SITE_TURN_LIMIT and last["type"] == "message"
-    assert runs_to_the_turn_limit(game, export, replay, last["id"])
+    assert runs_on_to_the_same_end(game, export, replay, last["id"])
+    other_end = replace(replay, output=replay.output.replace(":dnf", ":bank"))
+    assert not runs_on_to_the_same_end(game, export, other_end, last["id"])
     replay.states[-1] = {**last, "bank": last["bank"] + 1}
-    assert not runs_to_the_turn_limit(game, export, replay, last["id"])
+    assert not runs_on_to_the_same_end(game, export, replay, last["id"])
 
 
 # Within P1's sale that closes IFT no one else can act: the site passes everyone on to its
@@ -228,18 +254,18 @@ def test_the_same_dead_end_after_a_closure_the_site_makes_late_is_equal() -> Non
 def test_the_sites_run_to_its_limit_inside_a_closing_sale_is_the_same_end() -> None:
     verdict = differential(4, 209, ALL_OPTIONS, ORACLE)
     assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
-    assert verdict.extra.get("site_end") == "its own passes to the turn limit"
+    assert verdict.extra.get("site_end") == "its own passes to the end"
     game = play_random(4, 209, ALL_OPTIONS)
     export = export_game(game, 209)
     replay = site_replay(export, ORACLE)
     sale, chat = export["actions"][-2:]
     assert (sale["type"], chat["type"]) == ("sell_shares", "message")
-    assert runs_to_the_turn_limit(game, export, replay, sale["id"])
+    assert runs_on_to_the_same_end(game, export, replay, sale["id"])
     passed = {
         **export,
         "actions": [*export["actions"], {**chat, "id": chat["id"] + 1, "type": "pass"}],
     }
-    assert not runs_to_the_turn_limit(game, passed, replay, sale["id"])
+    assert not runs_on_to_the_same_end(game, passed, replay, sale["id"])
 
 
 # A game over takes no action on the site (GameIsOver), not even the pass of a step tresham
@@ -250,6 +276,56 @@ def test_nothing_follows_the_action_that_ends_the_game() -> None:
     last = export_game(game, 125)["actions"][-1]
     assert (last["type"], last["choice"]) == ("choose", "Leave game")
     assert "auto_actions" not in last
+
+
+# The site ends a broken bank's game only once its round is over (`end_now?` at :full_or),
+# and its token-buying step (acquiring_station_tokens) waits for a pass even with nothing to
+# spend: the last corporation's pass there is written after the action that ends tresham's
+# game, which moved past that step by itself (random game 4 players seed 351: IFT pays out
+# its L.590 and is left with L.0 in the set's last round; without that pass the site's
+# game goes on, waiting for IFT).
+def test_the_turn_that_ends_the_game_with_the_bank_still_passes_the_sites_steps() -> None:
+    game = play_random(4, 351, {"acquiring_station_tokens": True})
+    assert game.state.end_reason == "bank" and game.actions[-1].type == "dividend"
+    export = export_game(game, 351)
+    last_two = [(a["type"], a["entity"]) for a in export["actions"][-2:]]
+    assert last_two == [("dividend", "IFT"), ("pass", "IFT")]
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# A full market ends the site's game once that corporation's turn is over (its 1849 operating
+# round's `next_entity!`), not the round: no step of a corporation after it is written
+# (random game 3 players seed 132 with delay_ift: IFT enters L.377 and ends its turn with a
+# redemption; AFG and RCS, after it in the order, never run on the site).
+def test_the_turn_that_ends_the_game_with_the_market_is_the_last_written() -> None:
+    game = play_random(3, 132, {"delay_ift": True})
+    assert game.state.end_reason == "stock_market"
+    assert (game.actions[-1].type, game.actions[-1].entity) == ("redeem_shares", "IFT")
+    export = export_game(game, 132)
+    assert (export["actions"][-1]["type"], export["actions"][-1]["entity"]) == (
+        "buy_shares",
+        "IFT",
+    )
+    assert import_export(export).game.state_hash() == game.state_hash()
+
+
+# The site's engine replays each of them to its end, every state equal (before this, the
+# two bank games stopped at the dividend: "finished" false on the site, true in tresham).
+@needs_oracle
+@pytest.mark.parametrize(
+    ("players", "seed", "options"),
+    [
+        (4, 351, {"acquiring_station_tokens": True}),
+        (3, 378, {"acquiring_station_tokens": True}),
+        (3, 132, {"delay_ift": True}),
+    ],
+)
+def test_the_sites_game_ends_after_the_last_turns_passes(
+    players: int, seed: int, options: dict[str, Any]
+) -> None:
+    verdict = differential(players, seed, options, ORACLE)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.lines_equal == verdict.site_actions
 
 
 # The site's token-buying step stays open after a purchase until the corporation passes
@@ -480,6 +556,122 @@ def test_a_token_refused_with_no_closure_or_for_another_reason_is_not_the_sites(
     actions, lines = _stale_case()
     other = "Engine::GameError: SFA cannot place token in City C1-0-1 on hex C1"
     assert not stale_graph_refusal(actions, lines, (5, other))
+
+
+# The same stale graph, seen before any token is refused: ATA, with no train, has its turn
+# (the site judges it has no city for a token), RCS then closes and its tokens leave the map,
+# and ATA passes its track step. The site's Token step skips itself on the stale graph, its
+# Run Routes step too (no train), and ATA withholds within that pass: its price moves left
+# from L.47 to L.41 at once, where tresham waits for ATA's token (M9, J6 or C5) and leaves it
+# at L.47 (random game 4 players seed 313, site action 1333; the site refuses ATA's token
+# in M9 at 1334).
+_ATA_TOKEN = 1567  # tresham's actions up to ATA's token after the pass
+
+
+@needs_oracle
+def test_a_token_step_skipped_on_a_closures_stale_graph_is_the_sites() -> None:
+    export = export_game(play_random(4, 313, {}, actions=_ATA_TOKEN), 313)
+    assert [(a["id"], a["type"]) for a in export["actions"][-2:]] == [
+        (1333, "pass"),
+        (1334, "place_token"),
+    ]
+    states = site_replay(export, ORACLE).states
+    assert states[-1]["id"] == 1333  # the site refuses the token
+    export["actions"] = export["actions"][:-1]  # compared up to there
+    exc = _divergence(export, states)
+    div = exc.divergence
+    assert (div.id, div.field, div.site, div.tresham) == (1333, "corps.ATA.price", 41, 47)
+    assert stale_graph_skip(export, states, exc)
+    # a tile laid after the closure clears the site's graph: ATA's skip would be tresham's
+    cleared = [{**a, "type": "lay_tile"} if a["id"] == 1329 else a for a in export["actions"]]
+    assert not stale_graph_skip({**export, "actions": cleared}, states, exc)
+    line = next(s for s in states if s["id"] == 1333)
+    line["step"] = "Game::G1849::Step::Token"  # the site waits for the token too
+    assert not stale_graph_skip(export, states, exc)
+    line["step"] = "Game::G1849::Step::BuyTrain"
+    line["bank"] += 1  # something else differs too
+    assert not stale_graph_skip(export, states, exc)
+    line["bank"] -= 1
+    assert stale_graph_skip(export, states, exc)
+    for earlier in states:
+        if "RCS" in earlier["corps"]:
+            earlier["corps"]["RCS"]["tokens"] = []  # no tokens left the map
+    assert not stale_graph_skip(export, states, exc)
+    verdict = differential(4, 313, {}, ORACLE, actions=_ATA_TOKEN)
+    assert (verdict.verdict, verdict.action_id) == (SITE_STALE_GRAPH, 1333)
+
+
+# Random game 4 players seed 350 (delay_ift): ATA, judged at its turn before IFT's closure,
+# passes its track step at 1343; the site withholds at once (L.68 to L.61), tresham waits for
+# its token (B14, H8, J6 or M9), which ATA passes at 1344.
+@needs_oracle
+def test_another_token_step_skipped_on_a_stale_graph_is_the_sites() -> None:
+    verdict = differential(4, 350, {"delay_ift": True}, ORACLE, actions=1732)
+    assert (verdict.verdict, verdict.action_id) == (SITE_STALE_GRAPH, 1343)
+    assert (verdict.field, verdict.site_value, verdict.tresham_value) == (
+        "corps.ATA.price",
+        61,
+        68,
+    )
+
+
+# The same stale graph skips a Token step: random game 5 players seed 376, AFG (a token in
+# Trapani, C1) closes at its turn in OR 2.1, after CTL's; in OR 3.1 tresham offers CTL a
+# token in Trapani and CTL passes it, while the site, whose graph still finds no room for
+# CTL, has skipped its Token step and refuses the pass at its Route step. Tresham's 125th
+# action is that pass; the site's lines are stood in for by the tokens they show (AFG's
+# leave the map with its last action).
+_PASS_BLOCKED = "Engine::GameError: Blocking step Run Routes cannot process action pass"
+
+
+def _stale_pass_case() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    game = play_random(5, 376, {}, actions=125)
+    assert (game.actions[-1].type, game.actions[-1].entity) == ("pass", "CTL")
+    export = export_game(game, 376)
+    closing = max(a["id"] for a in export["actions"] if a["entity"] == "AFG")
+    lines = [
+        {
+            "id": a["id"],
+            "phase": "6H",
+            "corps": {"AFG": {"tokens": ["C1"] if a["id"] < closing else []}},
+            "players": {},
+        }
+        for a in export["actions"][:-1]
+    ]
+    return export, lines
+
+
+def test_a_token_pass_refused_on_a_closures_stale_graph_is_the_sites() -> None:
+    export, lines = _stale_pass_case()
+    last = export["actions"][-1]
+    assert (last["type"], last["entity"]) == ("pass", "CTL")
+    assert stale_token_pass(export, lines, (last["id"], _PASS_BLOCKED))
+
+
+def test_a_pass_refused_otherwise_is_not_the_stale_graphs() -> None:
+    export, lines = _stale_pass_case()
+    refused = export["actions"][-1]["id"]
+    # CTL's track pass before it: tresham offers no token there
+    assert not stale_token_pass(export, lines, (refused - 1, _PASS_BLOCKED))
+    other = "Engine::GameError: CTL cannot pass"
+    assert not stale_token_pass(export, lines, (refused, other))
+    # no tokens left the map
+    for line in lines:
+        line["corps"]["AFG"]["tokens"] = ["C1"]
+    assert not stale_token_pass(export, lines, (refused, _PASS_BLOCKED))
+    # a new phase after the closure (the earthquake clears the site's graph)
+    export, lines = _stale_pass_case()
+    lines[-1]["phase"] = "8H"
+    assert not stale_token_pass(export, lines, (refused, _PASS_BLOCKED))
+
+
+@needs_oracle
+def test_the_sites_stale_graph_refusing_a_token_pass_is_its_verdict() -> None:
+    verdict = differential(5, 376, {}, ORACLE, actions=125)
+    assert verdict.verdict == SITE_STALE_GRAPH, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.action is not None
+    assert (verdict.action["type"], verdict.action["entity"]) == ("pass", "CTL")
+    assert verdict.lines_equal == verdict.action["id"] - 1
 
 
 # The site's Buy Trains step waits at a turn's end only where the treasury, as the turn ended,
@@ -781,6 +973,12 @@ def test_a_closure_the_site_makes_at_its_next_action_is_compared_there() -> None
     with pytest.raises(StateDivergence) as info:
         import_export(export, states=states)
     assert (info.value.divergence.id, info.value.divergence.field) == (744, "bank")
+
+
+def _divergence(export: dict[str, Any], states: list[dict[str, Any]]) -> StateDivergence:
+    with pytest.raises(StateDivergence) as info:
+        import_export(export, states=states)
+    return info.value
 
 
 def _rulebook_end(game: Game) -> Game:

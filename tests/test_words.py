@@ -246,6 +246,7 @@ def test_end_reasons_are_one_enumeration_in_words() -> None:
         "bankrupt",
         "no_play",
         "endgame",
+        "dnf",
     }
 
 

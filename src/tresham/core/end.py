@@ -20,6 +20,9 @@ class EndReason(StrEnum):
     NO_PLAY = "no_play"
     #: A share price reached 1854's Game End space, and its operating round was played out.
     ENDGAME = "endgame"
+    #: 18xx.games' limit: its stock round 100 ended (1849's "18xx.games" rule set, ruling
+    #: S28); the value is the site's own name for it, "did not finish".
+    TURN_LIMIT = "dnf"
 
     @property
     def words(self) -> str:
@@ -34,4 +37,5 @@ _WORDS: dict[EndReason, str] = {
     EndReason.NO_PLAY: "nothing could change any more: no corporation runs, no private pays, "
     "and nobody can start a corporation",
     EndReason.ENDGAME: "a share price reached the Game End space",
+    EndReason.TURN_LIMIT: "the game reached 18xx.games' limit of 100 stock rounds",
 }

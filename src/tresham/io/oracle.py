@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import tarfile
@@ -26,17 +27,18 @@ from pathlib import Path
 from typing import Any
 
 from tresham.bots.random_bot import choose
-from tresham.core.actions import IssueShares
+from tresham.core.actions import IssueShares, Pass, PlaceToken
 from tresham.core.end import EndReason
 from tresham.core.game import Game
-from tresham.core.rounds.stock import StockRound
 from tresham.io.save import new_game
 from tresham.io.site_export import ImportFailure
 from tresham.io.site_import import StateDivergence, adapter_for, import_export
 from tresham.io.site_states import (
+    aligned_game,
     first_difference,
     our_view,
     parse_states,
+    site_active,
     site_view,
 )
 from tresham.io.site_writer import ExportFailure, export_game
@@ -57,24 +59,30 @@ IMPORT_FAILS = "import fails"
 EXPORT_FAILS = "export fails"
 RESULT_DIFFERS = "result differs"
 NO_END = "no end"
-#: The site ends a game whose turn (stock round) number reaches 100 as "did not finish"
-#: (``Engine::Game::Base#process_action``): its limit, not a difference.
-SITE_DNF = "site did not finish (turn 100)"
-DNF_WORDS = "game_end_reason: :dnf"
+#: The site's words naming the reason its game ended (``replay.rb``).
+SITE_END_WORDS = re.compile(r"game_end_reason: :(\w+)")
 #: The site's engine fails inside itself (an error other than its refusal of an action,
 #: ``Engine::GameError`` or ``Engine::GameIsOver``, e.g. a ``NoMethodError``). Not counted as
 #: the site's: such a failure can follow an action the site would not have offered.
 SITE_CRASH = "site engine fault"
 #: The site's graph (``Engine::Graph``) is a cache that only a tile lay, a token placed or
-#: bought and Messina's earthquake clear; a closure removes the closed corporation's tokens
-#: and leaves it as it was. A corporation whose "can it place a token" the site worked out
-#: before the closure still finds no room in a city the closure emptied: its Token step
-#: skips itself and the site refuses the token (``Blocking step Run Routes cannot process
-#: action place_token``) that its own rules allow. A corporation whose connected hexes the
-#: site worked out before a closure that opened its way lays in a hex beyond them: the site
-#: fails looking for that hex (``legal_tile_rotation?``: a ``NoMethodError`` on
-#: ``graph.connected_hexes(corp).find``; random game 5 players seed 101: AFG lays on E3 after
-#: CTL's closure in Trapani). The site's fault (issue 39).
+#: bought and Messina's earthquake clear; a closure (``Game::Base#close_corporation``)
+#: removes the closed corporation's tokens and leaves it as it was. A corporation whose "can it
+#: place a token" the site worked out before the closure (``Graph#can_token?``, kept per
+#: corporation) still finds no room in a city the closure emptied: its Token step
+#: (``G1849::Step::Token#can_place_token?``) skips itself and the site refuses the token
+#: (``Blocking step Run Routes cannot process action place_token``) that its own rules allow.
+#: Where that corporation has no train, the site goes on past its Run Routes step within the
+#: pass that ends its track step and withholds, so its share price moves left at once, while
+#: tresham waits for its token (random games 4 players seeds 313 and 350: ATA, judged at its
+#: turn before RCS's or IFT's closure; the site's own graph, once cleared, finds M9 open). A
+#: corporation whose connected hexes the site worked out before a closure that opened its way
+#: lays in a hex beyond them: the site fails looking for that hex (``legal_tile_rotation?``: a
+#: ``NoMethodError`` on ``graph.connected_hexes(corp).find``; random game 5 players seed 101:
+#: AFG lays on E3 after CTL's closure in Trapani). A corporation that declines the token
+#: tresham offers it there writes a pass the site refuses in the same way (``Blocking step Run
+#: Routes cannot process action pass``; random game 5 players seed 376: AFG's closure empties
+#: Trapani (C1), CTL, judged before, passes its token step). The site's fault (issue 39).
 SITE_STALE_GRAPH = "site graph stale after a closure"
 #: AFG's purchase of the first 12H sets off the Messina earthquake; where AFG loses its only
 #: token there, the site closes it and starts the next corporation's turn inside that
@@ -103,15 +111,12 @@ SITE_CLOSING_ISSUE = "site engine fault after an issue into the Closed box"
 CLOSING_ISSUE_WORDS = ("NoMethodError", "current.owner")
 #: Verdicts that are the site's, never tresham's.
 SITE_CAUSES = (
-    SITE_DNF,
     SITE_STALE_GRAPH,
     SITE_STALE_TRAIN_STEP,
     SITE_CLOSING_ISSUE,
 )
 #: The site's actions that clear its graph.
 GRAPH_CLEARING = frozenset({"lay_tile", "place_token", "buy_token"})
-#: The turn (stock round) number at which the site ends a game as "did not finish".
-SITE_TURN_LIMIT = 100
 
 
 def oracle_missing(oracle: Path = ORACLE) -> str | None:
@@ -251,15 +256,6 @@ def differential(
     by_id = {a["id"]: a for a in export["actions"]}
     refused = _engine_error(replay.output)
     full_length = len(export["actions"])
-    if DNF_WORDS in replay.output and refused is None and replay.states:
-        last = replay.states[-1]["id"]  # compare up to the site's end
-        export = {**export, "actions": [a for a in export["actions"] if a["id"] <= last]}
-        export.pop("result", None)
-        export["status"] = "active"
-        # the site's "finished" there is its limit, not an end by the rules (e.g. a game with
-        # no corporation left, which tresham ends once no one can act): compared as running
-        replay.states[-1] = {**replay.states[-1], "finished": False}
-        verdict.verdict = SITE_DNF
     stopped = refused is not None and len(replay.states) < full_length
     if refused is not None and stopped:
         # what the site replayed before it refused is compared first: a state that differs
@@ -272,13 +268,17 @@ def differential(
         result = import_export(export, states=replay.states)
     except StateDivergence as exc:
         div = exc.divergence
-        if verdict.verdict == SITE_DNF and runs_to_the_turn_limit(game, export, replay, div.id):
+        if (
+            refused is None
+            and replay.status == 0
+            and runs_on_to_the_same_end(game, export, replay, div.id)
+        ):
             verdict.lines_equal = len(replay.states)
-            verdict.extra["site_end"] = "its own passes to the turn limit"
-            if _same_dead_end(game, export, replay, full_length):
-                verdict.verdict = EQUAL  # the same end, which the site names "did not finish"
+            verdict.extra["site_end"] = "its own passes to the end"
             return verdict
         verdict.verdict = STATE_DIFFERS
+        if stale_graph_skip(export, replay.states, exc):
+            verdict.verdict = SITE_STALE_GRAPH
         verdict.lines_equal = exc.result.state_lines_compared or 0
         verdict.action_id = div.id
         verdict.action = by_id.get(div.id)
@@ -301,11 +301,6 @@ def differential(
     if refused is not None and stopped:
         return _refusal(verdict, export, replay, refused, by_id, result.state_lines_compared or 0)
     verdict.lines_equal = result.state_lines_compared or 0
-    if verdict.verdict == SITE_DNF:
-        if _same_dead_end(game, export, replay, full_length):
-            verdict.verdict = EQUAL  # the same end, which the site names "did not finish"
-            verdict.extra["site_end"] = "dnf"
-        return verdict
     if replay.status != 0 and game.state.finished:
         verdict.verdict = RESULT_DIFFERS
         verdict.site_words = replay.output[-2000:]
@@ -324,7 +319,8 @@ def _refusal(
     compared equal: the site's own cause where a detector knows it, else the refusal."""
     verdict.verdict = SITE_REFUSES if "Engine::Game" in refused[1] else SITE_CRASH
     actions = [*export["actions"], *([by_id[refused[0]]] if refused[0] in by_id else [])]
-    if stale_graph_refusal(actions, replay.states, refused):
+    stale_pass = stale_token_pass({**export, "actions": actions}, replay.states, refused)
+    if stale_pass or stale_graph_refusal(actions, replay.states, refused):
         verdict.verdict = SITE_STALE_GRAPH
     elif stale_train_step_refusal(actions, replay.states, refused):
         verdict.verdict = SITE_STALE_TRAIN_STEP
@@ -338,52 +334,36 @@ def _refusal(
     return verdict
 
 
-def _same_dead_end(game: Game, export: dict[str, Any], replay: SiteReplay, length: int) -> bool:
-    """Whether a game the site ends as "did not finish" ended the same way in tresham: the
-    site replayed the whole log (every state line equal), tresham ended it because no one can
-    act any more (``no_play``: no corporation operates and no player can buy or start one; the
-    site plays such empty rounds on until its turn limit), and the results are equal."""
-    return (
-        replay.status == 0
-        and len(export["actions"]) == length
-        and game.state.end_reason == EndReason.NO_PLAY
-    )
-
-
-def runs_to_the_turn_limit(
+def runs_on_to_the_same_end(
     game: Game, export: dict[str, Any], replay: SiteReplay, action_id: int
 ) -> bool:
-    """Whether the site's last line, where tresham's state differs, is the site running on by
-    itself to its turn limit within that last action (a game where no one can act but pass:
-    the site passes for them round after round, paying the privates, until its stock round
-    number reaches `SITE_TURN_LIMIT`), and tresham, playing its own log on, stands just as the
-    site at the start of its stock round of that number (random game 4 players seed 102: after
-    AFG's bankruptcy only a departed player's private pays; tresham plays on to the bank's
-    break, in its stock round 169), or has ended the game before, as no one could act any more
-    (``no_play``), where the site stands at its limit (random game 5 players seed 142: after
-    the closure the site makes at the chat line that ends the export, nothing operates). Only
-    chat lines may follow that action in the export (random game 4 players seed 209: within
-    P1's sale the site passes everyone on to its limit; the chat line after it wakes the
-    stalled stock round)."""
+    """Whether the site's line for `action_id`, where tresham's imported state differs, is the
+    site running on by itself to the end tresham's game reached: within that action no one can
+    act but pass, and the site passes for them round after round (paying the privates), where
+    tresham's log has its players' passes, which the export leaves to the site. Only chat
+    lines may follow that action in the export; the site's line shows the game over for the
+    reason tresham's game ended, and tresham's state at its end is that line. The site's end
+    is its limit of 100 stock rounds (``Engine::Game::Base#process_action``: ``:dnf``), which
+    the "18xx.games" rule set follows (ruling S28: random game 4 players seed 102, after AFG's
+    bankruptcy only a departed player's private pays), or which it reaches in a game tresham
+    ended before as no one could act any more (``no_play``, ruling R13: nothing changes in the
+    empty rounds the site plays on; random game 5 players seed 142, after the closure the site
+    makes at the chat line that ends the export, and random game 4 players seed 209, within
+    P1's sale, whose chat line after it wakes the stalled stock round)."""
     last = next((s for s in replay.states if s.get("id") == action_id), {})
     later = [a for a in export["actions"] if a["id"] > action_id]
-    if any(a["type"] != "message" for a in later) or int(last.get("turn") or 0) < SITE_TURN_LIMIT:
+    if any(a["type"] != "message" for a in later) or not last.get("finished"):
         return False
-    on = Game(game.title, game.player_names, game.seed, game.options, game.rules_version)
-    for action in game.actions:
-        if on.state.stock_round_no >= SITE_TURN_LIMIT:
-            break
-        on.apply(action)
-    dead_end = on.state.end_reason == EndReason.NO_PLAY
-    if not dead_end and (
-        on.state.stock_round_no != SITE_TURN_LIMIT or not isinstance(on.state.round, StockRound)
-    ):
+    words = SITE_END_WORDS.search(replay.output)
+    reason = game.state.end_reason
+    # a game that no one can change any more plays on to the site's limit (ruling R13)
+    site_reason = EndReason.TURN_LIMIT if reason == EndReason.NO_PLAY else reason
+    if words is None or reason is None or words.group(1) != site_reason:
         return False
     names = {str(p["id"]): str(p["name"]) for p in export["players"]}
     ids = {name: pid for pid, name in names.items()}
-    site = site_view({**last, "finished": dead_end})
-    ours = our_view(on, ids, adapter_for(game.title.name).penalty)
-    return first_difference(site, ours) is None
+    ours = our_view(game, ids, adapter_for(game.title.name).penalty)
+    return first_difference(site_view(last), ours) is None
 
 
 def stale_graph_refusal(
@@ -392,17 +372,57 @@ def stale_graph_refusal(
     """Whether the site refuses a token placement or a tile lay because its graph is stale
     (SITE_STALE_GRAPH): the refused action places a token and the site's Token step had
     skipped itself, or lays a tile and the site failed looking for the hex among the
-    corporation's connected hexes (`STALE_GRAPH_WORDS`); and after the last action that
-    cleared the site's graph (GRAPH_CLEARING, or a new phase: the earthquake) the corporation
-    had its turn (so the site worked out its graph) and then tokens left the map in the site's
-    own states (a closure: a city emptied, or a city that blocked its way opened)."""
+    corporation's connected hexes (`STALE_GRAPH_WORDS`); and the site's graph is stale for
+    that corporation (`_stale_graph`)."""
     by_id = {a["id"]: a for a in actions}
     action = by_id.get(refused[0])
     words = STALE_GRAPH_WORDS.get(action["type"], ()) if action is not None else ()
     if action is None or not words or not all(w in refused[1] for w in words):
         return False
-    corp = action["entity"]
-    lines = [s for s in states if s["id"] < refused[0]]
+    return _stale_graph(action["entity"], by_id, [s for s in states if s["id"] < refused[0]])
+
+
+def stale_graph_skip(
+    export: dict[str, Any], states: list[dict[str, Any]], exc: StateDivergence
+) -> bool:
+    """Whether tresham's state differs from the site's because the site's Token step skipped
+    itself on its stale graph (SITE_STALE_GRAPH) where no token follows to be refused: the
+    action is a corporation's that clears no graph (its track step's pass), after which
+    tresham waits for that corporation's token (it can place one) and the site has moved on
+    past its Token step; the site's graph is stale for it (`_stale_graph`); and tresham,
+    once that corporation passes its token, stands as the site's line does (random games 4
+    players seeds 313 and 350: ATA, with no train, goes on to withhold on the site, and its
+    share price moves left at once, where tresham waits for its token)."""
+    div = exc.divergence
+    by_id = {a["id"]: a for a in export["actions"]}
+    action = by_id.get(div.id)
+    line = next((s for s in states if s["id"] == div.id), None)
+    if action is None or line is None or action.get("entity_type") != "corporation":
+        return False
+    corp = str(action["entity"])
+    if action["type"] in GRAPH_CLEARING or "Token" in str(line.get("step")):
+        return False
+    game = exc.result.game
+    if game.state.finished or game.active_entity() != corp:
+        return False
+    if not any(isinstance(a, PlaceToken) for a in game.legal_actions()):
+        return False
+    if not _stale_graph(corp, by_id, [s for s in states if s["id"] < div.id]):
+        return False
+    passed = game.clone()
+    passed.apply(Pass(entity=corp))
+    names = {str(p["id"]): str(p["name"]) for p in export["players"]}
+    ids = {name: pid for pid, name in names.items()}
+    passed = aligned_game(passed, site_active(line, names))
+    ours = our_view(passed, ids, adapter_for(game.title.name).penalty)
+    return first_difference(site_view(line), ours) is None
+
+
+def _stale_graph(corp: str, by_id: dict[int, dict[str, Any]], lines: list[dict[str, Any]]) -> bool:
+    """Whether the site's graph, as its `lines` leave it, is stale for `corp`: after the last
+    action that cleared it (GRAPH_CLEARING, or a new phase: the earthquake) the corporation
+    had its turn (so the site worked out its graph) and then tokens left the map in the
+    site's own states (a closure: a city emptied, or a city that blocked its way opened)."""
     judged = stale = False
     for before, after in pairwise(lines):
         done = by_id.get(after["id"], {})
@@ -415,6 +435,31 @@ def stale_graph_refusal(
         if judged and _tokens_placed(after) < _tokens_placed(before):
             stale = True
     return stale
+
+
+def stale_token_pass(
+    export: dict[str, Any], states: list[dict[str, Any]], refused: tuple[int, str]
+) -> bool:
+    """Whether the site refuses a corporation's pass because its stale graph skipped its
+    Token step (SITE_STALE_GRAPH): the refused action is the corporation's pass, blocked by a
+    later step; tresham, importing the export up to it, offers that corporation a token (the
+    pass declines it); and the site's graph of the corporation is stale (`_stale_graph`)."""
+    by_id = {a["id"]: a for a in export["actions"]}
+    action = by_id.get(refused[0])
+    if action is None or action["type"] != "pass" or action.get("entity_type") != "corporation":
+        return False
+    if not all(w in refused[1] for w in ("Blocking step", "cannot process action pass")):
+        return False
+    corp = str(action["entity"])
+    if not _stale_graph(corp, by_id, [s for s in states if s["id"] < refused[0]]):
+        return False
+    before = [a for a in export["actions"] if a["id"] < refused[0]]
+    partial = {k: v for k, v in export.items() if k not in ("result", "game_end_reason")}
+    try:
+        game = import_export({**partial, "status": "active", "actions": before}).game
+    except ImportFailure:
+        return False
+    return any(isinstance(a, PlaceToken) and a.entity == corp for a in game.legal_actions())
 
 
 def stale_train_step_refusal(

@@ -337,6 +337,8 @@ def import_export(
         if checker is not None and last_of_line:
             ahead = max((line_of[j] for j in ctx.claimed if j > i), default=line_of[i])
             checker.check(line_of[i], ahead, result)
+    if export.status == "finished":
+        _passes_to_the_end(game)
     if progress is not None:
         progress(len(log), len(log))
     result.runs_retraced = ctx.runs_retraced
@@ -536,6 +538,17 @@ def _no_run(later: list[dict[str, Any]]) -> bool:
     """Whether the next site action is a ``run_routes`` with no route: the site's Route step
     left open where tresham found nothing to run (tresham has moved past it)."""
     return bool(later) and later[0].get("type") == "run_routes" and not later[0].get("routes")
+
+
+def _passes_to_the_end(game: Game) -> None:
+    """After the last action of a finished export: the passes the site makes by itself (a
+    stock-round player with nothing to do but pass), which the export leaves out. Where no one
+    can act, the site plays its rounds on by itself to its end (1849: its limit of 100 stock
+    rounds, ruling S28, or tresham's end of a game nothing can change, R13)."""
+    while not game.state.finished and passes_by_itself(game):
+        active = game.active_entity()
+        assert active is not None
+        game.apply(Pass(active))
 
 
 def _site_pass(ctx: SiteContext, action: dict[str, Any]) -> None:

@@ -38,6 +38,8 @@ AFTER_DIVIDEND: Final = (("acquiring_station_tokens", "buy_token"), ("electric_d
 BEFORE_COMPANIES: Final = (("bonds", "interest"), ("bonds", "bond"))
 # Ruling S2: the site lays brown tiles from the first 10H (the summary: 12H).
 SITE_BROWN_FROM: Final = "10H"
+# Ruling S28: the site ends the game as the stock round of this number ends.
+SITE_TURN_LIMIT: Final = 100
 
 
 def rule_set(options: dict[str, Any]) -> str:

@@ -48,6 +48,7 @@ from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.market_rules import Movement1849
 from tresham.titles.t1849.rule_set import (
     RULE_SETS,
+    SITE_TURN_LIMIT,
     operating_steps,
     site_engine,
     site_fifth_round,
@@ -412,7 +413,8 @@ class Title1849(Title):
     # ================================================================ sequence
     def next_round(self, game: Game) -> Round:
         """Auction → SR → a set of ORs (as many as the phase says when the SR ends) → SR.
-        1849 §Start, §SR, §OR."""
+        1849 §Start, §SR, §OR. The "18xx.games" rule set (rules version 10) ends the game as
+        stock round `SITE_TURN_LIMIT` ends, as 18xx.games does (ruling S28)."""
         s = game.state
         rnd = s.round
         if rnd is None:
@@ -428,6 +430,9 @@ class Title1849(Title):
             else:
                 s.priority = rnd.next_priority(game)
                 self.end_of_stock_round(game)
+            if site_seventh_round(game) and s.stock_round_no >= SITE_TURN_LIMIT:
+                self.finish(game, EndReason.TURN_LIMIT)
+                return rnd
             if self.no_play_possible(game):
                 self.finish(game, EndReason.NO_PLAY)
                 return rnd

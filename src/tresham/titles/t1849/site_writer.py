@@ -38,6 +38,7 @@ from tresham.core.actions import (
     SellShares,
     UseCompany,
 )
+from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.core.graph import track_graph
 from tresham.core.rounds.operating import OperatingRound
@@ -60,6 +61,7 @@ from tresham.titles.t1849.site_import import (
 )
 from tresham.titles.t1849.site_shares import SiteShares, bankruptcy_sales
 from tresham.titles.t1849.site_slots import SiteSlots
+from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.variant_steps import InterestStep, tokens_in_reach
 from tresham.titles.t1849.variants import BUY_TOKENS
 
@@ -383,15 +385,28 @@ def _turn_end_passes(ctx: WriteContext, action: Action) -> list[SiteAction]:
     """The passes the site waits for at steps tresham moved past by itself: every step
     between where the action was taken and where tresham waits now (the rest of a turn
     that ended, the first steps of the next corporation's), and the action's own step where
-    the site stays there after it (:func:`_site_waits`)."""
+    the site stays there after it (:func:`_site_waits`). A game over takes no action, not
+    even a pass (the site: GameIsOver), except where tresham's game ends with the turn that
+    action was taken in: the site ends a broken bank's game only once its round is over (its
+    1849 game's ``end_now?`` at :full_or) and a full market's once that corporation's turn
+    is over (its 1849 operating round's ``next_entity!``), so it still waits at the steps of
+    that round (or turn) tresham moved past (random game 4 players seed 351: IFT's payout
+    leaves L.0, tresham skips the rest of its turn and ends the game with the bank broken;
+    the site's Buy Token step of acquiring_station_tokens waits for IFT's pass)."""
     was = ctx.memo.pop(TURN, None)
     game = ctx.game
-    if was is None or game.state.finished:
-        return []  # a game over takes no action, not even a pass (the site: GameIsOver)
+    if was is None:
+        return []
+    finished = game.state.finished
+    if finished and game.state.end_reason not in (EndReason.BANK, EndReason.STOCK_MARKET):
+        return []
     now = _turn(game)
     rid, index, step, order, steps = was
     stops: list[tuple[int, int]] = []  # (place in the order, step) the site may wait at
     end = (now[1], now[2]) if now is not None and now[0] == rid else (len(order), 0)
+    last = state_of(game).end_after
+    if finished and game.state.end_reason == EndReason.STOCK_MARKET and last in order:
+        end = min(end, (order.index(last) + 1, 0))  # the site's game ends with that turn
     taken_here = not isinstance(action, Pass) and index < len(order) and steps[step] in STAYS
     if taken_here and (index, step) < end:
         stops.append((index, step))

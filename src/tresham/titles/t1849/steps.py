@@ -43,6 +43,7 @@ from tresham.titles.t1849.rule_set import (
     site_fifth_round,
     site_fourth_round,
     site_proven,
+    site_seventh_round,
 )
 from tresham.titles.t1849.state import state_of, turn_of
 
@@ -176,7 +177,8 @@ class TrainStep(Step):
     train; if its treasury cannot pay for the cheapest train in the bank, its president may
     add cash, then sell stock (never losing this presidency), to buy that one, even when
     other corporations have trains it could buy instead (ruling R20); still short, it
-    closes."""
+    closes. With only E-trains it may not buy left in the bank, the "18xx.games" rule set
+    makes it buy another corporation's (ruling S26: `must_buy_elsewhere`)."""
 
     name = "trains"
     label = "buying trains"
@@ -201,6 +203,19 @@ class TrainStep(Step):
         if s.corps[corp].trains:
             return False
         if not self.bank_trains(game, corp):
+            return False
+        return map_glue.has_route(game, corp)
+
+    def must_buy_elsewhere(self, game: Game, corp: str) -> bool:
+        """A trainless corporation with a route whose bank holds trains, none of which it may
+        own (E-trains, without an E-token), must buy another corporation's train: in the
+        "18xx.games" rule set from rules version `SITE_SEVENTH_VERSION` (ruling S26: the site's
+        ``must_buy_train?`` counts every train of its depot, its ``BuyTrain#actions`` then
+        offers no pass)."""
+        s = game.state
+        if not site_seventh_round(game) or s.corps[corp].trains or self.bank_trains(game, corp):
+            return False
+        if not s.depot.purchasable(set(s.phases_reached)):
             return False
         return map_glue.has_route(game, corp)
 
@@ -248,7 +263,7 @@ class TrainStep(Step):
                     if not out or self._cannot_raise(game, corp, pres, shortfall):
                         out.append(Bankrupt(corp))
             return out
-        if out:
+        if out and not self.must_buy_elsewhere(game, corp):
             out.append(Pass(corp))
         return out
 
