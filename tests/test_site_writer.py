@@ -19,27 +19,28 @@ from typing import Any
 
 import pytest
 
+import tresham.io.oracle as oracle_module
 from shared_files import SHARED
 from tresham.bots.random_bot import choose
 from tresham.cli import main
-from tresham.core.actions import Pass
+from tresham.core.actions import Action, Pass, SellShares
 from tresham.core.end import EndReason
 from tresham.core.game import Game
+from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
 from tresham.io.oracle import (
     EQUAL,
     SITE_CLOSING_ISSUE,
-    SITE_SELLER_PRIORITY,
-    SITE_SKIPPED_ROUND_END,
+    SITE_REFUSES,
     SITE_STALE_GRAPH,
+    STATE_DIFFERS,
+    SiteReplay,
     closing_issue_fault,
     differential,
     oracle_missing,
     play_random,
     runs_on_to_the_same_end,
-    seller_priority,
     site_replay,
-    skipped_round_end,
     stale_graph_refusal,
     stale_graph_skip,
     stale_token_pass,
@@ -50,6 +51,7 @@ from tresham.io.site_import import StateDivergence, import_export
 from tresham.io.site_writer import ExportFailure, export_game
 from tresham.titles.t1849.rule_set import SITE_TURN_LIMIT
 from tresham.titles.t1849.variants import has_e_token
+from tresham.titles.t1849.versions import SITE_SEVENTH_VERSION
 
 BOUNDED = 150
 ALL_OPTIONS = {"electric_dreams": True, "bonds": True, "acquiring_station_tokens": True}
@@ -1001,87 +1003,121 @@ def _divergence(export: dict[str, Any], states: list[dict[str, Any]]) -> StateDi
     return info.value
 
 
-# P1's sale of RCS closes it and ends the stock round: every player left can only pass. The
-# site passes them within its closure and starts the operating round without the end of the
-# stock round's price moves: AFG, with certificates in the pool, stays at L.50 on the site;
-# tresham moves it down to L.40 (random game 3 players seed 159 with bonds). The site's fault,
-# and only where nothing else differs and the site left the price where it stood.
-@needs_oracle
-def test_a_stock_round_end_the_site_skips_after_a_closing_sale_is_the_sites() -> None:
+def _rulebook_end(game: Game) -> Game:
+    """`game` after the passes of every player left in its stock round (each can only pass)."""
+    while isinstance(game.state.round, StockRound):
+        legal = game.legal_actions()
+        assert legal and all(isinstance(a, Pass) for a in legal), legal
+        game.apply(legal[0])
+    return game
+
+
+def _replayed(game: Game, version: int) -> Game:
+    """The actions of `game` replayed under the rules of `version` (an older save)."""
+    old = new_game("1849", game.player_names, game.seed, game.options, version)
+    old.apply_all(game.actions)
+    return old
+
+
+def _under_the_summary(game: Game, sale: Action) -> Game:
+    """The position before `sale` played on by the summary's rule set: `sale` applied."""
+    summary = game.clone()
+    summary.options["rule_set"] = "summary"
+    summary.apply(sale)
+    return summary
+
+
+# Ruling S27 (1849 §SR: the round ends when every player has passed in succession, then the
+# price moves; the priority deal to the player after the last to buy or sell): on 18xx.games
+# P1's sale of RCS takes it into "Closed" and the stock round ends at once (random game 3
+# players seed 159 with bonds, action 114). With RCS still open at L.0, neither P1 nor P2 (who
+# sold RCS this round) can act, P3 (before P1) could buy it; once it is closed neither P3 nor
+# P1 can act, so the site's closure passes them all and ends the round without its end: AFG,
+# with certificates in the pool, stays at L.50, and P1, the seller, has the priority deal.
+# From rules version 10; saves of earlier versions, and the summary's rule set, pass the
+# players: AFG moves down to L.40 and P2 has the priority deal.
+def test_a_closing_sale_that_leaves_no_one_to_act_ends_the_stock_round_at_once() -> None:
     game = play_random(3, 159, {"bonds": True}, actions=114)
     sale = game.actions[-1]
-    assert (sale.type, sale.entity, getattr(sale, "corporation", None)) == (
-        "sell_shares",
-        "P1",
-        "RCS",
-    )
-    export = export_game(game, 159)
-    states = site_replay(export, ORACLE).states
-    at = next(n for n, line in enumerate(states) if line["id"] == export["actions"][-2]["id"])
-    assert (states[at - 1]["round"], states[at]["round"]) == ("Stock Round", "Operating Round")
-    exc = _divergence(export, states)
-    div = exc.divergence
-    assert (div.field, div.site, div.tresham) == ("corps.AFG.price", 50, 40)
-    assert skipped_round_end(export, states, exc)
-    states[at]["corps"]["AFG"]["price"] = 45  # the site moved it, elsewhere
-    assert not skipped_round_end(export, states, _divergence(export, states))
-    states[at]["corps"]["AFG"]["price"] = 50
-    states[at]["bank"] += 1  # something else differs too
-    assert not skipped_round_end(export, states, _divergence(export, states))
-    verdict = differential(3, 159, {"bonds": True}, ORACLE, actions=114)
-    assert (verdict.verdict, verdict.action_id) == (SITE_SKIPPED_ROUND_END, div.id)
+    assert isinstance(sale, SellShares) and (sale.entity, sale.corporation) == ("P1", "RCS")
+    s = game.state
+    assert isinstance(s.round, OperatingRound)
+    assert "RCS" not in s.market and s.market.price("AFG") == 50
+    assert s.players[s.priority].name == "P1"
+    before = play_random(3, 159, {"bonds": True}, actions=113)
+    for other in (_replayed(game, SITE_SEVENTH_VERSION - 1), _under_the_summary(before, sale)):
+        assert isinstance(other.state.round, StockRound) and "RCS" not in other.state.market
+        o = _rulebook_end(other).state
+        assert o.market.price("AFG") == 40 and o.players[o.priority].name == "P2"
 
 
-# P3's sale of ATA closes it and ends the stock round, every player left passing within the
-# site's closure: the site's round ends at the last player passed there, P3 himself, without
-# the move "once more to be back to the priority deal player" (`Round::Stock#next_entity!`),
-# so P3 has the priority deal where tresham gives it to P1, the player after the last to act.
-# Seen only where the next stock round begins: after SFA's purchase of CNM (and the site's
-# pass of its Buy Companies step), the site waits for P3, tresham for P1 (random game 3
-# players seed 391). The site's fault, and only where nothing else differs, the stock round
-# before ended with a closing sale, the site names the seller and tresham the player after.
+# Ruling S27: P3's sale of ATA ends the stock round at once (random game 3 players seed 391,
+# action 140: P1 sold ATA this round, P2 could buy it at L.0, and once it is closed neither P2
+# nor P3 can act), so P3 has the priority deal and begins the next stock round (action 145);
+# an older save gives it to P1, the player after him. His sale of SFA (action 69) ends
+# nothing: with SFA still open, P1, the player after him, was the first who could act, and
+# the site's closure stops at P2, before P3 has passed (its round stalls there, and goes on
+# at its next action): the players pass, and P1 has the priority deal.
+def test_the_seller_whose_closing_sale_ended_the_stock_round_has_the_priority_deal() -> None:
+    game = play_random(3, 391, {}, actions=145)
+    sale = game.actions[139]
+    assert isinstance(sale, SellShares) and (sale.entity, sale.corporation) == ("P3", "ATA")
+    assert game.actions[-1].entity == "P3" and isinstance(game.state.round, StockRound)
+    at_sale = play_random(3, 391, {}, actions=140)
+    s = at_sale.state
+    assert isinstance(s.round, OperatingRound) and s.players[s.priority].name == "P3"
+    old = _rulebook_end(_replayed(at_sale, SITE_SEVENTH_VERSION - 1)).state
+    assert old.players[old.priority].name == "P1"
+    earlier = play_random(3, 391, {}, actions=69)
+    sfa = earlier.actions[-1]
+    assert isinstance(sfa, SellShares) and (sfa.entity, sfa.corporation) == ("P3", "SFA")
+    assert "SFA" not in earlier.state.market and isinstance(earlier.state.round, StockRound)
+    e = _rulebook_end(earlier).state
+    assert e.players[e.priority].name == "P1"
+
+
+# Ruling S27 on the differential test's games where the site's closure ended a stock round
+# (3 players: seeds 159 with bonds and 323 with acquiring_station_tokens, where tresham made
+# the price moves; 332 with delay_ift, 338 with acquiring_station_tokens and 391, where the
+# next stock round began with the player after the seller): each now replays equal.
 @needs_oracle
-def test_the_priority_deal_the_site_gives_the_seller_of_a_closing_sale_is_the_sites() -> None:
-    game = play_random(3, 391, {}, actions=148)
-    assert (game.actions[-1].type, game.actions[-1].entity) == ("buy_company", "SFA")
-    export = export_game(game, 391)
-    states = site_replay(export, ORACLE).states
-    exc = _divergence(export, states)
-    div = exc.divergence
-    assert (div.field, div.site, div.tresham) == ("active", ["3"], ["1"])
-    start = len(states) - 1  # the site's line after its pass: the stock round's first
-    assert states[start]["round"] == "Stock Round" and states[start]["active"] == ["3"]
-    end = max(
-        n
-        for n in range(1, start)
-        if (states[n - 1]["round"], states[n]["round"]) == ("Stock Round", "Operating Round")
-    )
-    sale = next(a for a in export["actions"] if a["id"] == states[end]["id"])
-    assert (sale["type"], sale["entity"], sale["shares"]) == ("sell_shares", 3, ["ATA_1"])
-    assert seller_priority(export, states, exc)
-    changed = json.loads(json.dumps(states))
-    changed[start]["bank"] += 1  # something else differs too
-    assert not seller_priority(export, changed, exc)
-    changed = json.loads(json.dumps(states))
-    changed[end]["corps"]["ATA"]["floated"] = True  # the sale closed nothing
-    assert not seller_priority(export, changed, exc)
-    other = json.loads(json.dumps(export))
-    next(a for a in other["actions"] if a["id"] == sale["id"])["entity"] = 2
-    assert not seller_priority(other, states, exc)  # the site's first player is not the seller
-    wrong = StateDivergence(replace(div, tresham=["2"]), "buy_company", exc.result)
-    assert not seller_priority(export, states, wrong)  # not the player after the seller
-    verdict = differential(3, 391, {}, ORACLE, actions=148)
-    assert (verdict.verdict, verdict.action_id) == (SITE_SELLER_PRIORITY, div.id)
+@pytest.mark.parametrize(
+    ("seed", "options"),
+    [
+        (159, {"bonds": True}),
+        (323, {"acquiring_station_tokens": True}),
+        (332, {"delay_ift": True}),
+        (338, {"acquiring_station_tokens": True}),
+        (391, {}),
+    ],
+)
+def test_the_games_a_closing_sale_ended_the_stock_round_of_replay_equal(
+    seed: int, options: dict[str, Any]
+) -> None:
+    verdict = differential(3, seed, options, ORACLE)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict())[:3000]
 
 
-# What the site replayed before it refuses an action is compared first: random game 3 players
-# seed 323 (acquiring_station_tokens): P1's sale closes CTL and the site ends its stock round
-# without the price moves (SITE_SKIPPED_ROUND_END), so IFT stays at L.63 where tresham moves it
-# to L.50; seventeen actions later the site refuses P1's second purchase at tresham's price.
-# The verdict names the first difference, not the refusal it led to.
+# What the site replayed before it refuses an action is compared first: a difference there
+# is the verdict, not the refusal it led to. Random game 3 players seed 323 played as a save
+# of rules version 9 (the rulebook's end after P1's sale of CTL, ruling S27): the site refuses
+# P1's purchase of IFT at the price tresham's end of the round left (action 540), every line
+# before it equal; with the site's line of action 529 (RCS's lay) changed, the verdict is that
+# line.
 @needs_oracle
-def test_a_difference_before_a_refusal_is_the_verdict() -> None:
-    verdict = differential(3, 323, {"acquiring_station_tokens": True}, ORACLE)
-    assert verdict.verdict == SITE_SKIPPED_ROUND_END, json.dumps(verdict.to_dict())[:3000]
-    assert (verdict.action_id, verdict.field) == (523, "corps.IFT.price")
-    assert (verdict.site_value, verdict.tresham_value) == (63, 50)
+def test_a_difference_before_a_refusal_is_the_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    options = {"acquiring_station_tokens": True}
+    old = SITE_SEVENTH_VERSION - 1
+    verdict = differential(3, 323, options, ORACLE, rules_version=old)
+    assert (verdict.verdict, verdict.action_id) == (SITE_REFUSES, 540)
+    assert verdict.lines_equal == 539
+
+    def changed(export: dict[str, Any], oracle: Path) -> SiteReplay:
+        replay = site_replay(export, oracle)
+        line = next(n for n, state in enumerate(replay.states) if state["id"] == 529)
+        replay.states[line] = {**replay.states[line], "bank": replay.states[line]["bank"] + 1}
+        return replay
+
+    monkeypatch.setattr(oracle_module, "site_replay", changed)
+    verdict = differential(3, 323, options, ORACLE, rules_version=old)
+    assert (verdict.verdict, verdict.action_id, verdict.field) == (STATE_DIFFERS, 529, "bank")

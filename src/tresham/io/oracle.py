@@ -109,31 +109,11 @@ STALE_GRAPH_WORDS = {
 SITE_CLOSING_ISSUE = "site engine fault after an issue into the Closed box"
 #: The site's words when its Emergency Money Raising step fails after such a closure.
 CLOSING_ISSUE_WORDS = ("NoMethodError", "current.owner")
-#: A player's sale in a stock round closes the corporation (its price enters the "Closed"
-#: box) and every player left can only pass: the site passes them within its closure
-#: (``Game::Base#action_processed``: ``skip_steps``, ``next_entity!``), finds its stock round
-#: over (every player passed) and starts the operating round without ``finish_round``, which
-#: only the stock round's ``next_entity!`` calls: the end of the stock round's share price
-#: moves are never made. tresham makes them. The site's fault (issue 39: random game 3
-#: players seed 159 with bonds: AFG, with certificates in the pool, stays at L.50).
-SITE_SKIPPED_ROUND_END = "site skips the stock round's end after a closing sale"
-#: The same stock round's end gives the priority deal to the seller: the site's stock round
-#: ends within the closure at the last player passed there, the seller (``Round::Stock#
-#: start_entity`` reads the active step the round remembered from before the closure, so its
-#: ``next_entity!`` is never called), and the round's last move "once more to be back to the
-#: priority deal player" (``Round::Stock#next_entity!``) is never made: ``Game::Base#
-#: reorder_players`` (``:after_last_to_act``, at the round's ``entity_index``) hands the
-#: priority deal to the seller, the last to act, where the site's own rule (and tresham)
-#: gives it to the player after him. Seen where the next stock round begins. The site's fault
-#: (issue 39: random games 3 players seeds 332, 338 and 391).
-SITE_SELLER_PRIORITY = "site gives the priority deal to the seller after a closing sale"
 #: Verdicts that are the site's, never tresham's.
 SITE_CAUSES = (
     SITE_STALE_GRAPH,
     SITE_STALE_TRAIN_STEP,
     SITE_CLOSING_ISSUE,
-    SITE_SKIPPED_ROUND_END,
-    SITE_SELLER_PRIORITY,
 )
 #: The site's actions that clear its graph.
 GRAPH_CLEARING = frozenset({"lay_tile", "place_token", "buy_token"})
@@ -230,12 +210,17 @@ class Verdict:
 
 
 def play_random(
-    players: int, seed: int, options: dict[str, Any], actions: int = MAX_ACTIONS
+    players: int,
+    seed: int,
+    options: dict[str, Any],
+    actions: int = MAX_ACTIONS,
+    rules_version: int | None = None,
 ) -> Game:
     """A random game of 1849 with the rule set 18xx.games, played by the random bot (to its
-    end, or its first `actions` actions)."""
+    end, or its first `actions` actions), under the current rules or `rules_version`'s."""
     names = [f"P{i + 1}" for i in range(players)]
-    game = new_game("1849", names, seed, {"rule_set": "18xx.games", "rng": "18xx.games", **options})
+    options = {"rule_set": "18xx.games", "rng": "18xx.games", **options}
+    game = new_game("1849", names, seed, options, rules_version)
     rng = random.Random(seed * 7919 + players)
     for _ in range(actions):
         if game.state.finished:
@@ -250,10 +235,12 @@ def differential(
     options: dict[str, Any],
     oracle: Path = ORACLE,
     actions: int | None = None,
+    rules_version: int | None = None,
 ) -> Verdict:
     """Play, export, replay on the site, import with the site's states: the verdict. With
-    `actions`, only the game's first actions (bounded: the states compared up to there)."""
-    game = play_random(players, seed, options, actions or MAX_ACTIONS)
+    `actions`, only the game's first actions (bounded: the states compared up to there);
+    with `rules_version`, the game played under that version's rules (an older save's)."""
+    game = play_random(players, seed, options, actions or MAX_ACTIONS, rules_version)
     verdict = Verdict(players, seed, dict(options), EQUAL, actions=len(game.actions))
     if not game.state.finished and actions is None:
         verdict.verdict = NO_END
@@ -272,9 +259,8 @@ def differential(
     stopped = refused is not None and len(replay.states) < full_length
     if refused is not None and stopped:
         # what the site replayed before it refused is compared first: a state that differs
-        # there is the cause, not the refusal it led to (random game 3 players seed 323: the
-        # site's stock round ends without its price moves, and a purchase at the price it
-        # left is refused later)
+        # there is the cause, not the refusal it led to (e.g. a purchase the site refuses at
+        # a price tresham's state moved and the site's did not)
         export = {**export, "actions": [a for a in export["actions"] if a["id"] < refused[0]]}
         export.pop("result", None)
         export["status"] = "active"
@@ -291,11 +277,7 @@ def differential(
             verdict.extra["site_end"] = "its own passes to the end"
             return verdict
         verdict.verdict = STATE_DIFFERS
-        if skipped_round_end(export, replay.states, exc):
-            verdict.verdict = SITE_SKIPPED_ROUND_END
-        elif seller_priority(export, replay.states, exc):
-            verdict.verdict = SITE_SELLER_PRIORITY
-        elif stale_graph_skip(export, replay.states, exc):
+        if stale_graph_skip(export, replay.states, exc):
             verdict.verdict = SITE_STALE_GRAPH
         verdict.lines_equal = exc.result.state_lines_compared or 0
         verdict.action_id = div.id
@@ -514,112 +496,6 @@ def stale_train_step_refusal(
         and not after["corps"].get("AFG", {}).get("tokens")
         and after.get("active") == [corp]
     )
-
-
-def skipped_round_end(
-    export: dict[str, Any], states: list[dict[str, Any]], exc: StateDivergence
-) -> bool:
-    """Whether tresham's state differs from the site's because the site ended a stock round
-    without its share price moves (SITE_SKIPPED_ROUND_END): the action is a player's sale,
-    the site's line before it is in a stock round and its line after it in an operating round,
-    a corporation open before the sale is closed after it, and the only fields that differ
-    are share prices that the site left where they stood before the sale."""
-    div = exc.divergence
-    at = next((n for n, line in enumerate(states) if line["id"] == div.id), 0)
-    if closing_sale(export, states, at) is None:
-        return False
-    before, after = states[at - 1], states[at]
-    names = {str(p["id"]): str(p["name"]) for p in export["players"]}
-    waiting = site_active(after, names)
-    game = aligned_game(exc.result.game, waiting)
-    if game.active_entity() not in waiting:
-        return False
-    ids = {name: pid for pid, name in names.items()}
-    site, then = site_view(after), site_view(before)
-    ours = our_view(game, ids, adapter_for(game.title.name).penalty)
-    prices = {key for key in site if key.startswith("corps.") and key.endswith(".price")}
-    moved = {key for key in prices if site[key] != ours.get(key)}
-    unmoved = all(site[key] == then.get(key) for key in moved)
-    return bool(moved) and unmoved and first_difference(site, ours, prices) is None
-
-
-def closing_sale(
-    export: dict[str, Any], states: list[dict[str, Any]], at: int
-) -> dict[str, Any] | None:
-    """The site action of line `at` where it is a player's sale that ends a stock round by
-    closing a corporation (the line before it in a stock round, its own in an operating
-    round, a corporation open before it closed after it), else None."""
-    if not 0 < at < len(states):
-        return None
-    action: dict[str, Any] | None = next(
-        (a for a in export["actions"] if a["id"] == states[at]["id"]), None
-    )
-    if action is None:
-        return None
-    if action["type"] != "sell_shares" or action.get("entity_type") != "player":
-        return None
-    before, after = states[at - 1], states[at]
-    if (before.get("round"), after.get("round")) != ("Stock Round", "Operating Round"):
-        return None
-    if not any(
-        corp.get("floated") and not after["corps"].get(sym, {}).get("floated")
-        for sym, corp in before["corps"].items()
-    ):
-        return None
-    return action
-
-
-def seller_priority(
-    export: dict[str, Any], states: list[dict[str, Any]], exc: StateDivergence
-) -> bool:
-    """Whether tresham's state differs from the site's because the site gave the priority
-    deal to the seller whose sale ended the stock round before by closing a corporation
-    (SITE_SELLER_PRIORITY): only who acts differs, at the first line of a stock round (the
-    action's own line, or the line after the site's own pass that tresham is ahead of); the
-    last stock round before it ended with a player's sale that closed a corporation
-    (`closing_sale`); the site's first player is that seller and tresham's the player after
-    him in the order of seats."""
-    div = exc.divergence
-    if div.field != "active" or not isinstance(div.site, list):
-        return False
-    at = next((n for n, line in enumerate(states) if line["id"] == div.id), None)
-    if at is None:
-        return False
-    start = next(
-        (
-            n
-            for n in (at, at + 1)
-            if 0 < n < len(states)
-            and states[n].get("round") == "Stock Round"
-            and states[n - 1].get("round") == "Operating Round"
-            and sorted(str(e) for e in states[n].get("active") or []) == div.site
-        ),
-        None,
-    )
-    if start is None:
-        return False
-    end = next(
-        (
-            n
-            for n in range(start - 1, 0, -1)
-            if (states[n - 1].get("round"), states[n].get("round"))
-            == ("Stock Round", "Operating Round")
-        ),
-        None,
-    )
-    sale = closing_sale(export, states, end) if end is not None else None
-    if sale is None:
-        return False
-    seats = [str(p["id"]) for p in export["players"]]
-    seller = str(sale["entity"])
-    if seller not in seats or div.site != [seller]:
-        return False
-    if div.tresham != [seats[(seats.index(seller) + 1) % len(seats)]]:
-        return False
-    game = exc.result.game
-    ids = {str(p["name"]): str(p["id"]) for p in export["players"]}
-    ours = our_view(game, ids, adapter_for(game.title.name).penalty)
-    return first_difference(site_view(states[start]), ours) is None
 
 
 def closing_issue_fault(export: dict[str, Any], refused: tuple[int, str]) -> bool:

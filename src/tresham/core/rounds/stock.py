@@ -207,6 +207,11 @@ class StockRound(Round):
     def finished(self, game: Game) -> bool:
         return self.passes >= len(self.order)
 
+    def end_at_once(self) -> None:
+        """End the round after the action being played, every player counting as having
+        passed (a title's rule that passes them all within that action)."""
+        self.passes = len(self.order)
+
     def next_priority(self, game: Game) -> int:
         """Seat index of the player after the last one to buy or sell (unchanged if nobody
         did anything)."""

@@ -43,6 +43,7 @@ from tresham.core.stock import (
 from tresham.core.title import Title, title_data
 from tresham.core.trains import Phase
 from tresham.titles.t1849 import map_glue, rule_set, token_objects, variants
+from tresham.titles.t1849.closing_sale import sale_ends_round
 from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.market_rules import Movement1849
 from tresham.titles.t1849.rule_set import (
@@ -422,8 +423,13 @@ class Title1849(Title):
             s.priority = game.state.players.index(game.player(rnd.order[rnd.pointer]))
             return self._new_stock_round(game)
         if isinstance(rnd, StockRound):
-            s.priority = rnd.next_priority(game)
-            self.end_of_stock_round(game)
+            own = state_of(game)
+            if own.sale_ended_round is not None:  # ruling S27: no end of the round
+                s.priority = [p.name for p in s.players].index(own.sale_ended_round)
+                own.sale_ended_round = None
+            else:
+                s.priority = rnd.next_priority(game)
+                self.end_of_stock_round(game)
             if site_seventh_round(game) and s.stock_round_no >= SITE_TURN_LIMIT:
                 self.finish(game, EndReason.TURN_LIMIT)
                 return rnd
@@ -573,7 +579,15 @@ class Title1849(Title):
         game.log(f"{player} sells {action.percent}% of {sym}")
         if old == player and site_fourth_round(game):
             self._site_sale_swap(game, player, sym)
-        self.move_price(game, sym, "down", action.percent // 10)
+        # ruling S27: a stock-round sale into "Closed" closes the corporation once it is known
+        # whether the round ends at once
+        deferred = isinstance(rnd, StockRound) and site_seventh_round(game)
+        self.move_price(game, sym, "down", action.percent // 10, close=not deferred)
+        if deferred and sym in s.market and "close" in s.market.zones_of(sym):
+            assert isinstance(rnd, StockRound)
+            if sale_ends_round(game, rnd, player, sym, lambda: self.close_corporation(game, sym)):
+                own.sale_ended_round = player
+                rnd.end_at_once()
         if isinstance(rnd, StockRound) and sym in s.market and s.market.position(sym) != before:
             moved = own.moved_by_sales
             assert moved is not None and own.turn_order is not None

@@ -302,7 +302,8 @@ def _wake(ctx: WriteContext, action: Action) -> list[SiteAction]:
     """A chat line after a stock-round sale that closed the corporation: the site's stock
     round stalls there (its active step is remembered from before the closure) until the
     next action of any kind, and a message is one that changes nothing. Only a sale made in
-    the stock round stalls it: an emergency sale that closes the corporation and ends the
+    the stock round stalls it (one that ended the round at once, ruling S27, leaves none to
+    stall): an emergency sale that closes the corporation and ends the
     operating round leaves the new stock round awake, and the seller's message would be
     the corporation's, which the site refuses (random game 3 players seed 143: AFG's
     president sells its last 20% to pay for a train). Also one after a pass that ends the

@@ -95,12 +95,16 @@ class State1849:
     #: that has sold one since it started, in the site's order (``token_objects.py``): each
     #: its (hex, city) on the map, or None while off it after a sale.
     token_objects: dict[str, list[tuple[str, int] | None]] = field(default_factory=dict)
+    #: Ruling S27 ("18xx.games" rule set, rules version 10): the player whose sale has just
+    #: closed a corporation and ended the stock round at once (``closing_sale.py``), until the
+    #: next round begins; None otherwise.
+    sale_ended_round: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical form (hashed): the keys 1849 kept in ``GameState.extra``. The facts
         that start absent (``turn_order``, ``moved_by_sales``, ``swap_corp``, ``variants``)
         are left out while they are None, as their keys were; ``loan_later`` and
-        ``token_objects`` while they are empty."""
+        ``token_objects`` while they are empty; ``sale_ended_round`` while None."""
         out: dict[str, Any] = {
             "order": self.order,
             "rsa_corp": self.rsa_corp,
@@ -123,6 +127,8 @@ class State1849:
             out["loan_later"] = self.loan_later
         if self.token_objects:
             out["token_objects"] = self.token_objects
+        if self.sale_ended_round is not None:
+            out["sale_ended_round"] = self.sale_ended_round
         return out
 
 
