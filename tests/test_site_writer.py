@@ -23,7 +23,7 @@ import tresham.io.oracle as oracle_module
 from shared_files import SHARED
 from tresham.bots.random_bot import choose
 from tresham.cli import main
-from tresham.core.actions import Action, Pass, SellShares
+from tresham.core.actions import Action, LayTile, Pass, SellShares
 from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
@@ -1121,3 +1121,20 @@ def test_a_difference_before_a_refusal_is_the_verdict(monkeypatch: pytest.Monkey
     monkeypatch.setattr(oracle_module, "site_replay", changed)
     verdict = differential(3, 323, options, ORACLE, rules_version=old)
     assert (verdict.verdict, verdict.action_id, verdict.field) == (STATE_DIFFERS, 529, "bank")
+
+
+# After "Close SMS" and a lay in a city with no slot left to it, the site's Token step still
+# waits (G1849::Step::Token#can_place_token? asks only sms_hexes and a token in hand) and its
+# Route step then waits for a run of nothing, where the withheld price moves: tresham, past
+# both, is compared with the site's line after that run (random game 3 players seed 449 with
+# bonds, OR 3.2: RCS closes SMS and lays 675 in Siracusa, whose one slot is taken).
+@needs_oracle
+def test_tresham_is_the_sites_token_pass_and_its_empty_run_ahead_after_sms() -> None:
+    game = play_random(3, 449, {"bonds": True}, actions=160)
+    assert game.actions[157] == LayTile("RCS", "M13", "675", 1)
+    verdict = differential(3, 449, {"bonds": True}, ORACLE, actions=160)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    site = [a for a in export_game(game, 449)["actions"] if a.get("entity") == "RCS"]
+    lay = next(n for n, a in enumerate(site) if a["type"] == "lay_tile" and a["hex"] == "M13")
+    assert [a["type"] for a in site[lay + 1 : lay + 3]] == ["pass", "run_routes"]
+    assert verdict.lines_equal == verdict.site_actions > site[lay]["id"]

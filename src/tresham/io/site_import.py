@@ -445,6 +445,8 @@ class StateCheck:
         if site_pass and (behind or self.site_behind(game, self.states[line])):
             # tresham is the site's pass ahead: compare with the line after it
             later = self._difference(line, line + 1, ahead)
+            if later is not None and self.no_run_after_pass(line):
+                later = self._difference(line, line + 2, ahead)
             if later is None:
                 result.state_lines_compared = (result.state_lines_compared or 0) + 1
                 return
@@ -528,6 +530,20 @@ class StateCheck:
         entity = str(after.get("entity"))
         name = self.names.get(entity, entity) if after.get("entity_type") == "player" else entity
         return name in waiting
+
+    def no_run_after_pass(self, line: int) -> bool:
+        """Whether the site's pass after `line` is followed by the same entity's
+        ``run_routes`` with no route: tresham, past both steps, is then compared with the
+        site's line after that run. The site's Token step stays open for a corporation that
+        closed SMS even where no city is left to it (``G1849::Step::Token#can_place_token?``
+        asks only ``entity.sms_hexes`` and a token in hand), and its Route step then waits for
+        a run of nothing, where the withheld price moves (random games 3 players seed 449,
+        5 players seed 469: a corporation closes SMS to lay 675 in Siracusa, whose one slot
+        is taken)."""
+        if line + 2 >= len(self.entries) or self.entries[line + 1].get("type") != "pass":
+            return False
+        run = self.entries[line + 2]
+        return _no_run([run]) and run.get("entity") == self.entries[line + 1].get("entity")
 
     def finish(self, result: ImportResult) -> None:
         """Every line was compared: record it (also for an empty log)."""
