@@ -129,6 +129,8 @@ def connection_for(game: Game) -> Connection | None:
     the walk a corporation keeps from before a closure, while it keeps one (ruling S29)."""
     if not site_connection(game):
         return None
+    if not state_of(game).stale_graphs:
+        return site_hexes
 
     def connection(state: MapState, corp: str) -> Mapping[str, frozenset[int]]:
         kept = stale_hexes(game, corp)
