@@ -22,23 +22,20 @@ import subprocess
 import tarfile
 import tempfile
 from dataclasses import asdict, dataclass
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from tresham.bots.random_bot import choose
-from tresham.core.actions import IssueShares, Pass, PlaceToken
+from tresham.core.actions import IssueShares
 from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.io.save import new_game
 from tresham.io.site_export import ImportFailure
 from tresham.io.site_import import StateDivergence, adapter_for, import_export
 from tresham.io.site_states import (
-    aligned_game,
     first_difference,
     our_view,
     parse_states,
-    site_active,
     site_view,
 )
 from tresham.io.site_writer import ExportFailure, export_game
@@ -65,25 +62,6 @@ SITE_END_WORDS = re.compile(r"game_end_reason: :(\w+)")
 #: ``Engine::GameError`` or ``Engine::GameIsOver``, e.g. a ``NoMethodError``). Not counted as
 #: the site's: such a failure can follow an action the site would not have offered.
 SITE_CRASH = "site engine fault"
-#: The site's graph (``Engine::Graph``) is a cache that only a tile lay, a token placed or
-#: bought and Messina's earthquake clear; a closure (``Game::Base#close_corporation``)
-#: removes the closed corporation's tokens and leaves it as it was. A corporation whose "can it
-#: place a token" the site worked out before the closure (``Graph#can_token?``, kept per
-#: corporation) still finds no room in a city the closure emptied: its Token step
-#: (``G1849::Step::Token#can_place_token?``) skips itself and the site refuses the token
-#: (``Blocking step Run Routes cannot process action place_token``) that its own rules allow.
-#: Where that corporation has no train, the site goes on past its Run Routes step within the
-#: pass that ends its track step and withholds, so its share price moves left at once, while
-#: tresham waits for its token (random games 4 players seeds 313 and 350: ATA, judged at its
-#: turn before RCS's or IFT's closure; the site's own graph, once cleared, finds M9 open). A
-#: corporation whose connected hexes the site worked out before a closure that opened its way
-#: lays in a hex beyond them: the site fails looking for that hex (``legal_tile_rotation?``: a
-#: ``NoMethodError`` on ``graph.connected_hexes(corp).find``; random game 5 players seed 101:
-#: AFG lays on E3 after CTL's closure in Trapani). A corporation that declines the token
-#: tresham offers it there writes a pass the site refuses in the same way (``Blocking step Run
-#: Routes cannot process action pass``; random game 5 players seed 376: AFG's closure empties
-#: Trapani (C1), CTL, judged before, passes its token step). The site's fault (issue 39).
-SITE_STALE_GRAPH = "site graph stale after a closure"
 #: AFG's purchase of the first 12H sets off the Messina earthquake; where AFG loses its only
 #: token there, the site closes it and starts the next corporation's turn inside that
 #: purchase (``G1849::Game#event_earthquake!``: ``force_next_entity!``), and the purchase then
@@ -92,11 +70,6 @@ SITE_STALE_GRAPH = "site graph stale after a closure"
 #: refuses its purchase (``Blocking step Issue or Redeem Shares cannot process action
 #: buy_train``) that its own rules allow. The site's fault (issue 39).
 SITE_STALE_TRAIN_STEP = "site train step passed by AFG's closure"
-#: The site's words where its stale graph stops each kind of action.
-STALE_GRAPH_WORDS = {
-    "place_token": ("Blocking step",),
-    "lay_tile": ("NoMethodError", "graph.connected_hexes(corp).find"),
-}
 #: A corporation that cannot pay its bond interest issues shares in its operating turn and
 #: its share price enters the "Closed" box: the site charges the interest as its turn ends
 #: (``BondInterestPayment``: the treasury goes below L.0, which opens its
@@ -111,12 +84,9 @@ SITE_CLOSING_ISSUE = "site engine fault after an issue into the Closed box"
 CLOSING_ISSUE_WORDS = ("NoMethodError", "current.owner")
 #: Verdicts that are the site's, never tresham's.
 SITE_CAUSES = (
-    SITE_STALE_GRAPH,
     SITE_STALE_TRAIN_STEP,
     SITE_CLOSING_ISSUE,
 )
-#: The site's actions that clear its graph.
-GRAPH_CLEARING = frozenset({"lay_tile", "place_token", "buy_token"})
 
 
 def oracle_missing(oracle: Path = ORACLE) -> str | None:
@@ -277,8 +247,6 @@ def differential(
             verdict.extra["site_end"] = "its own passes to the end"
             return verdict
         verdict.verdict = STATE_DIFFERS
-        if stale_graph_skip(export, replay.states, exc):
-            verdict.verdict = SITE_STALE_GRAPH
         verdict.lines_equal = exc.result.state_lines_compared or 0
         verdict.action_id = div.id
         verdict.action = by_id.get(div.id)
@@ -319,10 +287,7 @@ def _refusal(
     compared equal: the site's own cause where a detector knows it, else the refusal."""
     verdict.verdict = SITE_REFUSES if "Engine::Game" in refused[1] else SITE_CRASH
     actions = [*export["actions"], *([by_id[refused[0]]] if refused[0] in by_id else [])]
-    stale_pass = stale_token_pass({**export, "actions": actions}, replay.states, refused)
-    if stale_pass or stale_graph_refusal(actions, replay.states, refused):
-        verdict.verdict = SITE_STALE_GRAPH
-    elif stale_train_step_refusal(actions, replay.states, refused):
+    if stale_train_step_refusal(actions, replay.states, refused):
         verdict.verdict = SITE_STALE_TRAIN_STEP
     elif closing_issue_fault({**export, "actions": actions}, refused):
         verdict.verdict = SITE_CLOSING_ISSUE
@@ -364,102 +329,6 @@ def runs_on_to_the_same_end(
     ids = {name: pid for pid, name in names.items()}
     ours = our_view(game, ids, adapter_for(game.title.name).penalty)
     return first_difference(site_view(last), ours) is None
-
-
-def stale_graph_refusal(
-    actions: list[dict[str, Any]], states: list[dict[str, Any]], refused: tuple[int, str]
-) -> bool:
-    """Whether the site refuses a token placement or a tile lay because its graph is stale
-    (SITE_STALE_GRAPH): the refused action places a token and the site's Token step had
-    skipped itself, or lays a tile and the site failed looking for the hex among the
-    corporation's connected hexes (`STALE_GRAPH_WORDS`); and the site's graph is stale for
-    that corporation (`_stale_graph`)."""
-    by_id = {a["id"]: a for a in actions}
-    action = by_id.get(refused[0])
-    words = STALE_GRAPH_WORDS.get(action["type"], ()) if action is not None else ()
-    if action is None or not words or not all(w in refused[1] for w in words):
-        return False
-    return _stale_graph(action["entity"], by_id, [s for s in states if s["id"] < refused[0]])
-
-
-def stale_graph_skip(
-    export: dict[str, Any], states: list[dict[str, Any]], exc: StateDivergence
-) -> bool:
-    """Whether tresham's state differs from the site's because the site's Token step skipped
-    itself on its stale graph (SITE_STALE_GRAPH) where no token follows to be refused: the
-    action is a corporation's that clears no graph (its track step's pass), after which
-    tresham waits for that corporation's token (it can place one) and the site has moved on
-    past its Token step; the site's graph is stale for it (`_stale_graph`); and tresham,
-    once that corporation passes its token, stands as the site's line does (random games 4
-    players seeds 313 and 350: ATA, with no train, goes on to withhold on the site, and its
-    share price moves left at once, where tresham waits for its token)."""
-    div = exc.divergence
-    by_id = {a["id"]: a for a in export["actions"]}
-    action = by_id.get(div.id)
-    line = next((s for s in states if s["id"] == div.id), None)
-    if action is None or line is None or action.get("entity_type") != "corporation":
-        return False
-    corp = str(action["entity"])
-    if action["type"] in GRAPH_CLEARING or "Token" in str(line.get("step")):
-        return False
-    game = exc.result.game
-    if game.state.finished or game.active_entity() != corp:
-        return False
-    if not any(isinstance(a, PlaceToken) for a in game.legal_actions()):
-        return False
-    if not _stale_graph(corp, by_id, [s for s in states if s["id"] < div.id]):
-        return False
-    passed = game.clone()
-    passed.apply(Pass(entity=corp))
-    names = {str(p["id"]): str(p["name"]) for p in export["players"]}
-    ids = {name: pid for pid, name in names.items()}
-    passed = aligned_game(passed, site_active(line, names))
-    ours = our_view(passed, ids, adapter_for(game.title.name).penalty)
-    return first_difference(site_view(line), ours) is None
-
-
-def _stale_graph(corp: str, by_id: dict[int, dict[str, Any]], lines: list[dict[str, Any]]) -> bool:
-    """Whether the site's graph, as its `lines` leave it, is stale for `corp`: after the last
-    action that cleared it (GRAPH_CLEARING, or a new phase: the earthquake) the corporation
-    had its turn (so the site worked out its graph) and then tokens left the map in the
-    site's own states (a closure: a city emptied, or a city that blocked its way opened)."""
-    judged = stale = False
-    for before, after in pairwise(lines):
-        done = by_id.get(after["id"], {})
-        if done.get("type") in GRAPH_CLEARING or after.get("phase") != before.get("phase"):
-            # its own lay is followed by its Token step, judged on the cleared graph
-            judged = done.get("type") == "lay_tile" and done.get("entity") == corp
-            stale = False
-        elif done.get("entity") == corp:
-            judged = True
-        if judged and _tokens_placed(after) < _tokens_placed(before):
-            stale = True
-    return stale
-
-
-def stale_token_pass(
-    export: dict[str, Any], states: list[dict[str, Any]], refused: tuple[int, str]
-) -> bool:
-    """Whether the site refuses a corporation's pass because its stale graph skipped its
-    Token step (SITE_STALE_GRAPH): the refused action is the corporation's pass, blocked by a
-    later step; tresham, importing the export up to it, offers that corporation a token (the
-    pass declines it); and the site's graph of the corporation is stale (`_stale_graph`)."""
-    by_id = {a["id"]: a for a in export["actions"]}
-    action = by_id.get(refused[0])
-    if action is None or action["type"] != "pass" or action.get("entity_type") != "corporation":
-        return False
-    if not all(w in refused[1] for w in ("Blocking step", "cannot process action pass")):
-        return False
-    corp = str(action["entity"])
-    if not _stale_graph(corp, by_id, [s for s in states if s["id"] < refused[0]]):
-        return False
-    before = [a for a in export["actions"] if a["id"] < refused[0]]
-    partial = {k: v for k, v in export.items() if k not in ("result", "game_end_reason")}
-    try:
-        game = import_export({**partial, "status": "active", "actions": before}).game
-    except ImportFailure:
-        return False
-    return any(isinstance(a, PlaceToken) and a.entity == corp for a in game.legal_actions())
 
 
 def stale_train_step_refusal(
@@ -524,11 +393,6 @@ def closing_issue_fault(export: dict[str, Any], refused: tuple[int, str]) -> boo
     last = game.actions[-1] if game.actions else None
     issued = isinstance(last, IssueShares) and last.entity == corp
     return issued and not game.state.corps[corp].floated
-
-
-def _tokens_placed(line: dict[str, Any]) -> int:
-    """How many tokens a site state line shows on the map."""
-    return sum(len(corp.get("tokens", [])) for corp in line["corps"].values())
 
 
 def _engine_error(output: str) -> tuple[int, str] | None:

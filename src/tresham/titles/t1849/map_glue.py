@@ -3,6 +3,7 @@ hooks from the current state and translates actions to map operations."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tresham.core.actions import LayTile, RunRoutes
@@ -21,7 +22,8 @@ from tresham.titles.t1849.rule_set import (
     site_rules,
 )
 from tresham.titles.t1849.site_graph import site_graph, site_hexes, site_nodes, site_paths
-from tresham.titles.t1849.state import state_of
+from tresham.titles.t1849.stale_graph import held, stale_hexes
+from tresham.titles.t1849.state import StaleGraph, state_of
 from tresham.titles.t1849.track_rules import TrackRules1849, load_board, tile_colors_for_phase
 from tresham.titles.t1849.track_rules import new_map as fresh_map
 from tresham.titles.t1849.versions import DEALS_VERSION
@@ -123,8 +125,18 @@ def rules_for(game: Game, corp: str, sms: bool = False) -> TrackRules1849:
 
 def connection_for(game: Game) -> Connection | None:
     """Where a corporation may build: the site's own walk in the "18xx.games" rule set from
-    rules version 6 (ruling S14), else tresham's reach (``None``)."""
-    return site_hexes if site_connection(game) else None
+    rules version 6 (ruling S14), else tresham's reach (``None``); from rules version 10,
+    the walk a corporation keeps from before a closure, while it keeps one (ruling S29)."""
+    if not site_connection(game):
+        return None
+    if not state_of(game).stale_graphs:
+        return site_hexes
+
+    def connection(state: MapState, corp: str) -> Mapping[str, frozenset[int]]:
+        kept = stale_hexes(game, corp)
+        return kept if kept is not None else site_hexes(state, corp)
+
+    return connection
 
 
 def legal_lays(game: Game, corp: str, sms_hex: str | None) -> list[LayTile]:
@@ -178,7 +190,23 @@ def token_slots(game: Game, corp: str, sms_hex: str | None) -> list[tuple[str, i
             for i, n in enumerate(tile.nodes)
             if n.kind == "city" and s.map.token_problem(corp, sms_hex, i) is None
         ]
-    return list(graph_token_slots(s.map, corp, reached_for(game)))
+    slots = list(graph_token_slots(s.map, corp, reached_for(game)))
+    kept = held(game, corp)
+    if kept is None:
+        return slots
+    # ruling S29: the answers kept from before a closure
+    return [slot for slot in slots if kept.can_token and slot in kept.nodes]
+
+
+def graph_answers(game: Game, corp: str) -> StaleGraph:
+    """The answers of the site's walk for `corp` now, which it keeps through a closure
+    (ruling S29): whether it has a city to token, the cities and hexes its walk meets."""
+    graph = site_graph(game.state.map, corp)
+    return StaleGraph(
+        can_token=bool(token_slots(game, corp, None)),
+        nodes=sorted(graph.nodes),
+        hexes={c: sorted(es) for c, es in sorted(graph.hexes.items())},
+    )
 
 
 def reached_for(game: Game) -> Reached | None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from tresham.core.actions import LayTile, PlaceToken, RunRoutes
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.shares import POOL, treasury
-from tresham.titles.t1849 import map_glue, token_objects
+from tresham.titles.t1849 import map_glue, stale_graph, token_objects
 from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.rule_set import site_engine
 from tresham.titles.t1849.state import turn_of
@@ -42,6 +42,7 @@ class Operating1849:
 
     def lay(self, game: Game, rnd: OperatingRound, corp: str, action: LayTile) -> int:
         cost = map_glue.lay(game, corp, action, _sms_hex(rnd))
+        stale_graph.cleared(game, corp)
         rules_of(game).check_afg(game)
         return cost
 
@@ -60,6 +61,7 @@ class Operating1849:
         map_glue.place_token(game.state.map, action.hex, action.city, corp, site=site_engine(game))
         game.state.corps[corp].placed.append((action.hex, action.city))
         token_objects.placed(game, corp, (action.hex, action.city))
+        stale_graph.cleared(game)
         rules_of(game).check_afg(game)
 
     def best_runs(self, game: Game, corp: str) -> RunRoutes:

@@ -42,7 +42,7 @@ from tresham.core.stock import (
 )
 from tresham.core.title import Title, title_data
 from tresham.core.trains import Phase
-from tresham.titles.t1849 import map_glue, rule_set, token_objects, variants
+from tresham.titles.t1849 import map_glue, rule_set, stale_graph, token_objects, variants
 from tresham.titles.t1849.closing_sale import sale_ends_round
 from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.market_rules import Movement1849
@@ -853,6 +853,7 @@ class Title1849(Title):
         game.log(f"{sym} closes")
         for tid in list(corp.trains):
             s.depot.remove(tid)
+        stale_graph.closing(game, sym, lambda c: map_glue.graph_answers(game, c))
         map_glue.remove_tokens(s.map, sym)
         game.transfer(sym, "bank", corp.cash)
         for c in s.companies.values():
@@ -934,7 +935,9 @@ class Title1849(Title):
         process_anytime(game, rnd, corp, action)
 
     def start_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
-        """Nothing happens before the track step in 1849."""
+        """Nothing happens before the track step in 1849; the site will work out the
+        corporation's graph in this turn (ruling S29)."""
+        stale_graph.turn_begins(game, corp)
 
     def end_turn(self, game: Game, rnd: OperatingRound, corp: str) -> None:
         """A completed turn counts as having operated; L.377 ends the game once that
@@ -1002,6 +1005,7 @@ class Title1849(Title):
             corp.tokens -= 1
             game.log(f"{sym} loses its token in Messina")
         state_of(game).messina_locked = True
+        stale_graph.cleared(game)
         game.log("Messina earthquake: Messina reverts to yellow")
 
     # ================================================================ prompts

@@ -44,6 +44,24 @@ class Variants:
 
 
 @dataclass
+class StaleGraph:
+    """Ruling S29: the answers of the site's walk a corporation keeps from before a closure
+    (``stale_graph.py``)."""
+
+    #: Whether it had a city to place a token in (the site's ``can_token?``).
+    can_token: bool
+    #: The cities its walk met (the site's ``connected_nodes``), as (hex, city).
+    nodes: list[tuple[str, int]]
+    #: The hexes where it could build, with the edges its walk reached each by (the site's
+    #: ``connected_hexes``).
+    hexes: dict[str, list[int]]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical form (hashed)."""
+        return {"can_token": self.can_token, "nodes": self.nodes, "hexes": self.hexes}
+
+
+@dataclass
 class State1849:
     """1849's own facts, beyond the state every title shares."""
 
@@ -99,12 +117,20 @@ class State1849:
     #: closed a corporation and ended the stock round at once (``closing_sale.py``), until the
     #: next round begins; None otherwise.
     sale_ended_round: str | None = None
+    #: Ruling S29 ("18xx.games" rule set, rules version 10): the corporations whose graph the
+    #: site has worked out since its graph was last cleared (``stale_graph.py``). Not hashed:
+    #: it changes nothing but the snapshots a closure takes (``stale_graphs``), which are.
+    graph_held: list[str] = field(default_factory=list)
+    #: Ruling S29: the answers of the site's walk each corporation keeps from before a
+    #: closure, until the site's graph is next cleared.
+    stale_graphs: dict[str, StaleGraph] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical form (hashed): the keys 1849 kept in ``GameState.extra``. The facts
         that start absent (``turn_order``, ``moved_by_sales``, ``swap_corp``, ``variants``)
         are left out while they are None, as their keys were; ``loan_later`` and
-        ``token_objects`` while they are empty; ``sale_ended_round`` while None."""
+        ``token_objects`` and ``stale_graphs`` while they are empty; ``sale_ended_round`` while
+        None."""
         out: dict[str, Any] = {
             "order": self.order,
             "rsa_corp": self.rsa_corp,
@@ -129,6 +155,8 @@ class State1849:
             out["token_objects"] = self.token_objects
         if self.sale_ended_round is not None:
             out["sale_ended_round"] = self.sale_ended_round
+        if self.stale_graphs:
+            out["stale_graphs"] = {c: g.to_dict() for c, g in self.stale_graphs.items()}
         return out
 
 

@@ -21,7 +21,7 @@ from tresham.core.prompts import Prompt
 from tresham.core.rounds.operating import OperatingRound, Step
 from tresham.core.shares import POOL
 from tresham.core.stock import bundle_price
-from tresham.titles.t1849 import map_glue, token_objects, variants
+from tresham.titles.t1849 import map_glue, stale_graph, token_objects, variants
 from tresham.titles.t1849.actions import (
     BuyEToken,
     BuyStationToken,
@@ -168,6 +168,7 @@ class BuyTokenStep(Step):
             s.corps[action.seller].placed.remove(key)
             s.corps[corp].placed.append(key)
             token_objects.placed(game, corp, key)
+            stale_graph.cleared(game)
             game.transfer(corp, action.seller, action.price)
             where = game.state.map.board.place(action.hex)
             game.log(f"{corp} buys {action.seller}'s token in {where} for L.{action.price}")
