@@ -9,7 +9,7 @@ The title answers what may be sold, bought and started (`Title` stock hooks).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from tresham.core.actions import Action, BuyShares, Par, Pass, SellShares
@@ -206,6 +206,16 @@ class StockRound(Round):
 
     def finished(self, game: Game) -> bool:
         return self.passes >= len(self.order)
+
+    def pass_turns(self, game: Game, players: Sequence[str]) -> None:
+        """End the current player's turn (he has acted), then pass the turns of `players`,
+        the next ones in turn order: a title's rule that passes them within that action."""
+        self._end_turn(game)
+        for player in players:
+            assert self.order[self.index] == player, (self.order[self.index], player)
+            game.log(f"{player} passes")
+            self.passes += 1
+            self._end_turn(game, passed=True)
 
     def end_at_once(self) -> None:
         """End the round after the action being played, every player counting as having

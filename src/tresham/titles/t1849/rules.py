@@ -43,7 +43,7 @@ from tresham.core.stock import (
 from tresham.core.title import Title, title_data
 from tresham.core.trains import Phase
 from tresham.titles.t1849 import map_glue, rule_set, token_objects, variants
-from tresham.titles.t1849.closing_sale import sale_ends_round
+from tresham.titles.t1849.closing_sale import closing_sweep
 from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.market_rules import Movement1849
 from tresham.titles.t1849.rule_set import (
@@ -411,6 +411,24 @@ class Title1849(Title):
         return state
 
     # ================================================================ sequence
+    def process(self, game: Game, action: Action) -> None:
+        """Apply a validated action; then, after a stock-round sale into "Closed" in the
+        "18xx.games" rule set from rules version 10, the site's passes (ruling S27,
+        ``closing_sale.py``): the seller's turn ends and the players it passes lose their
+        turns, and where every player has passed at once the round ends without its end."""
+        super().process(game, action)
+        own = state_of(game)
+        sweep = own.closing_sweep
+        if sweep is None:
+            return
+        own.closing_sweep = None
+        rnd = game.state.round
+        assert isinstance(rnd, StockRound)
+        rnd.pass_turns(game, sweep.passes)
+        if sweep.at_once:
+            own.sale_ended_round = sweep.seller
+            rnd.end_at_once()
+
     def next_round(self, game: Game) -> Round:
         """Auction → SR → a set of ORs (as many as the phase says when the SR ends) → SR.
         1849 §Start, §SR, §OR. The "18xx.games" rule set (rules version 10) ends the game as
@@ -585,9 +603,9 @@ class Title1849(Title):
         self.move_price(game, sym, "down", action.percent // 10, close=not deferred)
         if deferred and sym in s.market and "close" in s.market.zones_of(sym):
             assert isinstance(rnd, StockRound)
-            if sale_ends_round(game, rnd, player, sym, lambda: self.close_corporation(game, sym)):
-                own.sale_ended_round = player
-                rnd.end_at_once()
+            own.closing_sweep = closing_sweep(
+                game, rnd, player, sym, lambda: self.close_corporation(game, sym)
+            )
         if isinstance(rnd, StockRound) and sym in s.market and s.market.position(sym) != before:
             moved = own.moved_by_sales
             assert moved is not None and own.turn_order is not None

@@ -20,6 +20,7 @@ from tresham.core.rounds.operating import Turn
 if TYPE_CHECKING:
     from tresham.core.game import Game
     from tresham.core.rounds.operating import OperatingRound
+    from tresham.titles.t1849.closing_sale import Sweep
 
 
 @dataclass
@@ -99,6 +100,9 @@ class State1849:
     #: closed a corporation and ended the stock round at once (``closing_sale.py``), until the
     #: next round begins; None otherwise.
     sale_ended_round: str | None = None
+    #: Ruling S27: the site's passes after a stock-round sale into "Closed", made once the
+    #: sale's action is processed (``Title1849.process``); None between actions.
+    closing_sweep: Sweep | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical form (hashed): the keys 1849 kept in ``GameState.extra``. The facts
