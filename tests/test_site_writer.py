@@ -23,7 +23,7 @@ import tresham.io.oracle as oracle_module
 from shared_files import SHARED
 from tresham.bots.random_bot import choose
 from tresham.cli import main
-from tresham.core.actions import Action, Pass, SellShares
+from tresham.core.actions import Action, BuyShares, Pass, SellShares
 from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
@@ -1052,21 +1052,23 @@ def test_a_closing_sale_that_leaves_no_one_to_act_ends_the_stock_round_at_once()
 
 
 # Ruling S27: P3's sale of ATA ends the stock round at once (random game 3 players seed 391,
-# action 140: P1 sold ATA this round, P2 could buy it at L.0, and once it is closed neither P2
-# nor P3 can act), so P3 has the priority deal and begins the next stock round (action 145);
+# action 134: P1 sold ATA this round, P2 could buy it at L.0, and once it is closed neither P2
+# nor P3 can act), so P3 has the priority deal and begins the next stock round (action 139);
 # an older save gives it to P1, the player after him. His sale of SFA (action 69) ends
 # nothing: with SFA still open, P1, the player after him, was the first who could act, and
 # the site's closure stops at P2, before P3 has passed (its round stalls there, and goes on
 # at its next action): the players pass, and P1 has the priority deal.
 def test_the_seller_whose_closing_sale_ended_the_stock_round_has_the_priority_deal() -> None:
-    game = play_random(3, 391, {}, actions=145)
-    sale = game.actions[139]
+    game = play_random(3, 391, {}, actions=139)
+    sale = game.actions[133]
     assert isinstance(sale, SellShares) and (sale.entity, sale.corporation) == ("P3", "ATA")
     assert game.actions[-1].entity == "P3" and isinstance(game.state.round, StockRound)
-    at_sale = play_random(3, 391, {}, actions=140)
+    at_sale = play_random(3, 391, {}, actions=134)
     s = at_sale.state
     assert isinstance(s.round, OperatingRound) and s.players[s.priority].name == "P3"
-    old = _rulebook_end(_replayed(at_sale, SITE_SEVENTH_VERSION - 1)).state
+    older = play_random(3, 391, {}, actions=140, rules_version=SITE_SEVENTH_VERSION - 1)
+    assert older.actions[139] == sale and "ATA" not in older.state.market
+    old = _rulebook_end(older).state
     assert old.players[old.priority].name == "P1"
     earlier = play_random(3, 391, {}, actions=69)
     sfa = earlier.actions[-1]
@@ -1074,6 +1076,41 @@ def test_the_seller_whose_closing_sale_ended_the_stock_round_has_the_priority_de
     assert "SFA" not in earlier.state.market and isinstance(earlier.state.round, StockRound)
     e = _rulebook_end(earlier).state
     assert e.players[e.priority].name == "P1"
+
+
+# Ruling S27, the site's passes after a sale into "Closed": random game 5 players seed 432 with
+# delay_ift, P1's sale of ATA (action 1354). With ATA still open at L.0, P2 (at the
+# certificate limit with his ATA share, and having sold ATA this round) cannot act, so the
+# site passes him; P3, who could buy ATA, is the first who can; once it is closed P3 cannot
+# act, nor P5: the site passes them and stops at P5. P2, who could buy again once ATA has
+# closed (his ATA share gone), has lost his turn: P1 passes and the round ends as a round
+# does (SFA and RCS, with shares in the pool, move down; P2, after P1, has the priority
+# deal). A save of rules version 9 leaves P1 his turn, then gives P2 his, and he may buy.
+def test_a_player_the_site_passes_before_the_closure_loses_his_turn() -> None:
+    options = {"delay_ift": True}
+    at_sale = play_random(5, 432, options, actions=1354)
+    sale = at_sale.actions[-1]
+    assert isinstance(sale, SellShares) and (sale.entity, sale.corporation) == ("P1", "ATA")
+    s = at_sale.state
+    assert isinstance(s.round, StockRound) and "ATA" not in s.market
+    assert s.round.active(at_sale) == "P1" and s.round.passes == 4  # P2, P3, P4 (out), P5
+    assert all(isinstance(a, Pass) for a in at_sale.legal_actions())
+    end = _rulebook_end(at_sale).state
+    assert (end.market.price("SFA"), end.market.price("RCS")) == (198, 162)
+    assert end.players[end.priority].name == "P2"
+    older = play_random(5, 432, options, actions=1354, rules_version=SITE_SEVENTH_VERSION - 1)
+    assert older.actions[-1] == sale and "ATA" not in older.state.market
+    older.apply(Pass("P1"))
+    assert older.state.round is not None and older.state.round.active(older) == "P2"
+    assert any(isinstance(a, BuyShares) for a in older.legal_actions())
+
+
+# The same game against the site's engine: it replays equal (it stopped at P1's sale, the
+# site's P5 active, tresham's P1, and the site refused P2's purchase after it).
+@needs_oracle
+def test_the_game_where_the_sites_closure_passed_a_player_replays_equal() -> None:
+    verdict = differential(5, 432, {"delay_ift": True}, ORACLE)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict())[:3000]
 
 
 # Ruling S27 on the differential test's games where the site's closure ended a stock round

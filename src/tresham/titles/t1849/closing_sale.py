@@ -1,5 +1,5 @@
-"""Ruling S27: a stock-round sale that closes a corporation can end the stock round at once,
-as 18xx.games plays it ("18xx.games" rule set, from rules version 10).
+"""Ruling S27: what a stock-round sale that closes a corporation does to the stock round's
+turns, as 18xx.games plays it ("18xx.games" rule set, from rules version 10).
 
 The site closes a corporation whose price a sale takes into the "Closed" box only after the
 action (``Game::Base#action_processed``, ``close_corporations_in_close_cell!``). Before that,
@@ -12,20 +12,23 @@ active_step``, cleared only as the next action is processed). Once the corporati
 closed, if that player can no longer act, the site passes him too (``skip_steps``) and moves
 to the next player once more (``next_entity!``); that player, at the start of his turn, is
 passed if he can do nothing, and there it stops: ``start_entity`` asks the remembered step
-whether to go on, so ``next_entity!`` is not called again.
+whether to go on, so ``next_entity!`` is not called again. Each of these passes is a turn
+lost, also by a player who could act once the corporation has closed (random game 5 players
+seed 432: P2, at the certificate limit only with his share of the corporation).
 
-Where the first player able to act was the one just before the seller, that next player is
-the seller himself: every player has now passed, and the site's stock round is over without
-the end that ``Round::Stock#next_entity!`` makes when it finds every player passed (one more
-move on, "to be back to the priority deal player", then ``finish_round``, the stock round's
-price moves). So the end-of-round share price moves are not made, and the next stock round's
-priority deal (``Game::Base#reorder_players``, ``:after_last_to_act``, read at the round's
-``entity_index``) goes to the seller, the last player passed, not to the player after him.
-Everywhere else the site's round goes on as tresham's does (the stalled round waits for its
-next action, which tresham's exports supply as a chat line).
+Where the last of these passes is the seller's own new turn, every player has now passed and
+the site's stock round is over without the end that ``Round::Stock#next_entity!`` makes when
+it finds every player passed (one more move on, "to be back to the priority deal player",
+then ``finish_round``, the stock round's price moves). So the end-of-round share price moves
+are not made, and the next stock round's priority deal (``Game::Base#reorder_players``,
+``:after_last_to_act``, read at the round's ``entity_index``) goes to the seller, the last
+player passed, not to the player after him. Where every player passes earlier in that chain,
+the round ends as any round does; otherwise it goes on after the last pass (a stalled round
+waits for its next action, which tresham's exports supply as a chat line).
 
-The summary's rule set and saves of earlier versions keep the rulebook's end: the price moves,
-and the priority deal to the player after the last to buy or sell.
+The summary's rule set and saves of earlier versions keep the rulebook's turns: the seller
+plays his turn out, each player after him plays his, and the end of the round makes its price
+moves and gives the priority deal to the player after the last to buy or sell.
 """
 
 from __future__ import annotations
