@@ -23,7 +23,7 @@ import tresham.io.oracle as oracle_module
 from shared_files import SHARED
 from tresham.bots.random_bot import choose
 from tresham.cli import main
-from tresham.core.actions import Action, BuyShares, Pass, SellShares
+from tresham.core.actions import Action, BuyShares, Pass, PlaceToken, SellShares
 from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
@@ -49,6 +49,7 @@ from tresham.io.oracle import (
 from tresham.io.save import new_game, save
 from tresham.io.site_import import StateDivergence, import_export
 from tresham.io.site_writer import ExportFailure, export_game
+from tresham.titles.t1849 import token_objects
 from tresham.titles.t1849.rule_set import SITE_TURN_LIMIT
 from tresham.titles.t1849.variants import has_e_token
 from tresham.titles.t1849.versions import SITE_SEVENTH_VERSION
@@ -1110,6 +1111,42 @@ def test_a_player_the_site_passes_before_the_closure_loses_his_turn() -> None:
 @needs_oracle
 def test_the_game_where_the_sites_closure_passed_a_player_replays_equal() -> None:
     verdict = differential(5, 432, {"delay_ift": True}, ORACLE)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict())[:3000]
+
+
+# Ruling S30 (1849 §SR: buying a share does nothing to the corporation's tokens): random game
+# 5 players seed 498 with acquiring_station_tokens. AFG, home in Messina, sold its token in
+# Caltanissetta (M11) to SFA and then lost Messina to the earthquake, so its first token in
+# the site's order (S25) is off the map; P1's purchase of its 20% last certificate (action
+# 995) has AFG place a home token again, free, in a city of its five with a slot it may take
+# (not Terranova, M9, where it has one): on the site "AFG must choose city for home token",
+# and its next action is AFG's place_token; the round then goes on with P2. Under the
+# summary's rule set, the purchase is all.
+def test_a_purchase_of_afg_with_its_first_token_off_the_map_places_a_home_token_again() -> None:
+    options = {"acquiring_station_tokens": True}
+    game = play_random(5, 498, options, actions=995)
+    buy = game.actions[-1]
+    assert isinstance(buy, BuyShares) and (buy.entity, buy.corporation) == ("P1", "AFG")
+    assert game.state.pending == [("home_again", "AFG")]
+    assert game.legal_actions() == [
+        PlaceToken("AFG", "H8", 0),
+        PlaceToken("AFG", "M11", 0),
+        PlaceToken("AFG", "B14", 0),
+    ]
+    game.apply(PlaceToken("AFG", "M11", 0))
+    assert game.state.corps["AFG"].placed == [("M9", 0), ("M11", 0)]
+    assert token_objects.order(game, "AFG") == [("M11", 0), ("M9", 0)]
+    assert not game.state.pending and game.active_entity() == "P2"
+    summary = _under_the_summary(play_random(5, 498, options, actions=994), buy)
+    assert not summary.state.pending and summary.state.corps["AFG"].placed == [("M9", 0)]
+    assert summary.active_entity() == "P2"
+
+
+# The same game against the site's engine replays equal (it stopped there: the site waited
+# for AFG's home token, tresham for P2).
+@needs_oracle
+def test_the_game_where_afg_placed_its_home_token_again_replays_equal() -> None:
+    verdict = differential(5, 498, {"acquiring_station_tokens": True}, ORACLE)
     assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict())[:3000]
 
 
