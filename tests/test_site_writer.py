@@ -51,6 +51,7 @@ from tresham.io.site_import import StateDivergence, import_export
 from tresham.io.site_writer import ExportFailure, export_game
 from tresham.titles.t1849 import token_objects
 from tresham.titles.t1849.rule_set import SITE_TURN_LIMIT
+from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.variants import has_e_token
 from tresham.titles.t1849.versions import SITE_SEVENTH_VERSION
 
@@ -1053,23 +1054,21 @@ def test_a_closing_sale_that_leaves_no_one_to_act_ends_the_stock_round_at_once()
 
 
 # Ruling S27: P3's sale of ATA ends the stock round at once (random game 3 players seed 391,
-# action 134: P1 sold ATA this round, P2 could buy it at L.0, and once it is closed neither P2
-# nor P3 can act), so P3 has the priority deal and begins the next stock round (action 139);
+# action 140: P1 sold ATA this round, P2 could buy it at L.0, and once it is closed neither P2
+# nor P3 can act), so P3 has the priority deal and begins the next stock round (action 145);
 # an older save gives it to P1, the player after him. His sale of SFA (action 69) ends
 # nothing: with SFA still open, P1, the player after him, was the first who could act, and
 # the site's closure stops at P2, before P3 has passed (its round stalls there, and goes on
 # at its next action): the players pass, and P1 has the priority deal.
 def test_the_seller_whose_closing_sale_ended_the_stock_round_has_the_priority_deal() -> None:
-    game = play_random(3, 391, {}, actions=139)
-    sale = game.actions[133]
+    game = play_random(3, 391, {}, actions=145)
+    sale = game.actions[139]
     assert isinstance(sale, SellShares) and (sale.entity, sale.corporation) == ("P3", "ATA")
     assert game.actions[-1].entity == "P3" and isinstance(game.state.round, StockRound)
-    at_sale = play_random(3, 391, {}, actions=134)
+    at_sale = play_random(3, 391, {}, actions=140)
     s = at_sale.state
     assert isinstance(s.round, OperatingRound) and s.players[s.priority].name == "P3"
-    older = play_random(3, 391, {}, actions=140, rules_version=SITE_SEVENTH_VERSION - 1)
-    assert older.actions[139] == sale and "ATA" not in older.state.market
-    old = _rulebook_end(older).state
+    old = _rulebook_end(_replayed(at_sale, SITE_SEVENTH_VERSION - 1)).state
     assert old.players[old.priority].name == "P1"
     earlier = play_random(3, 391, {}, actions=69)
     sfa = earlier.actions[-1]
@@ -1080,7 +1079,8 @@ def test_the_seller_whose_closing_sale_ended_the_stock_round_has_the_priority_de
 
 
 # Ruling S27, the site's passes after a sale into "Closed": random game 5 players seed 432 with
-# delay_ift, P1's sale of ATA (action 1354). With ATA still open at L.0, P2 (at the
+# delay_ift, P1's sale of ATA (action 1354): his turn, then those of P2, P3 and P5, may only
+# be passes. With ATA still open at L.0, P2 (at the
 # certificate limit with his ATA share, and having sold ATA this round) cannot act, so the
 # site passes him; P3, who could buy ATA, is the first who can; once it is closed P3 cannot
 # act, nor P5: the site passes them and stops at P5. P2, who could buy again once ATA has
@@ -1094,8 +1094,10 @@ def test_a_player_the_site_passes_before_the_closure_loses_his_turn() -> None:
     assert isinstance(sale, SellShares) and (sale.entity, sale.corporation) == ("P1", "ATA")
     s = at_sale.state
     assert isinstance(s.round, StockRound) and "ATA" not in s.market
-    assert s.round.active(at_sale) == "P1" and s.round.passes == 4  # P2, P3, P4 (out), P5
-    assert all(isinstance(a, Pass) for a in at_sale.legal_actions())
+    assert state_of(at_sale).lost_turns == ["P1", "P2", "P3", "P5"]  # P4 is out of the game
+    assert at_sale.legal_actions() == [Pass("P1")]
+    at_sale.apply(Pass("P1"))
+    assert s.round.active(at_sale) == "P2" and at_sale.legal_actions() == [Pass("P2")]
     end = _rulebook_end(at_sale).state
     assert (end.market.price("SFA"), end.market.price("RCS")) == (198, 162)
     assert end.players[end.priority].name == "P2"
@@ -1118,13 +1120,13 @@ def test_the_game_where_the_sites_closure_passed_a_player_replays_equal() -> Non
 # 5 players seed 498 with acquiring_station_tokens. AFG, home in Messina, sold its token in
 # Caltanissetta (M11) to SFA and then lost Messina to the earthquake, so its first token in
 # the site's order (S25) is off the map; P1's purchase of its 20% last certificate (action
-# 995) has AFG place a home token again, free, in a city of its five with a slot it may take
+# 997) has AFG place a home token again, free, in a city of its five with a slot it may take
 # (not Terranova, M9, where it has one): on the site "AFG must choose city for home token",
 # and its next action is AFG's place_token; the round then goes on with P2. Under the
 # summary's rule set, the purchase is all.
 def test_a_purchase_of_afg_with_its_first_token_off_the_map_places_a_home_token_again() -> None:
     options = {"acquiring_station_tokens": True}
-    game = play_random(5, 498, options, actions=995)
+    game = play_random(5, 498, options, actions=997)
     buy = game.actions[-1]
     assert isinstance(buy, BuyShares) and (buy.entity, buy.corporation) == ("P1", "AFG")
     assert game.state.pending == [("home_again", "AFG")]
@@ -1137,7 +1139,7 @@ def test_a_purchase_of_afg_with_its_first_token_off_the_map_places_a_home_token_
     assert game.state.corps["AFG"].placed == [("M9", 0), ("M11", 0)]
     assert token_objects.order(game, "AFG") == [("M11", 0), ("M9", 0)]
     assert not game.state.pending and game.active_entity() == "P2"
-    summary = _under_the_summary(play_random(5, 498, options, actions=994), buy)
+    summary = _under_the_summary(play_random(5, 498, options, actions=996), buy)
     assert not summary.state.pending and summary.state.corps["AFG"].placed == [("M9", 0)]
     assert summary.active_entity() == "P2"
 

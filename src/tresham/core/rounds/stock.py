@@ -9,7 +9,7 @@ The title answers what may be sold, bought and started (`Title` stock hooks).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tresham.core.actions import Action, BuyShares, Par, Pass, SellShares
@@ -53,6 +53,8 @@ class StockRound(Round):
         any (asked only where that decides whether the player may pass)."""
         player = self.active(game)
         title = game.title
+        if title.turn_lost(game, player):
+            return [Pass(player)]
         if title.over_cert_limit(game, player):
             return [] if may_sell_now() else [Pass(player)]
         out: list[Action] = []
@@ -75,10 +77,10 @@ class StockRound(Round):
 
     def _sales(self, game: Game, only: str | None = None) -> list[SellShares]:
         """The sales open to the player now (of the one corporation `only`, if given)."""
-        if not self.may_sell(game):
-            return []
         player = self.active(game)
         title = game.title
+        if not self.may_sell(game) or title.turn_lost(game, player):
+            return []
         return [
             SellShares(player, corp, pct, last)
             for corp in title.sellable_corps(game, player)
@@ -206,16 +208,6 @@ class StockRound(Round):
 
     def finished(self, game: Game) -> bool:
         return self.passes >= len(self.order)
-
-    def pass_turns(self, game: Game, players: Sequence[str]) -> None:
-        """End the current player's turn (he has acted), then pass the turns of `players`,
-        the next ones in turn order: a title's rule that passes them within that action."""
-        self._end_turn(game)
-        for player in players:
-            assert self.order[self.index] == player, (self.order[self.index], player)
-            game.log(f"{player} passes")
-            self.passes += 1
-            self._end_turn(game, passed=True)
 
     def end_at_once(self) -> None:
         """End the round after the action being played, every player counting as having

@@ -17,6 +17,7 @@ from tresham.core.actions import (
     BuyTrain,
     Choose,
     Par,
+    Pass,
     PlaceToken,
     SellShares,
 )
@@ -458,22 +459,17 @@ class Title1849(Title):
 
     # ================================================================ sequence
     def process(self, game: Game, action: Action) -> None:
-        """Apply a validated action; then, after a stock-round sale into "Closed" in the
-        "18xx.games" rule set from rules version 10, the site's passes (ruling S27,
-        ``closing_sale.py``): the seller's turn ends and the players it passes lose their
-        turns, and where every player has passed at once the round ends without its end."""
+        """Apply a validated action; a pass of a turn the site passes (ruling S27) uses it."""
+        lost = state_of(game).lost_turns
+        if isinstance(action, Pass) and lost and lost[0] == action.entity:
+            lost.pop(0)
         super().process(game, action)
-        own = state_of(game)
-        sweep = own.closing_sweep
-        if sweep is None:
-            return
-        own.closing_sweep = None
-        rnd = game.state.round
-        assert isinstance(rnd, StockRound)
-        rnd.pass_turns(game, sweep.passes)
-        if sweep.at_once:
-            own.sale_ended_round = sweep.seller
-            rnd.end_at_once()
+
+    def turn_lost(self, game: Game, player: str) -> bool:
+        """Ruling S27: after a stock-round sale into "Closed", the seller's turn and those of
+        the players the site passes after it may only pass, in turn order."""
+        lost = state_of(game).lost_turns
+        return bool(lost) and lost[0] == player
 
     def next_round(self, game: Game) -> Round:
         """Auction → SR → a set of ORs (as many as the phase says when the SR ends) → SR.
@@ -488,6 +484,7 @@ class Title1849(Title):
             return self._new_stock_round(game)
         if isinstance(rnd, StockRound):
             own = state_of(game)
+            own.lost_turns = []
             if own.sale_ended_round is not None:  # ruling S27: no end of the round
                 s.priority = [p.name for p in s.players].index(own.sale_ended_round)
                 own.sale_ended_round = None
@@ -649,9 +646,12 @@ class Title1849(Title):
         self.move_price(game, sym, "down", action.percent // 10, close=not deferred)
         if deferred and sym in s.market and "close" in s.market.zones_of(sym):
             assert isinstance(rnd, StockRound)
-            own.closing_sweep = closing_sweep(
-                game, rnd, player, sym, lambda: self.close_corporation(game, sym)
-            )
+            sweep = closing_sweep(game, rnd, player, sym, lambda: self.close_corporation(game, sym))
+            if sweep is not None and sweep.at_once:
+                own.sale_ended_round = player
+                rnd.end_at_once()
+            elif sweep is not None:
+                own.lost_turns = [player, *sweep.passes]
         if isinstance(rnd, StockRound) and sym in s.market and s.market.position(sym) != before:
             moved = own.moved_by_sales
             assert moved is not None and own.turn_order is not None

@@ -20,7 +20,6 @@ from tresham.core.rounds.operating import Turn
 if TYPE_CHECKING:
     from tresham.core.game import Game
     from tresham.core.rounds.operating import OperatingRound
-    from tresham.titles.t1849.closing_sale import Sweep
 
 
 @dataclass
@@ -100,15 +99,16 @@ class State1849:
     #: closed a corporation and ended the stock round at once (``closing_sale.py``), until the
     #: next round begins; None otherwise.
     sale_ended_round: str | None = None
-    #: Ruling S27: the site's passes after a stock-round sale into "Closed", made once the
-    #: sale's action is processed (``Title1849.process``); None between actions.
-    closing_sweep: Sweep | None = None
+    #: Ruling S27: the players whose next stock-round turns the site passes after a sale into
+    #: "Closed" (the seller's own turn first), in turn order; each may only pass.
+    lost_turns: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical form (hashed): the keys 1849 kept in ``GameState.extra``. The facts
         that start absent (``turn_order``, ``moved_by_sales``, ``swap_corp``, ``variants``)
         are left out while they are None, as their keys were; ``loan_later`` and
-        ``token_objects`` while they are empty; ``sale_ended_round`` while None."""
+        ``token_objects`` and ``lost_turns`` while they are empty; ``sale_ended_round`` while
+        None."""
         out: dict[str, Any] = {
             "order": self.order,
             "rsa_corp": self.rsa_corp,
@@ -133,6 +133,8 @@ class State1849:
             out["token_objects"] = self.token_objects
         if self.sale_ended_round is not None:
             out["sale_ended_round"] = self.sale_ended_round
+        if self.lost_turns:
+            out["lost_turns"] = self.lost_turns
         return out
 
 
