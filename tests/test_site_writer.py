@@ -23,7 +23,7 @@ import tresham.io.oracle as oracle_module
 from shared_files import SHARED
 from tresham.bots.random_bot import choose
 from tresham.cli import main
-from tresham.core.actions import Action, LayTile, Pass, SellShares
+from tresham.core.actions import Action, BuyShares, LayTile, Pass, PlaceToken, SellShares
 from tresham.core.end import EndReason
 from tresham.core.game import Game
 from tresham.core.rounds.operating import OperatingRound
@@ -45,7 +45,9 @@ from tresham.io.oracle import (
 from tresham.io.save import new_game, save
 from tresham.io.site_import import StateDivergence, import_export
 from tresham.io.site_writer import ExportFailure, export_game
+from tresham.titles.t1849 import token_objects
 from tresham.titles.t1849.rule_set import SITE_TURN_LIMIT
+from tresham.titles.t1849.state import state_of
 from tresham.titles.t1849.variants import has_e_token
 from tresham.titles.t1849.versions import SITE_SEVENTH_VERSION
 
@@ -887,6 +889,80 @@ def test_the_seller_whose_closing_sale_ended_the_stock_round_has_the_priority_de
     assert "SFA" not in earlier.state.market and isinstance(earlier.state.round, StockRound)
     e = _rulebook_end(earlier).state
     assert e.players[e.priority].name == "P1"
+
+
+# Ruling S27, the site's passes after a sale into "Closed": random game 5 players seed 432 with
+# delay_ift, P1's sale of ATA (action 1354): his turn, then those of P2, P3 and P5, may only
+# be passes. With ATA still open at L.0, P2 (at the
+# certificate limit with his ATA share, and having sold ATA this round) cannot act, so the
+# site passes him; P3, who could buy ATA, is the first who can; once it is closed P3 cannot
+# act, nor P5: the site passes them and stops at P5. P2, who could buy again once ATA has
+# closed (his ATA share gone), has lost his turn: P1 passes and the round ends as a round
+# does (SFA and RCS, with shares in the pool, move down; P2, after P1, has the priority
+# deal). A save of rules version 9 leaves P1 his turn, then gives P2 his, and he may buy.
+def test_a_player_the_site_passes_before_the_closure_loses_his_turn() -> None:
+    options = {"delay_ift": True}
+    at_sale = play_random(5, 432, options, actions=1354)
+    sale = at_sale.actions[-1]
+    assert isinstance(sale, SellShares) and (sale.entity, sale.corporation) == ("P1", "ATA")
+    s = at_sale.state
+    assert isinstance(s.round, StockRound) and "ATA" not in s.market
+    assert state_of(at_sale).lost_turns == ["P1", "P2", "P3", "P5"]  # P4 is out of the game
+    assert at_sale.legal_actions() == [Pass("P1")]
+    at_sale.apply(Pass("P1"))
+    assert s.round.active(at_sale) == "P2" and at_sale.legal_actions() == [Pass("P2")]
+    end = _rulebook_end(at_sale).state
+    assert (end.market.price("SFA"), end.market.price("RCS")) == (198, 162)
+    assert end.players[end.priority].name == "P2"
+    older = play_random(5, 432, options, actions=1354, rules_version=SITE_SEVENTH_VERSION - 1)
+    assert older.actions[-1] == sale and "ATA" not in older.state.market
+    older.apply(Pass("P1"))
+    assert older.state.round is not None and older.state.round.active(older) == "P2"
+    assert any(isinstance(a, BuyShares) for a in older.legal_actions())
+
+
+# The same game against the site's engine: it replays equal (it stopped at P1's sale, the
+# site's P5 active, tresham's P1, and the site refused P2's purchase after it).
+@needs_oracle
+def test_the_game_where_the_sites_closure_passed_a_player_replays_equal() -> None:
+    verdict = differential(5, 432, {"delay_ift": True}, ORACLE)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict())[:3000]
+
+
+# Ruling S30 (1849 §SR: buying a share does nothing to the corporation's tokens): random game
+# 5 players seed 498 with acquiring_station_tokens. AFG, home in Messina, sold its token in
+# Caltanissetta (M11) to SFA and then lost Messina to the earthquake, so its first token in
+# the site's order (S25) is off the map; P1's purchase of its 20% last certificate (action
+# 997) has AFG place a home token again, free, in a city of its five with a slot it may take
+# (not Terranova, M9, where it has one): on the site "AFG must choose city for home token",
+# and its next action is AFG's place_token; the round then goes on with P2. Under the
+# summary's rule set, the purchase is all.
+def test_a_purchase_of_afg_with_its_first_token_off_the_map_places_a_home_token_again() -> None:
+    options = {"acquiring_station_tokens": True}
+    game = play_random(5, 498, options, actions=997)
+    buy = game.actions[-1]
+    assert isinstance(buy, BuyShares) and (buy.entity, buy.corporation) == ("P1", "AFG")
+    assert game.state.pending == [("home_again", "AFG")]
+    assert game.legal_actions() == [
+        PlaceToken("AFG", "H8", 0),
+        PlaceToken("AFG", "M11", 0),
+        PlaceToken("AFG", "B14", 0),
+    ]
+    game.apply(PlaceToken("AFG", "M11", 0))
+    assert game.state.corps["AFG"].placed == [("M9", 0), ("M11", 0)]
+    assert token_objects.order(game, "AFG") == [("M11", 0), ("M9", 0)]
+    assert not game.state.pending and game.active_entity() == "P2"
+    summary = _under_the_summary(play_random(5, 498, options, actions=996), buy)
+    assert not summary.state.pending and summary.state.corps["AFG"].placed == [("M9", 0)]
+    assert summary.active_entity() == "P2"
+
+
+# The same game against the site's engine replays equal (it stopped there: the site waited
+# for AFG's home token, tresham for P2).
+@needs_oracle
+def test_the_game_where_afg_placed_its_home_token_again_replays_equal() -> None:
+    verdict = differential(5, 498, {"acquiring_station_tokens": True}, ORACLE)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict())[:3000]
 
 
 # Ruling S27 on the differential test's games where the site's closure ended a stock round

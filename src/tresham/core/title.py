@@ -115,6 +115,11 @@ class Title:
         bankrupt player's shares)."""
         return False
 
+    def turn_lost(self, game: Game, player: str) -> bool:
+        """Whether `player`'s stock-round turn now is one a title's rule passes: he may only
+        pass (1849's ruling S27)."""
+        return False
+
     def pass_problem(self, game: Game, player: str) -> RuleError | None:
         """Why `player` may not end the turn now (e.g. 1883's SARSA holding rule), if so."""
         return None

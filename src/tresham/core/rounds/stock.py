@@ -53,6 +53,8 @@ class StockRound(Round):
         any (asked only where that decides whether the player may pass)."""
         player = self.active(game)
         title = game.title
+        if title.turn_lost(game, player):
+            return [Pass(player)]
         if title.over_cert_limit(game, player):
             return [] if may_sell_now() else [Pass(player)]
         out: list[Action] = []
@@ -75,10 +77,10 @@ class StockRound(Round):
 
     def _sales(self, game: Game, only: str | None = None) -> list[SellShares]:
         """The sales open to the player now (of the one corporation `only`, if given)."""
-        if not self.may_sell(game):
-            return []
         player = self.active(game)
         title = game.title
+        if not self.may_sell(game) or title.turn_lost(game, player):
+            return []
         return [
             SellShares(player, corp, pct, last)
             for corp in title.sellable_corps(game, player)

@@ -17,6 +17,8 @@ from tresham.core.actions import (
     BuyTrain,
     Choose,
     Par,
+    Pass,
+    PlaceToken,
     SellShares,
 )
 from tresham.core.end import EndReason
@@ -43,7 +45,7 @@ from tresham.core.stock import (
 from tresham.core.title import Title, title_data
 from tresham.core.trains import Phase
 from tresham.titles.t1849 import map_glue, rule_set, stale_graph, token_objects, variants
-from tresham.titles.t1849.closing_sale import sale_ends_round
+from tresham.titles.t1849.closing_sale import closing_sweep
 from tresham.titles.t1849.facts import rules_of
 from tresham.titles.t1849.market_rules import Movement1849
 from tresham.titles.t1849.rule_set import (
@@ -99,6 +101,8 @@ SWAP_TWO_10: Final = "Two 10% certs"
 #: R23); a president's loan or leaving is ``steps.LOAN_PROMPT``.
 RSA_PAR: Final = "rsa_par"
 SWAP: Final = "swap"
+#: Ruling S30: AFG places its home token again, in a city it chooses.
+HOME_AGAIN: Final = "home_again"
 
 
 class RsaPar(Prompt):
@@ -164,6 +168,49 @@ class Loan(Prompt):
             f"{money(LOAN)} loan ({money(LOAN_PENALTY)} off their score) or leaves the game "
             "(§Trouble)"
         )
+
+
+class HomeAgain(Prompt):
+    """Ruling S30 ("18xx.games" rule set, from rules version 10): a purchase of a share of a
+    floated corporation whose first token in the site's order (ruling S25) is off the map
+    has it place that token again as a home token, free: AFG, the only corporation whose
+    first token can leave the map (its home in Messina destroyed by the earthquake, the next
+    token sold), chooses a city among its five with a slot it may take."""
+
+    kind = HOME_AGAIN
+    rule = HOME_AGAIN
+
+    def actions(self, game: Game, entity: str) -> list[Action]:
+        return [PlaceToken(entity, coord, city) for coord, city in home_again_cities(game, entity)]
+
+    def process(self, game: Game, entity: str, action: Action) -> None:
+        assert isinstance(action, PlaceToken)
+        s = game.state
+        map_glue.place_token(s.map, action.hex, action.city, entity, site=site_engine(game))
+        s.corps[entity].placed.append((action.hex, action.city))
+        token_objects.placed(game, entity, (action.hex, action.city))
+        game.log(f"{entity} places its home token again in {s.map.board.place(action.hex)}")
+
+    def why(self, game: Game, entity: str) -> str:
+        """Ruling S30: the site's share purchase places a corporation's home token again
+        where its first token is off the map."""
+        return (
+            f"{entity}'s first token is off the map: on 18xx.games a purchase of its shares "
+            f"has it place a home token again, free, in a city it chooses (ruling S30)"
+        )
+
+
+def home_again_cities(game: Game, sym: str) -> list[tuple[str, int]]:
+    """The cities AFG may place its home token in again (ruling S30): those of its five home
+    hexes with a slot it may take (the site's ``home_token_locations``, ``City#tokenable?``
+    free of charge)."""
+    m = game.state.map
+    return [
+        (coord, i)
+        for coord in AFG_HOMES
+        for i, node in enumerate(m.tile(coord).nodes)
+        if node.kind == "city" and m.token_problem(sym, coord, i) is None
+    ]
 
 
 def _swap_closed(game: Game, sym: str | None = None) -> bool:
@@ -302,7 +349,7 @@ class Title1849(Title):
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}
     turn_record = Turn1849
-    prompts = {p.kind: p for p in (RsaPar(), Loan(), Swap(), Debt())}
+    prompts = {p.kind: p for p in (RsaPar(), Loan(), Swap(), Debt(), HomeAgain())}
     anytime_types = frozenset({"buy_company", "use_company"})
     declared_options = (
         OptionSpec(
@@ -411,6 +458,19 @@ class Title1849(Title):
         return state
 
     # ================================================================ sequence
+    def process(self, game: Game, action: Action) -> None:
+        """Apply a validated action; a pass of a turn the site passes (ruling S27) uses it."""
+        lost = state_of(game).lost_turns
+        if isinstance(action, Pass) and lost and lost[0] == action.entity:
+            lost.pop(0)
+        super().process(game, action)
+
+    def turn_lost(self, game: Game, player: str) -> bool:
+        """Ruling S27: after a stock-round sale into "Closed", the seller's turn and those of
+        the players the site passes after it may only pass, in turn order."""
+        lost = state_of(game).lost_turns
+        return bool(lost) and lost[0] == player
+
     def next_round(self, game: Game) -> Round:
         """Auction → SR → a set of ORs (as many as the phase says when the SR ends) → SR.
         1849 §Start, §SR, §OR. The "18xx.games" rule set (rules version 10) ends the game as
@@ -424,6 +484,7 @@ class Title1849(Title):
             return self._new_stock_round(game)
         if isinstance(rnd, StockRound):
             own = state_of(game)
+            own.lost_turns = []
             if own.sale_ended_round is not None:  # ruling S27: no end of the round
                 s.priority = [p.name for p in s.players].index(own.sale_ended_round)
                 own.sale_ended_round = None
@@ -585,9 +646,12 @@ class Title1849(Title):
         self.move_price(game, sym, "down", action.percent // 10, close=not deferred)
         if deferred and sym in s.market and "close" in s.market.zones_of(sym):
             assert isinstance(rnd, StockRound)
-            if sale_ends_round(game, rnd, player, sym, lambda: self.close_corporation(game, sym)):
+            sweep = closing_sweep(game, rnd, player, sym, lambda: self.close_corporation(game, sym))
+            if sweep is not None and sweep.at_once:
                 own.sale_ended_round = player
                 rnd.end_at_once()
+            elif sweep is not None:
+                own.lost_turns = [player, *sweep.passes]
         if isinstance(rnd, StockRound) and sym in s.market and s.market.position(sym) != before:
             moved = own.moved_by_sales
             assert moved is not None and own.turn_order is not None
@@ -688,6 +752,24 @@ class Title1849(Title):
         ):
             state_of(game).swap_corp = sym
             s.pending.append((SWAP, old))
+        if self._home_again(game, sym):
+            s.pending.append((HOME_AGAIN, sym))
+
+    def _home_again(self, game: Game, sym: str) -> bool:
+        """Ruling S30 ("18xx.games" rule set, from rules version 10): a player's purchase of
+        a share of a floated corporation whose first token in the site's order is off the
+        map (S25) has it place a home token again, where a city is open to it (the site's
+        ``ShareBuying#maybe_place_home_token``, ``HOME_TOKEN_TIMING`` ``:float``, and
+        ``Game::Base#place_home_token``, which goes on unless ``tokens.first`` is used; for
+        AFG, without a fixed home, it asks for a city: ``home_token_locations``)."""
+        s = game.state
+        if not site_seventh_round(game) or not isinstance(s.round, StockRound):
+            return False
+        order = token_objects.order(game, sym)
+        if not s.corps[sym].floated or not order or order[0] is not None:
+            return False
+        # only AFG's first token can leave the map (HomeAgain), and it chooses the city
+        return sym == "AFG" and bool(home_again_cities(game, sym))
 
     def _swap_possible(self, game: Game, sym: str, old: str, new: str) -> bool:
         """Ruling R23 (rule details §3.7): a new president holding the 20% last certificate

@@ -124,13 +124,16 @@ class State1849:
     #: Ruling S29: the answers of the site's walk each corporation keeps from before a
     #: closure, until the site's graph is next cleared.
     stale_graphs: dict[str, StaleGraph] = field(default_factory=dict)
+    #: Ruling S27: the players whose next stock-round turns the site passes after a sale into
+    #: "Closed" (the seller's own turn first), in turn order; each may only pass.
+    lost_turns: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """The canonical form (hashed): the keys 1849 kept in ``GameState.extra``. The facts
         that start absent (``turn_order``, ``moved_by_sales``, ``swap_corp``, ``variants``)
-        are left out while they are None, as their keys were; ``loan_later`` and
-        ``token_objects`` and ``stale_graphs`` while they are empty; ``sale_ended_round`` while
-        None."""
+        are left out while they are None, as their keys were; ``loan_later``,
+        ``token_objects``, ``stale_graphs`` and ``lost_turns`` while they are empty;
+        ``sale_ended_round`` while None."""
         out: dict[str, Any] = {
             "order": self.order,
             "rsa_corp": self.rsa_corp,
@@ -157,6 +160,8 @@ class State1849:
             out["sale_ended_round"] = self.sale_ended_round
         if self.stale_graphs:
             out["stale_graphs"] = {c: g.to_dict() for c, g in self.stale_graphs.items()}
+        if self.lost_turns:
+            out["lost_turns"] = self.lost_turns
         return out
 
 
