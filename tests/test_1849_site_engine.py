@@ -657,3 +657,44 @@ def test_corporations_close_as_their_prices_move_otherwise(
 ) -> None:
     g = _ctl_and_ift_close_at_the_end_of_sr2(options, version)
     assert state_of(g).order[-2:] == ["IFT", "CTL"]
+
+
+#: Random game 3 players seed 510 (number 509 of the differential test: electric dreams,
+#: bonds, acquiring station tokens), played by the random bot.
+SEED_510 = {"electric_dreams": True, "bonds": True, "acquiring_station_tokens": True}
+
+
+@pytest.mark.parametrize("rules_version", [None, 9])
+def test_s31_no_swap_choice_when_the_old_president_already_held_the_last_cert(
+    rules_version: int | None,
+) -> None:
+    """Ruling S31: P1 took SFA's presidency from P2, who chose two 10% certificates, so P1
+    holds the 20% last certificate; when P2's purchase (action 162 of the export) takes the
+    presidency back, P2 hands over two 10% certificates and P1 is asked nothing (the site's
+    ``G1849::SharePool#change_president``: no choice, P3 acts next). Saves before rules
+    version 10 still ask P1."""
+    game = play_random(3, 510, SEED_510, actions=181, rules_version=rules_version)
+    buy = game.actions[-1]
+    assert (buy.type, buy.entity, getattr(buy, "corporation", None)) == (
+        "buy_shares",
+        "P2",
+        "SFA",
+    )
+    reg = game.state.shares
+    assert reg.president["SFA"] == "P2"
+    last = next(c for c in reg.corp_certs("SFA") if c.last)
+    assert reg.holder[last.cid] == "P1"
+    if rules_version is None:
+        assert game.state.pending == [] and state_of(game).swap_corp is None
+        assert game.acting_player() == "P3"
+    else:
+        assert game.state.pending == [("swap", "P1")] and state_of(game).swap_corp == "SFA"
+
+
+def test_s31_swap_choice_kept_when_the_new_president_hands_over_the_last_cert() -> None:
+    """Ruling R23 as S31 keeps it: earlier in the same game P2 takes SFA's presidency holding
+    the 20% last certificate and 40% or more, hands it to P1, and P1 is asked (the site's
+    "Presidency swapped for last cert by default")."""
+    game = play_random(3, 510, SEED_510, actions=122)
+    assert game.actions[-1].entity == "P2" and game.state.shares.president["SFA"] == "P2"
+    assert game.state.pending == [("swap", "P1")] and state_of(game).swap_corp == "SFA"

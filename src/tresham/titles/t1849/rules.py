@@ -743,12 +743,13 @@ class Title1849(Title):
         s.shares.move(cert.cid, player)
         game.log(f"{player} buys {cert.percent}% of {sym} from the {action.source} for L.{price}")
         old = s.shares.president[sym]
+        last_before = self._last_holder(game, sym)
         new = update_president(game, sym, old, hand_over_last=True)
         if (
             old is not None
             and new is not None
             and new != old
-            and self._swap_possible(game, sym, old, new)
+            and self._swap_possible(game, sym, old, new, last_before)
         ):
             state_of(game).swap_corp = sym
             s.pending.append((SWAP, old))
@@ -771,12 +772,28 @@ class Title1849(Title):
         # only AFG's first token can leave the map (HomeAgain), and it chooses the city
         return sym == "AFG" and bool(home_again_cities(game, sym))
 
-    def _swap_possible(self, game: Game, sym: str, old: str, new: str) -> bool:
+    @staticmethod
+    def _last_holder(game: Game, sym: str) -> str | None:
+        """Who holds `sym`'s 20% last certificate (None: it has none)."""
+        reg = game.state.shares
+        return next((reg.holder[c.cid] for c in reg.corp_certs(sym) if c.last), None)
+
+    def _swap_possible(
+        self, game: Game, sym: str, old: str, new: str, last_before: str | None
+    ) -> bool:
         """Ruling R23 (rule details §3.7): a new president holding the 20% last certificate
         hands it over for the president's certificate; if they hold 40% or more, the
-        outgoing president chooses between it and two 10% certificates."""
+        outgoing president chooses between it and two 10% certificates. Ruling S31 ("18xx.games"
+        rule set, from rules version 10): only where the new president held that certificate
+        (`last_before`, its holder before the purchase) and handed it over; an outgoing
+        president who already held it, having given two 10% for it before, is asked nothing
+        (the site's ``G1849::SharePool#change_president`` asks only when the incoming
+        president's certificates include it). Earlier saves ask whenever the outgoing
+        president holds it after the exchange."""
         reg = game.state.shares
         got_last = any(c.last for c in reg.held(old, sym))
+        if site_seventh_round(game):
+            got_last = got_last and last_before == new
         tens = [c for c in reg.held(new, sym) if not c.president and not c.last]
         return got_last and reg.percent(new, sym) >= 40 and len(tens) >= 2
 
