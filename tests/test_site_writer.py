@@ -266,6 +266,35 @@ def test_the_sites_run_to_its_limit_inside_a_closing_sale_is_the_same_end() -> N
     assert not runs_on_to_the_same_end(game, passed, replay, sale["id"])
 
 
+# The site's run on to its limit may come within the run of nothing that follows the last
+# action tresham exported: RCS places its token in Catania and has no route; tresham moves
+# past its Route step (its state compared at the token), while the site's Route step waits
+# for the export's run_routes with no route, within which it passes everyone round after
+# round to its turn limit, where tresham ends the game (no_play) in the same state (random
+# game 3 players seed 564 with bonds). A run with a route, or by another entity, is not
+# that step of the site's.
+@needs_oracle
+def test_the_sites_run_to_its_limit_inside_a_run_of_nothing_is_the_same_end() -> None:
+    options = {"bonds": True}
+    verdict = differential(3, 564, options, ORACLE)
+    assert verdict.verdict == EQUAL, json.dumps(verdict.to_dict(), indent=1)[:3000]
+    assert verdict.extra.get("site_end") == "its own passes to the end"
+    assert verdict.lines_equal == verdict.site_actions
+    game = play_random(3, 564, options)
+    assert game.state.end_reason == EndReason.NO_PLAY
+    export = export_game(game, 564)
+    replay = site_replay(export, ORACLE)
+    token, run = export["actions"][-2:]
+    assert (token["type"], run["type"], run["routes"]) == ("place_token", "run_routes", [])
+    assert replay.states[-1]["finished"] and not replay.states[-2]["finished"]
+    assert runs_on_to_the_same_end(game, export, replay, token["id"])
+    routed = {**run, "routes": [{"train": "4H-0", "connections": []}]}
+    with_route = {**export, "actions": [*export["actions"][:-1], routed]}
+    assert not runs_on_to_the_same_end(game, with_route, replay, token["id"])
+    other = {**export, "actions": [*export["actions"][:-1], {**run, "entity": "ATA"}]}
+    assert not runs_on_to_the_same_end(game, other, replay, token["id"])
+
+
 # A game over takes no action on the site (GameIsOver), not even the pass of a step tresham
 # moved past: random game 3 players seed 125, where P2's leaving ends it during IFT's turn.
 def test_nothing_follows_the_action_that_ends_the_game() -> None:

@@ -314,9 +314,17 @@ def runs_on_to_the_same_end(
     ended before as no one could act any more (``no_play``, ruling R13: nothing changes in the
     empty rounds the site plays on; random game 5 players seed 142, after the closure the site
     makes at the chat line that ends the export, and random game 4 players seed 209, within
-    P1's sale, whose chat line after it wakes the stalled stock round)."""
-    last = next((s for s in replay.states if s.get("id") == action_id), {})
+    P1's sale, whose chat line after it wakes the stalled stock round). Where the action's
+    entity then runs nothing on the site (a ``run_routes`` with no route: the Route step the
+    site leaves open, which tresham, finding no route, has moved past and compares with the
+    action before), the site's run on is within that run, and its line is the one compared
+    (random game 3 players seed 564 with bonds: RCS's token in Catania, then its run of
+    nothing, within which the site plays its empty rounds on to its limit)."""
     later = [a for a in export["actions"] if a["id"] > action_id]
+    action: dict[str, Any] = next((a for a in export["actions"] if a["id"] == action_id), {})
+    if later and _no_route(later[0]) and later[0].get("entity") == action.get("entity"):
+        action_id = later.pop(0)["id"]
+    last = next((s for s in replay.states if s.get("id") == action_id), {})
     if any(a["type"] != "message" for a in later) or not last.get("finished"):
         return False
     words = SITE_END_WORDS.search(replay.output)
@@ -329,6 +337,11 @@ def runs_on_to_the_same_end(
     ids = {name: pid for pid, name in names.items()}
     ours = our_view(game, ids, adapter_for(game.title.name).penalty)
     return first_difference(site_view(last), ours) is None
+
+
+def _no_route(action: dict[str, Any]) -> bool:
+    """Whether a site action is a ``run_routes`` with no route."""
+    return action.get("type") == "run_routes" and not action.get("routes")
 
 
 def stale_train_step_refusal(
