@@ -9,6 +9,7 @@ from tresham.core.game import Game
 from tresham.io.oracle import play_random
 from tresham.io.save import new_game
 from tresham.titles.t1849 import map_glue, stale_graph
+from tresham.titles.t1849.rules import HomeAgain
 from tresham.titles.t1849.state import StaleGraph, state_of
 
 SITE = {"rule_set": "18xx.games"}
@@ -93,3 +94,33 @@ def test_random_game_4_players_seed_423_keeps_afgs_connected_hexes() -> None:
     assert not any(isinstance(a, LayTile) and a.hex == "G3" for a in g.legal_actions())
     fresh = _without_snapshots(g)
     assert LayTile("AFG", "G3", "74", 2) in fresh.legal_actions()
+
+
+# S29, random game 5 players seed 412 (delay_ift): after AFG's closure SFA keeps "no city to
+# token"; AFG's par in the stock round that follows places its home token in Messina through
+# the site's HomeToken step (``Step::Tokener#place_token``, ``clear_graph_for_entity``), which
+# clears every graph: SFA's Token step is open in the next operating round (the site refused
+# SFA's run: "Blocking step Place a Token cannot process action run_routes")
+def test_random_game_5_players_seed_412_afgs_chosen_home_clears_the_graph() -> None:
+    options = {"delay_ift": True}
+    g = play_random(5, 412, options, 1351)
+    kept = state_of(g).stale_graphs["SFA"]
+    assert not kept.can_token
+    assert not g.state.corps["AFG"].placed  # its par, with its home in Messina, comes next
+    g = play_random(5, 412, options, 1352)
+    assert g.state.corps["AFG"].placed == [("B14", 0)]
+    assert state_of(g).stale_graphs == {} and state_of(g).graph_held == []
+    g = play_random(5, 412, options, 1399)
+    assert g.active_entity() == "SFA"
+    g.apply(Pass("SFA"))
+    assert any(isinstance(a, PlaceToken) for a in g.legal_actions())
+
+
+# S29 with S30: AFG's home token placed again on a share purchase goes through the same
+# HomeToken step, and clears the graph
+def test_afgs_home_token_again_clears_the_graph() -> None:
+    g = _site_game()
+    stale_graph.turn_begins(g, "IFT")
+    state_of(g).stale_graphs["IFT"] = StaleGraph(can_token=False, nodes=[], hexes={})
+    HomeAgain().process(g, "AFG", PlaceToken("AFG", "C1", 0))
+    assert state_of(g).stale_graphs == {} and state_of(g).graph_held == []

@@ -189,6 +189,7 @@ class HomeAgain(Prompt):
         map_glue.place_token(s.map, action.hex, action.city, entity, site=site_engine(game))
         s.corps[entity].placed.append((action.hex, action.city))
         token_objects.placed(game, entity, (action.hex, action.city))
+        stale_graph.cleared(game)  # ruling S29: the site's HomeToken step clears the graph
         game.log(f"{entity} places its home token again in {s.map.board.place(action.hex)}")
 
     def why(self, game: Game, entity: str) -> str:
@@ -882,6 +883,10 @@ class Title1849(Title):
         map_glue.place_token(game.state.map, corp.home, city, sym, site=site_engine(game))
         corp.placed.append((corp.home, city))
         token_objects.placed(game, sym, (corp.home, city))
+        if self._printed_home(sym) is None:
+            # ruling S29: a home chosen at par is placed through the site's HomeToken step
+            # (``Tokener#place_token``), which clears the graph; a printed home is not
+            stale_graph.cleared(game)
 
     def _place_missing_home_tokens(self, game: Game) -> None:
         for sym, corp in game.state.corps.items():

@@ -4,9 +4,11 @@ The site's engine keeps, per corporation, the answers of its walk (``Engine::Gra
 ``can_token?`` answer, ``connected_hexes``, ``connected_nodes``, ...) once it has worked them
 out, until the next ``Graph#clear``, which wipes every corporation's answers. It clears on
 every tile lay (``Step::Tracker#lay_tile``, ``clear_graph_for_entity``), every token placed
-(``Step::Tokener#place_token``), every token bought (``G1849::Step::BuyToken``) and the
-Messina earthquake (``G1849::Game#event_earthquake!``, ``clear_graph_for_all``), but not when
-a corporation closes (``G1849::Game#close_corporation``, bankruptcy), though its tokens leave
+(``Step::Tokener#place_token``, AFG's home token too: chosen at its par or placed again under
+ruling S30, it goes through ``Step::HomeToken``; a printed home placed at float by
+``Game::Base#place_home_token`` clears nothing), every token bought
+(``G1849::Step::BuyToken``) and the Messina earthquake (``G1849::Game#event_earthquake!``,
+``clear_graph_for_all``), but not when a corporation closes (``G1849::Game#close_corporation``, bankruptcy), though its tokens leave
 the map. A corporation reaching its Token step has its graph worked out there
 (``G1849::Step::Token#can_place_token?`` asks ``graph.can_token?``; after its own lay,
 ``check_track_restrictions!`` walks it again on the cleared graph), so each corporation whose
