@@ -8,12 +8,13 @@ every tile lay (``Step::Tracker#lay_tile``, ``clear_graph_for_entity``), every t
 ruling S30, it goes through ``Step::HomeToken``; a printed home placed at float by
 ``Game::Base#place_home_token`` clears nothing), every token bought
 (``G1849::Step::BuyToken``) and the Messina earthquake (``G1849::Game#event_earthquake!``,
-``clear_graph_for_all``), but not when a corporation closes (``G1849::Game#close_corporation``, bankruptcy), though its tokens leave
-the map. A corporation reaching its Token step has its graph worked out there
+``clear_graph_for_all``), but not when a corporation closes
+(``G1849::Game#close_corporation``, bankruptcy), though its tokens leave the map. A
+corporation reaching its Token step has its graph worked out there
 (``G1849::Step::Token#can_place_token?`` asks ``graph.can_token?``; after its own lay,
 ``check_track_restrictions!`` walks it again on the cleared graph), so each corporation whose
-turn has begun since the last clear, and the one whose lay made it, holds its answers. After
-a closure those keep what they were with the closed corporation's tokens still on the map:
+turn has begun since the last clear, and the one whose lay made it, holds its answers. After a
+closure those keep what they were with the closed corporation's tokens still on the map:
 
 - its Token step skips itself where the answer was "no city to token" (a city the closure
   emptied is not offered), and offers only cities its walk met before the closure
