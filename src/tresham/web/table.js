@@ -115,9 +115,10 @@ function hintOnMap() {
 }
 
 /** The choices being made on the map: a hex, a tile and its rotation; trains left idle; the
- * tunnel a tap chose (drawn until built, on a touch screen). */
+ * tunnel a tap chose (drawn until built, on a touch screen); amounts typed in the actions
+ * panel (by row, kept while the table is drawn again at the same point of the game). */
 function freshUi() {
-  return { hex: null, tile: null, rot: 0, dropped: new Set(), picked: {}, tunnel: null };
+  return { hex: null, tile: null, rot: 0, dropped: new Set(), picked: {}, tunnel: null, amounts: {} };
 }
 
 let messageTimer = null;
@@ -268,11 +269,11 @@ function selectedLay(lays) {
 function onHex(coord) {
   const lays = byHex(legal.actions.filter((a) => a.type === "lay_tile"));
   if (!lays[coord]) {
-    if (ui.hex) { ui = freshUi(); render(); }
+    if (ui.hex) { ui = { ...freshUi(), amounts: ui.amounts }; render(); }
     return;
   }
   if (ui.hex === coord && ui.tile) ui.rot += 1;
-  else ui = { ...freshUi(), hex: coord, tile: lays[coord][0].tile };
+  else ui = { ...freshUi(), amounts: ui.amounts, hex: coord, tile: lays[coord][0].tile };
   render();
 }
 
@@ -290,8 +291,10 @@ function amountRow(label, group, make, buttonText, id, preferred = null) {
   const prices = range || group.map((a) => a.price);
   const lo = Math.min(...prices);
   const hi = Math.max(...prices);
-  const value = preferred === null ? lo : Math.min(hi, Math.max(lo, preferred));
+  const typed = ui.amounts[id];
+  const value = typed !== undefined ? typed : preferred === null ? lo : Math.min(hi, Math.max(lo, preferred));
   const input = el("input", { type: "number", min: lo, max: prices.length > 1 ? hi : null, value, class: "amount", "aria-label": `${label}: amount` });
+  input.addEventListener("input", () => { ui.amounts[id] = input.value; });
   const span = prices.length > 1 ? `${money(lo)}–${money(hi)}` : `from ${money(lo)}`;
   return el("div", { class: "action-row", "data-group": id },
     el("span", {}, `${label} (${span})`), input,
