@@ -72,7 +72,7 @@ def _play(args: tuple[str, list[str], int, int], fitted: bool, operating: bool) 
     title, rotated, bot_seed, game_seed = args
     value = evaluate.fitted_standing if fitted else evaluate.standing
     players = {
-        level: SearchBot(level, bot.work, value=value, operating=operating)
+        level: SearchBot(level, bot.work, value=value, operating=operating, ms=bot.ms)
         for level in set(rotated)
         if isinstance(bot := get_bot(level), SearchBot)
     }
@@ -109,7 +109,7 @@ def calibrate(titles: list[str], level: str, every: int) -> None:
     """`hard`'s searched decisions timed at every `every`-th position of a `medium` game."""
     bot = get_bot(level)
     assert isinstance(bot, SearchBot)
-    print(f"title  searched  ms mean  ms p95  cpu ms/unit  ({level}: {bot.work} units)")
+    print(f"title  searched  ms mean  ms p95  cpu ms/unit  units  ({level})")
     for title in titles:
         game = new_game(title, [f"P{i}" for i in range(PLAYERS[title])], SEED)
         rng = random.Random(SEED)
@@ -125,10 +125,11 @@ def calibrate(titles: list[str], level: str, every: int) -> None:
             game.apply(pick)
         wall.sort()
         p95 = wall[int(0.95 * len(wall))] if wall else 0.0
-        per_unit = 1000 * sum(cpu) / max(1, len(cpu)) / bot.work
+        units = bot.units(game)
+        per_unit = 1000 * sum(cpu) / max(1, len(cpu)) / units
         print(
             f"{title}  {len(wall):8}  {1000 * sum(wall) / max(1, len(wall)):7.1f}  "
-            f"{1000 * p95:6.1f}  {per_unit:11.3f}"
+            f"{1000 * p95:6.1f}  {per_unit:11.3f}  {units:5}"
         )
 
 

@@ -19,7 +19,7 @@ from tresham.bots import hints, search
 from tresham.bots.heuristic import MEDIUM
 from tresham.bots.hints import hint
 from tresham.bots.review import review
-from tresham.bots.search import SearchBot
+from tresham.bots.search import SearchBot, work_units
 from tresham.cli import main
 from tresham.core.actions import action_from_json
 from tresham.core.game import Game
@@ -92,8 +92,8 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "percent": 10,
         },
     ),
-    ("1883", 4, 2, 0, 200, {"type": "bid", "entity": "P0", "company": "TMM", "price": 85}),
-    ("1883", 4, 2, 0, 320, {"type": "bid", "entity": "P0", "company": "TMM", "price": 85}),
+    ("1883", 4, 2, 0, 200, {"type": "bid", "entity": "P0", "company": "FRV", "price": 45}),
+    ("1883", 4, 2, 0, 320, {"type": "bid", "entity": "P0", "company": "FRV", "price": 45}),
     (
         "1883",
         4,
@@ -387,13 +387,14 @@ def test_the_review_command_prints_each_players_decisions(
     path.write_text(json.dumps(to_save(game)))
     assert main(["review", str(path), "--budget", "50ms", "--top", "2"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("51 decisions reviewed at 40 work units each.")
+    units = work_units(50, "1849")  # 50 ms at 1849's rate
+    assert out.startswith(f"51 decisions reviewed at {units} work units each.")
     for player in game.player_names:
         assert f"\n{player}:\n" in out
     assert "; the search: " in out and "(+L." in out
     assert main(["review", str(path), "--budget", "50ms", "--top", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["decisions"] == 51 and data["work"] == 40
+    assert data["decisions"] == 51 and data["work"] == units
     assert set(data["players"]) == set(game.player_names)
     assert all(m["gain"] > 0 for ms in data["players"].values() for m in ms)
     assert main(["review", str(path), "--budget", "soon"]) == 2

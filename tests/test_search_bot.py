@@ -30,7 +30,14 @@ def test_hard_is_a_level_with_a_budget_and_medium_stays_the_default() -> None:
     assert budget_ms("hard:1.5s") == 1500 and budget_ms("medium") is None
     bot = get_bot("hard:250ms")
     assert isinstance(bot, SearchBot) and bot.name == "hard:250ms"
-    assert bot.work == work_units(250) == 250 * search.UNITS_PER_SECOND // 1000
+    assert bot.ms == 250 and bot.work == work_units(250)
+    # the time is converted at each title's own rate (a unit of 1854 costs more than 1849's)
+    for title, players in (("1849", 3), ("1883", 4), ("1854", 4)):
+        game = new_game(title, [f"P{i}" for i in range(players)], 1)
+        rate = search.UNITS_PER_SECOND[title]
+        assert bot.units(game) == work_units(250, title) == 250 * rate // 1000
+    assert work_units(250, "1849") > work_units(250, "1883") > work_units(250, "1854")
+    assert SearchBot("units", work=120).units(_opening()) == 120  # a budget in units stays
     for level in ("hard:0ms", "hard:fast", "hard:250", "hard250ms"):
         with pytest.raises(SetupError) as info:
             get_bot(level)

@@ -45,7 +45,7 @@ BOTS: dict[str, Bot] = {
     "random": RandomBot(),
     "easy": EASY,
     "medium": MEDIUM,
-    "hard": SearchBot("hard", work_units(DEFAULT_MS)),
+    "hard": SearchBot("hard", work_units(DEFAULT_MS), ms=DEFAULT_MS),
 }
 #: The level of a bot seat when none is named.
 DEFAULT_LEVEL = "medium"

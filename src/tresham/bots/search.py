@@ -5,7 +5,8 @@ candidates of a bid, a start, a purchase or sale of shares or a pass, outside op
 rounds, see :data:`SEARCHED`; a corporation's actions, a prompt's answer or a single legal
 action are `medium`'s to play), `hard`
 plays each candidate forward on search copies (:meth:`Game.search_copy`), every seat played
-by a fast rule-of-thumb player (:data:`PLAYOUT`: `easy`'s rules without its noise), and
+by a fast rule-of-thumb player (:data:`PLAYOUT`: `easy`'s rules without its noise, with
+`medium`'s vetoes on the corporations it starts and the shares it buys), and
 values the position each reaches by the player's standing (``bots/evaluate.py``: its expected
 worth less the best opponent's, `evaluate.standing`; `SearchBot.value` may be another, such
 as the fitted weights' `evaluate.fitted_standing`, which predict the winner better but have
@@ -31,8 +32,9 @@ title has left nothing to chance and the second samples are dropped.
 The budget is counted in work units, never in wall time: one unit per action played on a
 search copy, :data:`LAY_UNITS` more where a tile may be laid (listing the lays is most of a
 playout's time). A decision depends only on the position, the bot's random numbers and the
-budget. A budget in time is converted at :data:`UNITS_PER_SECOND` (``benchmarks/hard.py``
-measures it and prints the decision times).
+budget. A budget in time (``hard:250ms``) is converted at the title's rate,
+:data:`UNITS_PER_SECOND` (a unit of 1883 or 1854 costs about twice one of 1849;
+``benchmarks/hard.py --calibrate`` measures them and prints the decision times).
 """
 
 from __future__ import annotations
@@ -84,20 +86,27 @@ STAGES = 3
 HORIZON = 2
 #: The budget (units) from which every candidate is played in two samples.
 SAMPLED_WORK = 300
-#: Work units per second of budget on this machine (``benchmarks/hard.py --calibrate``).
-#: Measured 2026-12-07 (2 cores, loaded; processor time of whole searched decisions at
-#: ``hard:250ms``): a unit costs 0.82 ms in 1849, 1.50 ms in 1883 and 1.88 ms in 1854, 1.37
-#: ms over the three titles' decisions together (730 a second). One figure cannot fit all
-#: three; 800 keeps a decision's processor time near its budget across them.
-UNITS_PER_SECOND = 800
+#: Work units per second of budget, per title (``benchmarks/hard.py --calibrate``), so that
+#: a searched decision's processor time stays near its budget at its 95th percentile.
+#: Measured 2026-12-08 on this machine, idle (2 cores; whole searched decisions at 200
+#: units): a unit costs 0.35 ms in 1849, 0.62 ms in 1883 and 0.77 ms in 1854 on average,
+#: and the slowest twentieth of decisions about twice that.
+UNITS_PER_SECOND = {"1849": 1600, "1883": 1000, "1854": 900}
+#: The rate of a title not measured (and of a budget named for no title).
+DEFAULT_UNITS_PER_SECOND = 800
 #: The budget of `hard` named without one, in milliseconds.
 DEFAULT_MS = 1000
 #: The extra work units of a playout action where a tile may be laid (listing the lays is
 #: most of a playout's time); any other action is one unit.
 LAY_UNITS = 8
 
-#: The playout policy for every seat: `easy`'s rules of thumb, without noise.
-PLAYOUT = HeuristicBot("playout", noise=0.0, lookahead=False, build_width=1, optimize=False)
+#: The playout policy for every seat: `easy`'s rules of thumb, without noise, with `medium`'s
+#: vetoes (no start at a poor home, no share that funds the train rusting its own): so the
+#: playouts start the corporations `medium` starts (1849, 200 games against two `medium`:
+#: 0.450 won, against 0.410 with `easy`'s rules alone).
+PLAYOUT = HeuristicBot(
+    "playout", noise=0.0, lookahead=False, build_width=1, optimize=False, vetoes=True
+)
 
 
 #: A place in a game where rounds meet: its stock and operating round counters.
@@ -199,6 +208,15 @@ class SearchBot:
     value: Callable[[Game, str], float] = evaluate.standing
     #: Whether a corporation's money decisions (:data:`SEARCHED_OPERATING`) are searched too.
     operating: bool = False
+    #: The budget as a time in milliseconds (a level such as ``hard:250ms``), converted at
+    #: each decision at the title's rate (:func:`work_units`) in place of `work`; None: the
+    #: budget is `work`.
+    ms: float | None = None
+
+    def units(self, game: Game) -> int:
+        """The work units of a decision in `game`: :attr:`work`, or :attr:`ms` at the
+        title's rate."""
+        return self.work if self.ms is None else work_units(self.ms, game.title.name)
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The bot's action for the entity to act."""
@@ -265,7 +283,8 @@ class SearchBot:
         be played, best first (those kept longest first, each stage's by value)."""
         me = game.acting_player() or ""
         root = _RoundMark.of(game)
-        samples = 2 if self.work >= SAMPLED_WORK else 1
+        work = self.units(game)
+        samples = 2 if work >= SAMPLED_WORK else 1
         arms: list[_Arm] = []
         for rank, action in enumerate(cands):
             arm = _Arm(action, rank)
@@ -284,7 +303,7 @@ class SearchBot:
         if not arms or arms[0].rank != 0:
             return cands[0], arms
         margin = MARGIN * abs(evaluate.worth(game).get(me, 0.0))
-        left = self.work
+        left = work
         dropped: list[_Arm] = []
         for stage in range(STAGES):
             share = left // ((STAGES - stage) * sum(len(a.samples) for a in arms))
@@ -324,8 +343,9 @@ class SearchBot:
         alternatives and a review (the search itself halves, :meth:`rank`)."""
         me = game.acting_player() or ""
         root = _RoundMark.of(game)
-        samples = 2 if self.work >= SAMPLED_WORK else 1
-        share = self.work // max(1, samples * len(actions))
+        work = self.units(game)
+        samples = 2 if work >= SAMPLED_WORK else 1
+        share = work // max(1, samples * len(actions))
         out: list[float | None] = []
         for action in actions:
             got: list[float] = []
@@ -414,12 +434,15 @@ def budget_ms(level: str) -> float | None:
     return ms
 
 
-def work_units(ms: float) -> int:
-    """The work units (actions on search copies) of a budget of `ms` milliseconds."""
-    return max(1, round(ms * UNITS_PER_SECOND / 1000))
+def work_units(ms: float, title: str | None = None) -> int:
+    """The work units (actions on search copies) of a budget of `ms` milliseconds in
+    `title` (at :data:`DEFAULT_UNITS_PER_SECOND` for None or a title not measured)."""
+    rate = UNITS_PER_SECOND.get(title or "", DEFAULT_UNITS_PER_SECOND)
+    return max(1, round(ms * rate / 1000))
 
 
 def hard(level: str) -> SearchBot | None:
-    """The `hard` bot of this level (None: not a `hard` level)."""
+    """The `hard` bot of this level (None: not a `hard` level): its budget a time,
+    converted at each decision's title's rate."""
     ms = budget_ms(level)
-    return None if ms is None else SearchBot(level, work_units(ms))
+    return None if ms is None else SearchBot(level, work_units(ms), ms=ms)
