@@ -19,7 +19,7 @@ lines, default ``benchmarks/results/hard.jsonl``), and a run resumes from it.
 operating.jsonl``, ...), to compare them.
 
 ``--calibrate`` instead times `hard`'s searched decisions at positions of `medium` games
-and prints the milliseconds per work unit (``search.UNITS_PER_SECOND``'s measure).
+and prints the milliseconds per work unit (each title's ``search_units_per_second``).
 
 Run: nice .venv/bin/python benchmarks/hard.py [--games N] [--budgets hard:250ms hard:1s]
      [--titles 1849 1883 1854] [--jobs N] [--ledger PATH] [--report] [--calibrate]

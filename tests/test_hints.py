@@ -387,7 +387,7 @@ def test_the_review_command_prints_each_players_decisions(
     path.write_text(json.dumps(to_save(game)))
     assert main(["review", str(path), "--budget", "50ms", "--top", "2"]) == 0
     out = capsys.readouterr().out
-    units = work_units(50, "1849")  # 50 ms at 1849's rate
+    units = work_units(50, game.title)  # 50 ms at 1849's rate
     assert out.startswith(f"51 decisions reviewed at {units} work units each.")
     for player in game.player_names:
         assert f"\n{player}:\n" in out

@@ -20,6 +20,7 @@ from tresham.core.game_spec import SetupError
 from tresham.core.rng import make_rng
 from tresham.core.rounds.operating import OperatingRound
 from tresham.io.save import new_game
+from tresham.titles.registry import get_title
 from tresham.titles.t1883.state import state_of
 
 
@@ -34,9 +35,10 @@ def test_hard_is_a_level_with_a_budget_and_medium_stays_the_default() -> None:
     # the time is converted at each title's own rate (a unit of 1854 costs more than 1849's)
     for title, players in (("1849", 3), ("1883", 4), ("1854", 4)):
         game = new_game(title, [f"P{i}" for i in range(players)], 1)
-        rate = search.UNITS_PER_SECOND[title]
-        assert bot.units(game) == work_units(250, title) == 250 * rate // 1000
-    assert work_units(250, "1849") > work_units(250, "1883") > work_units(250, "1854")
+        rate = game.title.search_units_per_second
+        assert bot.units(game) == work_units(250, game.title) == 250 * rate // 1000
+    rates = [get_title(t).search_units_per_second for t in ("1849", "1883", "1854")]
+    assert rates == sorted(rates, reverse=True) and rates[0] > search.UNITS_PER_SECOND
     assert SearchBot("units", work=120).units(_opening()) == 120  # a budget in units stays
     for level in ("hard:0ms", "hard:fast", "hard:250", "hard250ms"):
         with pytest.raises(SetupError) as info:

@@ -486,7 +486,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         ms = budget_ms(f"hard:{args.budget}")
         if ms is None:
             raise SetupError(f"--budget {quote(args.budget)}: a time such as 100ms or 1s", "budget")
-        work = work_units(ms, game.title.name)
+        work = work_units(ms, game.title)
     result = _with_progress(
         f"reviewing {len(game.actions)} actions",
         len(game.actions),

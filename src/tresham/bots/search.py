@@ -33,7 +33,7 @@ The budget is counted in work units, never in wall time: one unit per action pla
 search copy, :data:`LAY_UNITS` more where a tile may be laid (listing the lays is most of a
 playout's time). A decision depends only on the position, the bot's random numbers and the
 budget. A budget in time (``hard:250ms``) is converted at the title's rate,
-:data:`UNITS_PER_SECOND` (a unit of 1883 or 1854 costs about twice one of 1849;
+`Title.search_units_per_second` (a unit of 1883 or 1854 costs about twice one of 1849;
 ``benchmarks/hard.py --calibrate`` measures them and prints the decision times).
 """
 
@@ -64,6 +64,7 @@ from tresham.core.game import Game
 from tresham.core.game_spec import SetupError
 from tresham.core.rounds.operating import OperatingRound
 from tresham.core.rounds.stock import StockRound
+from tresham.core.title import Title
 
 #: The kinds of action whose candidates `hard` plays forward, outside operating rounds (a
 #: corporation's trains, dividends and issues follow `medium`'s rules, which plan for trains
@@ -86,14 +87,10 @@ STAGES = 3
 HORIZON = 2
 #: The budget (units) from which every candidate is played in two samples.
 SAMPLED_WORK = 300
-#: Work units per second of budget, per title (``benchmarks/hard.py --calibrate``), so that
-#: a searched decision's processor time stays near its budget at its 95th percentile.
-#: Measured 2026-12-08 on this machine, idle (2 cores; whole searched decisions at 200
-#: units): a unit costs 0.35 ms in 1849, 0.62 ms in 1883 and 0.77 ms in 1854 on average,
-#: and the slowest twentieth of decisions about twice that.
-UNITS_PER_SECOND = {"1849": 1600, "1883": 1000, "1854": 900}
-#: The rate of a title not measured (and of a budget named for no title).
-DEFAULT_UNITS_PER_SECOND = 800
+#: Work units per second of budget where no title is named (each title has its own rate,
+#: `Title.search_units_per_second`, so that a searched decision's processor time stays near
+#: its budget: a unit of 1883 or 1854 costs about twice one of 1849).
+UNITS_PER_SECOND = 800
 #: The budget of `hard` named without one, in milliseconds.
 DEFAULT_MS = 1000
 #: The extra work units of a playout action where a tile may be laid (listing the lays is
@@ -216,7 +213,7 @@ class SearchBot:
     def units(self, game: Game) -> int:
         """The work units of a decision in `game`: :attr:`work`, or :attr:`ms` at the
         title's rate."""
-        return self.work if self.ms is None else work_units(self.ms, game.title.name)
+        return self.work if self.ms is None else work_units(self.ms, game.title)
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The bot's action for the entity to act."""
@@ -434,10 +431,10 @@ def budget_ms(level: str) -> float | None:
     return ms
 
 
-def work_units(ms: float, title: str | None = None) -> int:
+def work_units(ms: float, title: Title | None = None) -> int:
     """The work units (actions on search copies) of a budget of `ms` milliseconds in
-    `title` (at :data:`DEFAULT_UNITS_PER_SECOND` for None or a title not measured)."""
-    rate = UNITS_PER_SECOND.get(title or "", DEFAULT_UNITS_PER_SECOND)
+    `title` (None: at :data:`UNITS_PER_SECOND`)."""
+    rate = UNITS_PER_SECOND if title is None else title.search_units_per_second
     return max(1, round(ms * rate / 1000))
 
 

@@ -179,6 +179,10 @@ class Title:
     #: What the title's rules call the holder of the president's certificate (1854:
     #: "Director"), in the log's words for a presidency changing hands.
     president_word: ClassVar[str] = "president"
+    #: How many work units of the search bot (``bots/search.py``: an action played on a
+    #: search copy) a second of its budget buys: what a unit costs depends on the title's
+    #: board and trains (``benchmarks/hard.py --calibrate`` measures it).
+    search_units_per_second: ClassVar[int] = 800
 
     def controller(self, game: Game, entity: str) -> str | None:
         """The player who decides for `entity`: a corporation's president, else the entity."""

@@ -350,6 +350,9 @@ class Title1849(Title):
     extra_buys_after_par = 2
     step_objects = {**STEP_OBJECTS, **VARIANT_STEPS}
     turn_record = Turn1849
+    #: A search unit costs about 0.35 ms (idle, on average; twice that in the slowest
+    #: twentieth of decisions): measured 2026-12-08, ``benchmarks/hard.py --calibrate``.
+    search_units_per_second = 1600
     prompts = {p.kind: p for p in (RsaPar(), Loan(), Swap(), Debt(), HomeAgain())}
     anytime_types = frozenset({"buy_company", "use_company"})
     declared_options = (

@@ -167,6 +167,9 @@ class Title1854(Title):
     older_rules = frozenset({1, major_local.MERGERS_VERSION, DEALS_VERSION})
     privates_count_toward_limit = True  # §6.5: "shares and private companies"
     president_word = "Director"  # §6: the holder of a Major Company's 20% certificate
+    #: A search unit costs about 0.77 ms (idle, on average; twice that in the slowest
+    #: twentieth of decisions): measured 2026-12-08, ``benchmarks/hard.py --calibrate``.
+    search_units_per_second = 900
     #: §4, §5, §6: the rulebook's "Share Buying Round" and "Operating Round".
     round_names = {
         "stock": "Share Buying Round",

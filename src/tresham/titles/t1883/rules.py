@@ -160,6 +160,9 @@ class Title1883(Title):
         {1, concessions.ANCHORED_SEARCH_VERSION, DEALS_VERSION, PRUNED_SEARCH_VERSION}
     )
     sell_after_buy = True
+    #: A search unit costs about 0.62 ms (idle, on average; twice that in the slowest
+    #: twentieth of decisions): measured 2026-12-08, ``benchmarks/hard.py --calibrate``.
+    search_units_per_second = 1000
     privates_count_toward_limit = True
     declared_options = (
         OptionSpec(
