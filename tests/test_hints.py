@@ -92,8 +92,8 @@ PINNED: list[tuple[str, int, int, int, int, dict[str, Any]]] = [
             "percent": 10,
         },
     ),
-    ("1883", 4, 2, 0, 200, {"type": "bid", "entity": "P0", "company": "FRV", "price": 45}),
-    ("1883", 4, 2, 0, 320, {"type": "bid", "entity": "P0", "company": "FRV", "price": 45}),
+    ("1883", 4, 2, 0, 200, {"type": "bid", "entity": "P0", "company": "TMM", "price": 85}),
+    ("1883", 4, 2, 0, 320, {"type": "bid", "entity": "P0", "company": "TMM", "price": 85}),
     (
         "1883",
         4,

@@ -126,9 +126,6 @@ class HeuristicBot:
     lookahead: bool
     build_width: int
     optimize: bool = True
-    #: Whether `medium`'s vetoes apply to its scores (a poor home, a share that funds the
-    #: train rusting its own), without its look-ahead (None: as `lookahead`).
-    vetoes: bool | None = None
 
     def choose(self, game: Game, rng: random.Random) -> Action:
         """The bot's action for the entity to act."""
@@ -234,8 +231,7 @@ class HeuristicBot:
         scorer = SCORERS.get(type(action))
         if scorer is not None:
             score = scorer(game, me, action)
-            vetoes = self.lookahead if self.vetoes is None else self.vetoes
-            if vetoes and isinstance(action, Par) and score > VETO:
+            if self.lookahead and isinstance(action, Par) and score > VETO:
                 prospect = _prospect(game, action)
                 if prospect < POOR_PROSPECT:
                     # a poor home: buy into others' (but when none has started, or it is the
@@ -243,7 +239,7 @@ class HeuristicBot:
                     return VETO if _running(game) and not _must_start(game, action) else 1.0
                 score += prospect / 5
             if (
-                vetoes
+                self.lookahead
                 and isinstance(action, BuyShares)
                 and score > VETO
                 and _funds_rusting(game, me, action)

@@ -5,8 +5,7 @@ candidates of a bid, a start, a purchase or sale of shares or a pass, outside op
 rounds, see :data:`SEARCHED`; a corporation's actions, a prompt's answer or a single legal
 action are `medium`'s to play), `hard`
 plays each candidate forward on search copies (:meth:`Game.search_copy`), every seat played
-by a fast rule-of-thumb player (:data:`PLAYOUT`: `easy`'s rules without its noise, with
-`medium`'s vetoes on the corporations it starts and the shares it buys), and
+by a fast rule-of-thumb player (:data:`PLAYOUT`: `easy`'s rules without its noise), and
 values the position each reaches by the player's standing (``bots/evaluate.py``: its expected
 worth less the best opponent's, `evaluate.standing`; `SearchBot.value` may be another, such
 as the fitted weights' `evaluate.fitted_standing`, which predict the winner better but have
@@ -97,13 +96,8 @@ DEFAULT_MS = 1000
 #: most of a playout's time); any other action is one unit.
 LAY_UNITS = 8
 
-#: The playout policy for every seat: `easy`'s rules of thumb, without noise, with `medium`'s
-#: vetoes (no start at a poor home, no share that funds the train rusting its own): so the
-#: playouts start the corporations `medium` starts (1849, 200 games against two `medium`:
-#: 0.450 won, against 0.410 with `easy`'s rules alone).
-PLAYOUT = HeuristicBot(
-    "playout", noise=0.0, lookahead=False, build_width=1, optimize=False, vetoes=True
-)
+#: The playout policy for every seat: `easy`'s rules of thumb, without noise.
+PLAYOUT = HeuristicBot("playout", noise=0.0, lookahead=False, build_width=1, optimize=False)
 
 
 #: A place in a game where rounds meet: its stock and operating round counters.
