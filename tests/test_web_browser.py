@@ -179,7 +179,10 @@ def kinds(actions: list[Action]) -> set[str]:
 
 
 def at_index(page: Any, index: int) -> None:
-    page.wait_for_selector(f'#status[data-index="{index}"]', timeout=WAIT_MS)
+    """Wait until the table shows the game at `index`, drawn from the live state (after the
+    websocket's first message, which draws the table again: an element taken before it may
+    be replaced under the test)."""
+    page.wait_for_selector(f'body[data-synced="1"] #status[data-index="{index}"]', timeout=WAIT_MS)
 
 
 def test_the_tile_sheet_draws_every_tile_at_every_rotation(
