@@ -117,8 +117,8 @@ function hintOnMap() {
 /** The choices being made on the map: a hex, a tile and its rotation; trains left idle; the
  * tunnel a tap chose (drawn until built, on a touch screen); amounts typed in the actions
  * panel (by row, kept while the table is drawn again at the same point of the game). */
-function freshUi() {
-  return { hex: null, tile: null, rot: 0, dropped: new Set(), picked: {}, tunnel: null, amounts: {} };
+function freshUi(amounts = {}) {
+  return { hex: null, tile: null, rot: 0, dropped: new Set(), picked: {}, tunnel: null, amounts };
 }
 
 let messageTimer = null;
@@ -269,11 +269,11 @@ function selectedLay(lays) {
 function onHex(coord) {
   const lays = byHex(legal.actions.filter((a) => a.type === "lay_tile"));
   if (!lays[coord]) {
-    if (ui.hex) { ui = { ...freshUi(), amounts: ui.amounts }; render(); }
+    if (ui.hex) { ui = freshUi(ui.amounts); render(); }
     return;
   }
   if (ui.hex === coord && ui.tile) ui.rot += 1;
-  else ui = { ...freshUi(), amounts: ui.amounts, hex: coord, tile: lays[coord][0].tile };
+  else ui = { ...freshUi(ui.amounts), hex: coord, tile: lays[coord][0].tile };
   render();
 }
 
@@ -447,7 +447,7 @@ function layPanel(lays) {
   panel.append(el("div", { class: "buttons" },
     el("button", { id: "rotate-tile", onclick: () => { ui.rot += 1; render(); }, disabled: count < 2 }, `Rotate (${(ui.rot % count) + 1}/${count})`),
     el("button", { id: "lay-tile", class: "primary", onclick: () => post(chosen) }, wordsOf(chosen).text),
-    el("button", { onclick: () => { ui = freshUi(); render(); } }, "Cancel")));
+    el("button", { onclick: () => { ui = freshUi(ui.amounts); render(); } }, "Cancel")));
   const effects = saidOf(chosen);
   panel.append(el("p", { id: "lay-cost", class: "effects" }, effects.length ? effects.join(" · ") : "No cost."));
   return panel;
